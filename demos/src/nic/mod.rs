@@ -1,0 +1,4 @@
+//! The NIC datapath: drive a packet between the host and the wire.
+
+pub mod descriptor_ring;
+pub mod napi;

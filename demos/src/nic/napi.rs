@@ -1,0 +1,425 @@
+//! NAPI poll loop: one interrupt, then budgeted polling, then re-arm.
+//!
+//! Rules (Linux `Documentation/networking/napi.rst`; `net/core/dev.c`
+//! `napi_poll()` / `net_rx_action()`; `include/linux/netdevice.h`
+//! `napi_complete_done()`):
+//! - a packet that finds the device interrupt armed raises one hard IRQ; the
+//!   handler masks the interrupt and schedules the poll (`napi_schedule()`);
+//! - each poll processes at most `budget` packets;
+//! - a poll that processes fewer than `budget` calls `napi_complete_done()`
+//!   and re-enables the interrupt; one that uses its whole budget stays
+//!   scheduled, because more packets may be waiting;
+//! - while the interrupt is masked, arrivals raise nothing;
+//! - a packet that finds no free descriptor is dropped and counted.
+
+use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::text::plural;
+use serde::{Deserialize, Serialize};
+
+pub const RING_MIN: usize = 4;
+pub const RING_MAX: usize = 64;
+pub const BUDGET_MIN: usize = 1;
+pub const BUDGET_MAX: usize = 64;
+pub const BURST_MIN: usize = 1;
+pub const BURST_MAX: usize = 64;
+/// Polls remembered for the history strip.
+pub const HISTORY: usize = 12;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NapiConfig {
+    pub ring_size: usize,
+    pub budget: usize,
+}
+
+impl Default for NapiConfig {
+    fn default() -> Self {
+        NapiConfig {
+            ring_size: 16,
+            budget: 4,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Line {
+    Armed,
+    Masked,
+}
+
+impl Line {
+    pub fn label(self) -> &'static str {
+        match self {
+            Line::Armed => "ARMED",
+            Line::Masked => "MASKED",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PollRecord {
+    pub number: u32,
+    pub drained: usize,
+    pub budget: usize,
+    /// True when this poll completed and re-armed the line.
+    pub completed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Napi {
+    pub ring_size: usize,
+    pub budget: usize,
+    /// Packets in the RX ring awaiting the poll.
+    pub occupancy: usize,
+    pub line: Line,
+    pub poll_scheduled: bool,
+    /// Packets processed by the most recent poll.
+    pub drained_last: usize,
+    pub polls: u32,
+    pub hard_irqs: u32,
+    pub bursts: u32,
+    pub bursts_found_armed: u32,
+    pub arrived: u64,
+    pub accepted: u64,
+    pub processed: u64,
+    pub dropped: u64,
+    pub history: Vec<PollRecord>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NapiAction {
+    /// The wire delivers this many back-to-back packets.
+    Burst(usize),
+    /// The softirq runs the scheduled poll once.
+    Poll,
+    /// Change the per-poll budget.
+    SetBudget(usize),
+}
+
+impl Napi {
+    pub fn free(&self) -> usize {
+        self.ring_size - self.occupancy
+    }
+
+    fn burst(&mut self, n: usize) -> Outcome {
+        if !(BURST_MIN..=BURST_MAX).contains(&n) {
+            return Err(Refusal::new(format!(
+                "A burst is {BURST_MIN} to {BURST_MAX} packets; {n} is out of range."
+            )));
+        }
+        let accepted = n.min(self.free());
+        let dropped = n - accepted;
+        self.bursts += 1;
+        self.arrived += n as u64;
+        self.accepted += accepted as u64;
+        self.dropped += dropped as u64;
+        self.occupancy += accepted;
+        let mut events = vec![Event::info(format!(
+            "A burst of {n} packet{} reached the NIC: {accepted} DMA'd into the ring (now {}/{}).",
+            plural(n),
+            self.occupancy,
+            self.ring_size
+        ))
+        .at("ring")];
+        if dropped > 0 {
+            events.push(
+                Event::fault(format!(
+                    "{dropped} packet{} dropped: the ring had only {accepted} free descriptor{}.",
+                    plural(dropped),
+                    plural(accepted)
+                ))
+                .at("drops"),
+            );
+        }
+        if accepted > 0 {
+            match self.line {
+                Line::Armed => {
+                    self.hard_irqs += 1;
+                    self.bursts_found_armed += 1;
+                    self.line = Line::Masked;
+                    self.poll_scheduled = true;
+                    events.push(
+                        Event::warn(
+                            "The first packet found the line ARMED: one hard IRQ. The handler masks the interrupt and schedules a poll; the rest of the burst raises nothing.",
+                        )
+                        .at("irq-line"),
+                    );
+                }
+                Line::Masked => events.push(
+                    Event::info(
+                        "The line is MASKED, so these packets raise no interrupt: the poll already scheduled will find them.",
+                    )
+                    .at("irq-line"),
+                ),
+            }
+        }
+        Ok(events)
+    }
+
+    fn poll(&mut self) -> Outcome {
+        if !self.poll_scheduled {
+            return Err(Refusal::new(
+                "No poll is scheduled: the line is ARMED and NAPI waits for the next interrupt. Send a burst.",
+            ));
+        }
+        let drained = self.budget.min(self.occupancy);
+        self.occupancy -= drained;
+        self.processed += drained as u64;
+        self.polls += 1;
+        self.drained_last = drained;
+        let completed = drained < self.budget;
+        self.history.push(PollRecord {
+            number: self.polls,
+            drained,
+            budget: self.budget,
+            completed,
+        });
+        if self.history.len() > HISTORY {
+            self.history.remove(0);
+        }
+        let event = if completed {
+            self.poll_scheduled = false;
+            self.line = Line::Armed;
+            Event::done(format!(
+                "Poll {} processed {drained} of a budget of {}. Fewer than the budget means the ring is empty: napi_complete_done() re-arms the line.",
+                self.polls, self.budget
+            ))
+            .at("irq-line")
+        } else {
+            Event::info(format!(
+                "Poll {} used its whole budget of {} ({} left in the ring). More may be waiting, so the poll stays scheduled and the line stays MASKED.",
+                self.polls, self.budget, self.occupancy
+            ))
+        };
+        Ok(vec![event.at("ring").at("poll")])
+    }
+
+    fn set_budget(&mut self, budget: usize) -> Outcome {
+        if !(BUDGET_MIN..=BUDGET_MAX).contains(&budget) {
+            return Err(Refusal::new(format!(
+                "The budget is {BUDGET_MIN} to {BUDGET_MAX} packets per poll; {budget} is out of range."
+            )));
+        }
+        if budget == self.budget {
+            return Err(Refusal::new(format!("The budget is already {budget}.")));
+        }
+        self.budget = budget;
+        Ok(vec![Event::info(format!(
+            "Budget set to {budget} packet{} per poll.",
+            plural(budget)
+        ))
+        .at("budget")])
+    }
+}
+
+impl Model for Napi {
+    type Config = NapiConfig;
+    type Action = NapiAction;
+
+    fn validate(config: &NapiConfig) -> Result<(), String> {
+        if !(RING_MIN..=RING_MAX).contains(&config.ring_size) {
+            return Err(format!("ring size must be {RING_MIN} to {RING_MAX}"));
+        }
+        if !(BUDGET_MIN..=BUDGET_MAX).contains(&config.budget) {
+            return Err(format!("budget must be {BUDGET_MIN} to {BUDGET_MAX}"));
+        }
+        Ok(())
+    }
+
+    fn new(config: &NapiConfig) -> Self {
+        Napi {
+            ring_size: config.ring_size,
+            budget: config.budget,
+            occupancy: 0,
+            line: Line::Armed,
+            poll_scheduled: false,
+            drained_last: 0,
+            polls: 0,
+            hard_irqs: 0,
+            bursts: 0,
+            bursts_found_armed: 0,
+            arrived: 0,
+            accepted: 0,
+            processed: 0,
+            dropped: 0,
+            history: Vec::new(),
+        }
+    }
+
+    fn intro(&self) -> Event {
+        Event::info(format!(
+            "An empty {}-descriptor RX ring, the interrupt line ARMED, no poll pending. Send a burst.",
+            self.ring_size
+        ))
+    }
+
+    fn apply(&mut self, action: &NapiAction) -> Outcome {
+        match *action {
+            NapiAction::Burst(n) => self.burst(n),
+            NapiAction::Poll => self.poll(),
+            NapiAction::SetBudget(b) => self.set_budget(b),
+        }
+    }
+
+    fn next_auto(&self) -> Result<NapiAction, Refusal> {
+        if self.poll_scheduled {
+            Ok(NapiAction::Poll)
+        } else {
+            Err(Refusal::new(
+                "Nothing to step: the ring is empty and the line ARMED. Send a burst of packets.",
+            ))
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if u64::from(self.hard_irqs) > u64::from(self.bursts_found_armed) {
+            return Err("more hard IRQs than bursts that found the line armed".into());
+        }
+        if self.arrived != self.processed + self.dropped + self.occupancy as u64 {
+            return Err("a packet was neither processed, dropped nor left in the ring".into());
+        }
+        if let Some(poll) = self.history.iter().find(|p| p.drained > p.budget) {
+            return Err(format!("poll {} drained more than its budget", poll.number));
+        }
+        if (self.line == Line::Armed) == self.poll_scheduled {
+            return Err("the line must be masked exactly while a poll is scheduled".into());
+        }
+        if self.line == Line::Armed && self.occupancy > 0 {
+            return Err("the line was re-armed with packets still in the ring".into());
+        }
+        if self.occupancy > self.ring_size {
+            return Err("the ring holds more packets than descriptors".into());
+        }
+        Ok(())
+    }
+
+    fn status(&self) -> Vec<Figure> {
+        vec![
+            Figure::new(
+                "occupancy",
+                "ring",
+                format!("{}/{}", self.occupancy, self.ring_size),
+            ),
+            Figure::new("line", "IRQ line", self.line.label()),
+            Figure::new(
+                "pending",
+                "poll pending",
+                if self.poll_scheduled { "yes" } else { "no" },
+            ),
+            Figure::new("budget", "budget", self.budget),
+            Figure::new("drained", "drained this poll", self.drained_last),
+            Figure::new("polls", "polls", self.polls),
+            Figure::new("irqs", "hard IRQs (NAPI)", self.hard_irqs),
+            Figure::new("irqs-per-packet", "IRQs if 1 per packet", self.accepted),
+            Figure::new("drops", "drops", self.dropped),
+        ]
+    }
+
+    fn why(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "NAPI took {} hard IRQ{} for {} packet{}; one interrupt per packet would have taken {}.",
+            self.hard_irqs,
+            plural(self.hard_irqs as usize),
+            self.accepted,
+            plural(self.accepted as usize),
+            self.accepted
+        )];
+        if self.accepted > 0 {
+            out.push(format!(
+                "That is {:.1} packets per interrupt: under load the per-packet cost of entering and leaving the kernel shrinks, instead of an interrupt storm.",
+                self.accepted as f64 / f64::from(self.hard_irqs.max(1))
+            ));
+        }
+        out.push(format!(
+            "No poll handles more than {} packet{}, so a flooded queue cannot hog the CPU: other devices and tasks get a turn between polls.",
+            self.budget,
+            plural(self.budget)
+        ));
+        if self.dropped > 0 {
+            out.push(format!(
+                "{} packet{} were dropped because a burst outran the {} free descriptors. A larger ring absorbs larger bursts, at the cost of memory and queueing delay.",
+                self.dropped,
+                plural(self.dropped as usize),
+                self.ring_size
+            ));
+        }
+        out
+    }
+
+    fn leaves_out() -> &'static str {
+        "Leaves out: time (real polls also stop after netdev_budget_usecs), the budget shared by all devices in one softirq round, GRO, busy polling, and the re-arm race that drivers close by re-checking the ring."
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn napi() -> Napi {
+        Napi::new(&NapiConfig::default())
+    }
+
+    #[test]
+    fn burst_of_six_budget_four_takes_one_irq_and_two_polls() {
+        let mut m = napi();
+        m.apply(&NapiAction::Burst(6)).unwrap();
+        assert_eq!(
+            (m.hard_irqs, m.line, m.poll_scheduled),
+            (1, Line::Masked, true)
+        );
+        m.apply(&NapiAction::Poll).unwrap();
+        assert_eq!((m.drained_last, m.line), (4, Line::Masked));
+        m.apply(&NapiAction::Poll).unwrap();
+        assert_eq!((m.drained_last, m.line, m.polls), (2, Line::Armed, 2));
+        assert!(m.next_auto().is_err());
+    }
+
+    #[test]
+    fn poll_that_uses_exact_budget_stays_scheduled_then_an_empty_poll_completes() {
+        let mut m = napi();
+        m.apply(&NapiAction::Burst(4)).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        assert!(m.poll_scheduled, "4 of 4 used: must poll again");
+        m.apply(&NapiAction::Poll).unwrap();
+        assert_eq!((m.drained_last, m.line), (0, Line::Armed));
+    }
+
+    #[test]
+    fn packets_arriving_while_masked_raise_no_irq() {
+        let mut m = napi();
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.apply(&NapiAction::Burst(3)).unwrap();
+        assert_eq!(m.hard_irqs, 1);
+        assert_eq!(m.accepted, 5);
+    }
+
+    #[test]
+    fn overflowing_burst_is_dropped_in_part() {
+        let mut m = napi();
+        m.apply(&NapiAction::Burst(20)).unwrap();
+        assert_eq!((m.occupancy, m.dropped), (16, 4));
+    }
+
+    #[test]
+    fn out_of_range_inputs_are_refused() {
+        let mut m = napi();
+        assert!(m.apply(&NapiAction::Burst(0)).is_err());
+        assert!(m.apply(&NapiAction::Burst(65)).is_err());
+        assert!(m.apply(&NapiAction::SetBudget(0)).is_err());
+        assert!(m.apply(&NapiAction::Poll).is_err());
+        assert_eq!(m, napi());
+    }
+
+    #[test]
+    fn invalid_config_is_rejected() {
+        assert!(Napi::validate(&NapiConfig {
+            ring_size: 3,
+            budget: 4
+        })
+        .is_err());
+        assert!(Napi::validate(&NapiConfig {
+            ring_size: 16,
+            budget: 65
+        })
+        .is_err());
+    }
+}

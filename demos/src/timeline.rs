@@ -1,0 +1,201 @@
+//! Step, step back, reset: the history every demo shares.
+//!
+//! The timeline keeps the full action log (so any state can be rebuilt by
+//! replay) and a snapshot of the state before each of the last
+//! [`SNAPSHOTS_KEPT`] actions (so stepping back is instant). Stepping back past
+//! the oldest snapshot replays the log from the start instead: slower, never wrong.
+
+use crate::model::{Event, Model, Refusal, Tone};
+use crate::scenario::{Scenario, ScenarioError};
+use std::collections::VecDeque;
+
+/// How many steps back are served from snapshots.
+pub const SNAPSHOTS_KEPT: usize = 2_000;
+
+/// One line of the narration log: the step it belongs to and what it says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NarrationLine {
+    /// Number of actions applied when the line was written.
+    pub step: usize,
+    pub tone: Tone,
+    pub text: String,
+    pub focus: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timeline<M: Model> {
+    config: M::Config,
+    current: M,
+    actions: Vec<M::Action>,
+    snapshots: VecDeque<M>,
+    narration: Vec<NarrationLine>,
+}
+
+impl<M: Model> Timeline<M> {
+    /// A fresh timeline; an invalid configuration falls back to the default.
+    pub fn new(config: M::Config) -> Self {
+        let config = if M::validate(&config).is_ok() {
+            config
+        } else {
+            M::Config::default()
+        };
+        let current = M::new(&config);
+        let intro = current.intro();
+        let mut timeline = Timeline {
+            config,
+            current,
+            actions: Vec::new(),
+            snapshots: VecDeque::new(),
+            narration: Vec::new(),
+        };
+        timeline.narrate(vec![intro]);
+        timeline
+    }
+
+    pub fn model(&self) -> &M {
+        &self.current
+    }
+
+    pub fn config(&self) -> &M::Config {
+        &self.config
+    }
+
+    /// Number of actions applied since the initial state.
+    pub fn step_count(&self) -> usize {
+        self.actions.len()
+    }
+
+    pub fn actions(&self) -> &[M::Action] {
+        &self.actions
+    }
+
+    pub fn narration(&self) -> &[NarrationLine] {
+        &self.narration
+    }
+
+    pub fn can_back(&self) -> bool {
+        !self.actions.is_empty()
+    }
+
+    /// Applies an action. A refusal leaves the state untouched and is written
+    /// into the narration so the learner sees why.
+    pub fn apply(&mut self, action: M::Action) -> Result<(), Refusal> {
+        let before = self.current.clone();
+        match self.current.apply(&action) {
+            Ok(events) => {
+                self.snapshots.push_back(before);
+                if self.snapshots.len() > SNAPSHOTS_KEPT {
+                    self.snapshots.pop_front();
+                }
+                self.actions.push(action);
+                self.narrate(events);
+                Ok(())
+            }
+            Err(refusal) => {
+                self.current = before;
+                self.narration.push(NarrationLine {
+                    step: self.actions.len(),
+                    tone: Tone::Refused,
+                    text: refusal.reason.clone(),
+                    focus: Vec::new(),
+                });
+                Err(refusal)
+            }
+        }
+    }
+
+    /// One automatic step (what Play does on every tick).
+    pub fn step(&mut self) -> Result<(), Refusal> {
+        match self.current.next_auto() {
+            Ok(action) => self.apply(action),
+            Err(refusal) => {
+                self.narration.push(NarrationLine {
+                    step: self.actions.len(),
+                    tone: Tone::Refused,
+                    text: refusal.reason.clone(),
+                    focus: Vec::new(),
+                });
+                Err(refusal)
+            }
+        }
+    }
+
+    /// Undoes the last action. Returns false at the initial state.
+    pub fn back(&mut self) -> bool {
+        let Some(undone) = self.actions.pop() else {
+            return false;
+        };
+        self.current = match self.snapshots.pop_back() {
+            Some(snapshot) => snapshot,
+            None => self.replayed(self.actions.len()),
+        };
+        let step = self.actions.len();
+        let undone_line = self
+            .narration
+            .iter()
+            .find(|line| line.step == step + 1 && line.tone != Tone::Refused)
+            .map(|line| line.text.clone());
+        self.narration.retain(|line| line.step <= step);
+        let text = match undone_line {
+            Some(text) => format!("Stepped back, undoing: {text}"),
+            None => format!("Stepped back to step {step}: {undone:?} undone."),
+        };
+        self.narration.push(NarrationLine {
+            step,
+            tone: Tone::Info,
+            text,
+            focus: Vec::new(),
+        });
+        true
+    }
+
+    /// Back to the initial state of the current configuration.
+    pub fn reset(&mut self) {
+        *self = Self::new(self.config.clone());
+    }
+
+    /// The configuration and action log that rebuild this state.
+    pub fn scenario(&self) -> Scenario<M> {
+        Scenario {
+            config: self.config.clone(),
+            actions: self.actions.clone(),
+        }
+    }
+
+    /// Rebuilds a timeline by replaying a scenario; any refused step makes the
+    /// whole scenario invalid (a share link must reproduce, not approximate).
+    pub fn from_scenario(scenario: &Scenario<M>) -> Result<Self, ScenarioError> {
+        M::validate(&scenario.config).map_err(ScenarioError::BadConfig)?;
+        let mut timeline = Self::new(scenario.config.clone());
+        for (index, action) in scenario.actions.iter().enumerate() {
+            timeline
+                .apply(action.clone())
+                .map_err(|refusal| ScenarioError::Refused {
+                    step: index + 1,
+                    reason: refusal.reason,
+                })?;
+        }
+        Ok(timeline)
+    }
+
+    fn replayed(&self, steps: usize) -> M {
+        let mut model = M::new(&self.config);
+        for action in &self.actions[..steps] {
+            // The log only holds accepted actions of a deterministic model, so
+            // replaying them cannot be refused.
+            let _ = model.apply(action);
+        }
+        model
+    }
+
+    fn narrate(&mut self, events: Vec<Event>) {
+        let step = self.actions.len();
+        self.narration
+            .extend(events.into_iter().map(|event| NarrationLine {
+                step,
+                tone: event.tone,
+                text: event.text,
+                focus: event.focus,
+            }));
+    }
+}

@@ -1,0 +1,157 @@
+//! Property tests: random action sequences against the laws every model obeys
+//! (see `demos::laws`) and each model's own invariants.
+
+use demos::laws::check_laws;
+use demos::nic::descriptor_ring::{DescriptorRing, Direction, RingAction, RingConfig};
+use demos::nic::napi::{Napi, NapiAction, NapiConfig};
+use demos::{Model, Scenario, Timeline};
+use proptest::prelude::*;
+
+fn ring_action(allow_skip: bool) -> impl Strategy<Value = RingAction> {
+    let skip = if allow_skip {
+        prop_oneof![
+            Just(RingAction::SetSkipBarrier(true)),
+            Just(RingAction::SetSkipBarrier(false))
+        ]
+        .boxed()
+    } else {
+        Just(RingAction::SetSkipBarrier(false)).boxed()
+    };
+    prop_oneof![
+        4 => Just(RingAction::Post),
+        3 => Just(RingAction::Barrier),
+        3 => Just(RingAction::Doorbell),
+        2 => Just(RingAction::Reap),
+        2 => Just(RingAction::FrameArrives),
+        3 => Just(RingAction::NicFetch),
+        3 => Just(RingAction::NicDma),
+        3 => Just(RingAction::NicWriteBack),
+        1 => skip,
+    ]
+}
+
+fn ring_config() -> impl Strategy<Value = RingConfig> {
+    (
+        prop_oneof![Just(Direction::Rx), Just(Direction::Tx)],
+        any::<u64>(),
+    )
+        .prop_map(|(direction, seed)| RingConfig { direction, seed })
+}
+
+fn napi_action() -> impl Strategy<Value = NapiAction> {
+    prop_oneof![
+        (0usize..70).prop_map(NapiAction::Burst),
+        Just(NapiAction::Poll),
+        Just(NapiAction::Poll),
+        (0usize..70).prop_map(NapiAction::SetBudget),
+    ]
+}
+
+fn napi_config() -> impl Strategy<Value = NapiConfig> {
+    (4usize..=64, 1usize..=64).prop_map(|(ring_size, budget)| NapiConfig { ring_size, budget })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn ring_obeys_the_laws(config in ring_config(), actions in prop::collection::vec(ring_action(true), 0..120)) {
+        prop_assert_eq!(check_laws::<DescriptorRing>(config, &actions), Ok(()));
+    }
+
+    #[test]
+    fn ring_with_barriers_never_corrupts(config in ring_config(), actions in prop::collection::vec(ring_action(false), 0..160)) {
+        let mut timeline = Timeline::<DescriptorRing>::new(config);
+        for action in actions {
+            let _ = timeline.apply(action);
+            let _ = timeline.step();
+        }
+        prop_assert!(timeline.model().damage.is_empty());
+    }
+
+    #[test]
+    fn napi_obeys_the_laws(config in napi_config(), actions in prop::collection::vec(napi_action(), 0..120)) {
+        prop_assert_eq!(check_laws::<Napi>(config, &actions), Ok(()));
+    }
+
+    #[test]
+    fn napi_every_packet_is_processed_or_dropped_once_drained(config in napi_config(), bursts in prop::collection::vec(1usize..=64, 1..20)) {
+        let mut timeline = Timeline::<Napi>::new(config);
+        for n in &bursts {
+            timeline.apply(NapiAction::Burst(*n)).unwrap();
+        }
+        while timeline.step().is_ok() {}
+        let m = timeline.model();
+        prop_assert_eq!(m.occupancy, 0);
+        prop_assert_eq!(m.processed + m.dropped, bursts.iter().sum::<usize>() as u64);
+        prop_assert!(m.hard_irqs as usize <= bursts.len());
+    }
+
+    #[test]
+    fn hostile_scenario_text_never_panics(text in ".{0,400}") {
+        let _ = Scenario::<DescriptorRing>::decode(&text);
+        let _ = Scenario::<Napi>::decode(&text);
+    }
+
+    #[test]
+    fn hostile_scenario_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        use base64::Engine;
+        let text = format!("v1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes));
+        if let Ok(s) = Scenario::<Napi>::decode(&text) {
+            let _ = Timeline::<Napi>::from_scenario(&s);
+        }
+        if let Ok(s) = Scenario::<DescriptorRing>::decode(&text) {
+            let _ = Timeline::<DescriptorRing>::from_scenario(&s);
+        }
+    }
+}
+
+#[test]
+fn a_refused_step_in_a_link_rejects_the_whole_scenario() {
+    let scenario = Scenario::<DescriptorRing> {
+        config: RingConfig::default(),
+        actions: vec![RingAction::Reap],
+    };
+    let decoded = Scenario::<DescriptorRing>::decode(&scenario.encode()).unwrap();
+    assert!(Timeline::from_scenario(&decoded).is_err());
+}
+
+#[test]
+fn a_huge_link_is_rejected_before_decoding() {
+    let text = format!("v1.{}", "A".repeat(50_000));
+    assert!(Scenario::<Napi>::decode(&text).is_err());
+}
+
+#[test]
+fn an_invalid_config_in_a_link_is_rejected() {
+    let scenario = Scenario::<Napi> {
+        config: NapiConfig {
+            ring_size: 1000,
+            budget: 4,
+        },
+        actions: vec![],
+    };
+    assert!(Timeline::<Napi>::from_scenario(&scenario).is_err());
+}
+
+#[test]
+fn stepping_back_past_the_snapshot_window_replays_exactly() {
+    let mut timeline = Timeline::<Napi>::new(NapiConfig::default());
+    let mut states = vec![timeline.model().clone()];
+    for i in 0..2_100 {
+        let action = if i % 2 == 0 {
+            NapiAction::Burst(1 + i % 7)
+        } else {
+            NapiAction::Poll
+        };
+        if timeline.apply(action).is_ok() {
+            states.push(timeline.model().clone());
+        }
+    }
+    let n = timeline.step_count();
+    for k in 1..=n {
+        assert!(timeline.back());
+        assert_eq!(*timeline.model(), states[n - k]);
+    }
+    assert_eq!(*timeline.model(), Napi::new(&NapiConfig::default()));
+}
