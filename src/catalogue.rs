@@ -1,0 +1,99 @@
+//! The one catalogue: it drives the home page, the routes and page titles.
+
+/// A section of the lab.
+pub struct Section {
+    /// First path segment, e.g. `nic`.
+    pub id: &'static str,
+    pub title: &'static str,
+    pub purpose: &'static str,
+}
+
+/// Which view renders a demo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DemoKind {
+    DescriptorRing,
+    Napi,
+}
+
+/// A demo that exists. There are no placeholder entries.
+pub struct Demo {
+    pub section: &'static str,
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub one_liner: &'static str,
+    pub kind: DemoKind,
+}
+
+impl Demo {
+    /// The route, without the site's base path.
+    pub fn path(&self) -> String {
+        format!("/{}/{}", self.section, self.slug)
+    }
+}
+
+pub const SECTIONS: &[Section] = &[
+    Section {
+        id: "nic",
+        title: "The NIC datapath",
+        purpose: "Move a packet between host memory and the wire, one register write at a time.",
+    },
+    Section {
+        id: "memory",
+        title: "Concurrency & the memory model",
+        purpose: "Race two threads, watch lock-free code fail, then make it correct.",
+    },
+    Section {
+        id: "cpu",
+        title: "CPU & microarchitecture",
+        purpose: "Caches, TLBs, predictors and sockets: the machine under your C.",
+    },
+    Section {
+        id: "net",
+        title: "Networking, TCP & AI fabric",
+        purpose: "From the three-way handshake to collectives across a GPU cluster.",
+    },
+];
+
+pub const DEMOS: &[Demo] = &[
+    Demo {
+        section: "nic",
+        slug: "descriptor-ring",
+        title: "Descriptor ring (RX/TX)",
+        one_liner: "Post buffers, fence, ring the doorbell; the NIC DMAs and hands each descriptor back.",
+        kind: DemoKind::DescriptorRing,
+    },
+    Demo {
+        section: "nic",
+        slug: "napi",
+        title: "NAPI poll loop",
+        one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
+        kind: DemoKind::Napi,
+    },
+];
+
+pub fn find(section: &str, slug: &str) -> Option<&'static Demo> {
+    DEMOS
+        .iter()
+        .find(|d| d.section == section && d.slug == slug)
+}
+
+pub fn demos_in(section: &str) -> impl Iterator<Item = &'static Demo> + '_ {
+    DEMOS.iter().filter(move |d| d.section == section)
+}
+
+pub fn section(id: &str) -> Option<&'static Section> {
+    SECTIONS.iter().find(|s| s.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_demo_belongs_to_a_section_and_paths_are_unique() {
+        for demo in DEMOS {
+            assert!(section(demo.section).is_some(), "{}", demo.slug);
+            assert_eq!(DEMOS.iter().filter(|d| d.path() == demo.path()).count(), 1);
+        }
+    }
+}
