@@ -6,6 +6,9 @@ export const chromiumArgs = [
   '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run',
 ];
 
+// E2E_PORT lets several checkouts run their suites side by side.
+const port = Number(process.env.E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: './tests',
   retries: 0,
@@ -14,13 +17,13 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
     trace: 'off',
   },
   webServer: {
-    command: 'node serve.mjs 4173',
-    url: 'http://127.0.0.1:4173/',
+    command: `node serve.mjs ${port}`,
+    url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
   },
 });
