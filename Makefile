@@ -6,12 +6,12 @@ export PATH := $(CURDIR)/tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 # Trunk must never download anything.
 TRUNK := trunk --offline=true
 
-.PHONY: serve test tools test-tools build lint unit e2e size bench clean
+.PHONY: serve test tools test-tools build build-subpath lint unit e2e size bench clean
 
 serve: tools
 	$(TRUNK) serve
 
-test: tools test-tools lint unit build e2e
+test: tools test-tools lint unit build build-subpath e2e
 
 tools:
 	@scripts/install-build-tools.sh
@@ -32,6 +32,10 @@ build: tools
 	$(TRUNK) build --release
 	cp dist/index.html dist/404.html
 
+# The same site for hosting under a sub-path; the browser tests check it there.
+build-subpath: tools
+	$(TRUNK) build --release --public-url /labs/stack/ --dist dist-subpath
+
 e2e: test-tools
 	cd end2end && npx playwright test
 
@@ -43,4 +47,4 @@ bench: build test-tools
 
 clean:
 	cargo clean
-	rm -rf dist
+	rm -rf dist dist-subpath

@@ -8,6 +8,9 @@ export const chromiumArgs = [
 
 // E2E_PORT lets several checkouts run their suites side by side.
 const port = Number(process.env.E2E_PORT ?? 4173);
+// The same site built for a sub-path (make build-subpath → dist-subpath/), served there.
+const subPort = port + 100;
+export const subPath = '/labs/stack';
 
 export default defineConfig({
   testDir: './tests',
@@ -21,9 +24,17 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
     trace: 'off',
   },
-  webServer: {
-    command: `node serve.mjs ${port}`,
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: !process.env.CI,
-  },
+  projects: [
+    { name: 'root', testIgnore: /subpath\.spec/ },
+    { name: 'subpath', testMatch: /subpath\.spec/, use: { baseURL: `http://127.0.0.1:${subPort}${subPath}/` } },
+  ],
+  webServer: [
+    { command: `node serve.mjs ${port}`, url: `http://127.0.0.1:${port}/`, reuseExistingServer: !process.env.CI },
+    {
+      command: `node serve.mjs ${subPort} ${subPath}`,
+      url: `http://127.0.0.1:${subPort}${subPath}/`,
+      env: { DIST_DIR: '../dist-subpath/' },
+      reuseExistingServer: !process.env.CI,
+    },
+  ],
 });

@@ -24,7 +24,8 @@ createServer(async (req, res) => {
   if (file.startsWith(root)) {
     try { if ((await stat(file)).isFile()) target = file; } catch { /* fall back to the app */ }
   }
-  const body = await readFile(target);
+  let body;
+  try { body = await readFile(target); } catch { res.writeHead(404).end('not built'); return; }
   res.writeHead(200, { 'content-type': types[extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
   res.end(body);
 }).listen(port, '127.0.0.1', () => console.log(`serving ${root} at http://127.0.0.1:${port}${base}/`));

@@ -1,4 +1,4 @@
-//! The NIC datapath: drive a packet between the host and the wire.
+//! Models of the NIC datapath: how packets move between host memory and the wire.
 
 pub mod descriptor_ring;
 pub mod napi;
