@@ -13,15 +13,15 @@ pub fn page(demo: &'static Demo) -> AnyView {
     demo_host::<Napi>(demo, DemoParts { visual, controls })
 }
 
-const COLUMNS: usize = 16;
-const CELL: f64 = 22.0;
-const RING_X: f64 = 190.0;
-const RING_Y: f64 = 96.0;
+const COLUMNS: usize = 8;
+const CELL: f64 = 28.0;
+const RING_X: f64 = 176.0;
+const RING_Y: f64 = 100.0;
 
 /// Tall enough for the ring's rows of cells and the boxes beside them.
 fn view_height(ring_size: usize) -> f64 {
     let rows = ring_size.div_ceil(COLUMNS) as f64;
-    (RING_Y + rows * (CELL + 3.0) + 16.0).max(185.0)
+    (RING_Y + rows * (CELL + 4.0) + 16.0).max(190.0)
 }
 
 fn visual(lab: Lab<Napi>) -> AnyView {
@@ -29,8 +29,8 @@ fn visual(lab: Lab<Napi>) -> AnyView {
         lab.with(|m| {
             (0..m.ring_size)
                 .map(|i| {
-                    let x = RING_X + (i % COLUMNS) as f64 * (CELL + 3.0);
-                    let y = RING_Y + (i / COLUMNS) as f64 * (CELL + 3.0);
+                    let x = RING_X + (i % COLUMNS) as f64 * (CELL + 4.0);
+                    let y = RING_Y + (i / COLUMNS) as f64 * (CELL + 4.0);
                     let full = i < m.occupancy;
                     view! {
                         <rect x=x y=y width=CELL height=CELL rx="3"
@@ -77,7 +77,7 @@ fn visual(lab: Lab<Napi>) -> AnyView {
     };
     view! {
         <figure class="napi-figure">
-            <svg viewBox=move || lab.with(|m| format!("0 0 760 {}", view_height(m.ring_size))) role="img" aria-labelledby="napi-title" class="napi-svg">
+            <svg viewBox=move || lab.with(|m| format!("0 0 640 {}", view_height(m.ring_size))) role="img" aria-labelledby="napi-title" class="napi-svg">
                 <title id="napi-title">
                     {move || lab.with(|m| format!(
                         "RX ring {} of {} full, interrupt line {}, {}",
@@ -85,24 +85,24 @@ fn visual(lab: Lab<Napi>) -> AnyView {
                         if m.poll_scheduled { "poll scheduled" } else { "no poll pending" }))}
                 </title>
                 <g class="box nic" class:focus=move || lab.in_focus("ring")>
-                    <rect x="10" y="80" width="140" height="90" rx="8" />
-                    <text x="80" y="120" class="box-title">"NIC"</text>
-                    <text x="80" y="145" class="box-sub">"DMA into ring"</text>
+                    <rect x="6" y="74" width="134" height="100" rx="8" />
+                    <text x="73" y="116" class="box-title">"NIC"</text>
+                    <text x="73" y="144" class="box-sub">"DMA into ring"</text>
                 </g>
-                <line x1="150" y1="125" x2="184" y2="125" class="flow" marker-end="url(#arrow)" />
+                <line x1="140" y1="124" x2="170" y2="124" class="flow" marker-end="url(#arrow)" />
                 <text x=RING_X y=RING_Y - 14.0 class="label-left" data-testid="napi-occupancy">{occupancy}</text>
                 <g data-testid="napi-ring">{cells}</g>
                 <g class="box cpu" class:focus=move || lab.in_focus("poll")>
-                    <rect x="600" y="80" width="150" height="90" rx="8" />
-                    <text x="675" y="112" class="box-title">"CPU · softirq"</text>
-                    <text x="675" y="136" class="box-sub" data-testid="poll-state">{poll_text}</text>
-                    <text x="675" y="156" class="box-sub mono">{drained}</text>
+                    <rect x="446" y="74" width="188" height="100" rx="8" />
+                    <text x="540" y="106" class="box-title">"CPU · softirq"</text>
+                    <text x="540" y="134" class="box-sub" data-testid="poll-state">{poll_text}</text>
+                    <text x="540" y="158" class="box-sub mono">{drained}</text>
                 </g>
                 <g class="irq-line" class:armed=armed class:masked=move || !armed()
                     class:focus=move || lab.in_focus("irq-line") data-testid="irq-line">
-                    <path d="M80 80 V30 H675 V80" />
-                    <rect x="300" y="14" width="160" height="32" rx="16" class="pill" />
-                    <text x="380" y="36" class="pill-text">{line_label}</text>
+                    <path d="M73 74 V32 H540 V74" />
+                    <rect x="206" y="14" width="200" height="36" rx="18" class="pill" />
+                    <text x="306" y="38" class="pill-text">{line_label}</text>
                 </g>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto">

@@ -6,7 +6,7 @@ use crate::widgets::toggle::Toggle;
 use demos::nic::descriptor_ring::{DescriptorRing, Direction, RingAction, RingConfig};
 use leptos::prelude::*;
 
-const MODES: &[(&str, &str)] = &[("rx", "RX · receive"), ("tx", "TX · transmit")];
+const MODES: &[(&str, &str)] = &[("rx", "RX (receive)"), ("tx", "TX (send)")];
 
 pub fn controls(lab: Lab<DescriptorRing>) -> AnyView {
     let direction = move || lab.with(|m| m.config.direction);

@@ -38,8 +38,8 @@ pub fn ring(lab: Lab<DescriptorRing>) -> impl IntoView {
                     <path d=sector(INNER, OUTER, from, to) />
                     <text x=tx y=ty - 12.0 class="desc-index">{format!("#{i}")}</text>
                     <text x=tx y=ty + 10.0 class="desc-state">{move || state().label()}</text>
-                    <text x=tx y=ty + 28.0 class="desc-note">
-                        {move || if pending() { "writes pending" } else if unpublished() { "not published" } else { "" }}
+                    <text x=tx y=ty + 27.0 class="desc-note">
+                        {move || if pending() { "stores pending" } else if unpublished() { "unpublished" } else { "" }}
                     </text>
                 </g>
             }
@@ -56,11 +56,17 @@ pub fn ring(lab: Lab<DescriptorRing>) -> impl IntoView {
                 {move || {
                     let mid = index.get() as f64 * SLICE + SLICE / 2.0 + offset;
                     let (x0, y0) = polar(OUTER + 4.0, mid);
-                    let (x1, y1) = polar(radius - 12.0, mid);
+                    let (x1, y1) = polar(radius - 8.0, mid);
                     let (lx, ly) = polar(radius, mid);
+                    // Labels on the sides grow away from the ring, not across it.
+                    let anchor = match polar(1.0, mid).0 {
+                        x if x > 0.35 => "start",
+                        x if x < -0.35 => "end",
+                        _ => "middle",
+                    };
                     view! {
                         <line x1=x0 y1=y0 x2=x1 y2=y1 />
-                        <text x=lx y=ly + 5.0>{format!("{label} {}", index.get())}</text>
+                        <text x=lx y=ly + 6.0 text-anchor=anchor>{format!("{label} {}", index.get())}</text>
                     }
                 }}
             </g>
@@ -78,7 +84,7 @@ pub fn ring(lab: Lab<DescriptorRing>) -> impl IntoView {
 
     view! {
         <figure class="ring-figure">
-            <svg viewBox="-262 -262 524 524" role="img" aria-labelledby="ring-title" class="ring-svg">
+            <svg viewBox="-300 -250 600 500" role="img" aria-labelledby="ring-title" class="ring-svg">
                 <title id="ring-title">
                     {move || lab.with(|m| format!(
                         "{} descriptors: {} FREE, {} OWN, {} DD; HEAD {}, TAIL {}, NIC's TAIL {}",
@@ -88,9 +94,9 @@ pub fn ring(lab: Lab<DescriptorRing>) -> impl IntoView {
                 {sectors}
                 <text x="0" y="-6" class="ring-centre">{mode}</text>
                 <text x="0" y="18" class="ring-sub">{format!("{RING_SIZE} descriptors")}</text>
-                {pointer("HEAD", 200.0, -13.0, head, "head")}
-                {pointer("TAIL", 200.0, 13.0, tail, "tail")}
-                {pointer("NIC TAIL", 238.0, 0.0, doorbell, "doorbell")}
+                {pointer("HEAD", 192.0, -12.0, head, "head")}
+                {pointer("TAIL", 192.0, 12.0, tail, "tail")}
+                {pointer("NIC TAIL", 226.0, 0.0, doorbell, "doorbell")}
             </svg>
             <figcaption class="legend">
                 <span class="key free">"FREE · driver's"</span>
