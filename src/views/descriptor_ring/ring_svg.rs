@@ -84,7 +84,7 @@ pub fn ring(lab: Lab<DescriptorRing>) -> impl IntoView {
 
     view! {
         <figure class="ring-figure">
-            <svg viewBox="-300 -250 600 500" role="img" aria-labelledby="ring-title" class="ring-svg">
+            <svg viewBox="-330 -250 660 500" role="img" aria-labelledby="ring-title" class="ring-svg">
                 <title id="ring-title">
                     {move || lab.with(|m| format!(
                         "{} descriptors: {} FREE, {} OWN, {} DD; HEAD {}, TAIL {}, NIC's TAIL {}",
