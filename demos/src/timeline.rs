@@ -93,12 +93,7 @@ impl<M: Model> Timeline<M> {
             }
             Err(refusal) => {
                 self.current = before;
-                self.narration.push(NarrationLine {
-                    step: self.actions.len(),
-                    tone: Tone::Refused,
-                    text: refusal.reason.clone(),
-                    focus: Vec::new(),
-                });
+                self.narrate_refusal(&refusal);
                 Err(refusal)
             }
         }
@@ -109,12 +104,7 @@ impl<M: Model> Timeline<M> {
         match self.current.next_auto() {
             Ok(action) => self.apply(action),
             Err(refusal) => {
-                self.narration.push(NarrationLine {
-                    step: self.actions.len(),
-                    tone: Tone::Refused,
-                    text: refusal.reason.clone(),
-                    focus: Vec::new(),
-                });
+                self.narrate_refusal(&refusal);
                 Err(refusal)
             }
         }
@@ -186,6 +176,15 @@ impl<M: Model> Timeline<M> {
             let _ = model.apply(action);
         }
         model
+    }
+
+    fn narrate_refusal(&mut self, refusal: &Refusal) {
+        self.narration.push(NarrationLine {
+            step: self.actions.len(),
+            tone: Tone::Refused,
+            text: refusal.reason.clone(),
+            focus: Vec::new(),
+        });
     }
 
     fn narrate(&mut self, events: Vec<Event>) {
