@@ -167,7 +167,12 @@ impl CpuCost {
 
 impl BusyPoll {
     pub fn cpu(&self) -> CpuCost {
-        let rate = u64::from(self.rate_pps);
+        self.cpu_at(self.rate_pps)
+    }
+
+    /// The CPU picture at any rate (at least 1 packet per second).
+    pub fn cpu_at(&self, rate: u32) -> CpuCost {
+        let rate = u64::from(rate.max(1));
         let irq_ns = u64::from(self.pipe.cpu_ns_with(&SPEC, 0));
         let busy_work_ns = u64::from(self.pipe.cpu_ns_with(&SPEC, BUSY_BIT));
         let util = |work: u64| share_tenths((rate * work) as i64, CORE_NS as i64) as u64;

@@ -106,6 +106,8 @@ pub struct Row {
     pub name: &'static str,
     pub cost_ns: u32,
     pub base_ns: u32,
+    /// CPU work (true) or NIC / bus work (false).
+    pub cpu: bool,
     pub active: bool,
     /// Why the stage is off the path, e.g. "removed by kernel bypass".
     pub off_reason: Option<String>,
@@ -134,7 +136,7 @@ pub fn ns(n: impl Into<i64>) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -299,6 +301,7 @@ impl Pipeline {
                     name: def.name,
                     cost_ns: cost,
                     base_ns: def.base_ns,
+                    cpu: def.cpu,
                     active,
                     off_reason: self.off_reason(spec, i),
                     start_ns: start,
