@@ -108,6 +108,8 @@ pub struct Row {
     pub base_ns: u32,
     /// CPU work (true) or NIC / bus work (false).
     pub cpu: bool,
+    /// A stage a technique brings with it (not on the plain path).
+    pub extra: bool,
     pub active: bool,
     /// Why the stage is off the path, e.g. "removed by kernel bypass".
     pub off_reason: Option<String>,
@@ -302,6 +304,7 @@ impl Pipeline {
                     cost_ns: cost,
                     base_ns: def.base_ns,
                     cpu: def.cpu,
+                    extra: def.only_with != 0,
                     active,
                     off_reason: self.off_reason(spec, i),
                     start_ns: start,

@@ -17,7 +17,7 @@ pub fn CostEditor(
                 .iter()
                 .map(|r| {
                     let index = r.index;
-                    view! { <option value=index.to_string() selected=move || selected.get() == index>{r.name}</option> }
+                    view! { <option value=index.to_string() prop:selected=move || selected.get() == index>{r.name}</option> }
                 })
                 .collect_view()
         })

@@ -60,6 +60,8 @@ pub fn Rows(
                     let width = percent(r.cost_ns, w.scale_ns);
                     let figures = if r.active {
                         format!("{} · {}", ns(r.cost_ns), tenths(r.share_tenths.into()))
+                    } else if r.extra {
+                        format!("{} if used", ns(r.cost_ns))
                     } else {
                         format!("{} saved", ns(r.cost_ns))
                     };
