@@ -118,7 +118,7 @@ pub fn crossover_chart(lab: Lab<BusyPoll>) -> impl IntoView {
                 <line x1=LEFT y1=irq_y x2=RIGHT y2=irq_y class="series irq" />
                 <text x=LEFT + 6.0 y=move || irq_y() - 8.0 class="series-label irq">"interrupts: the stages' CPU work"</text>
                 <path d=busy_line class="series busy" />
-                <text x=LEFT + 6.0 y=move || y(at_min().busy_ns as f64) + 20.0 class="series-label busy">"busy polling: a core ÷ rate"</text>
+                <text x="262" y="62" class="series-label busy">"busy polling: a core ÷ rate"</text>
                 {crossover}
                 {marker}
             </svg>

@@ -3,8 +3,8 @@
 use demos::nic::stages::{ns, share_tenths, tenths, Waterfall};
 use leptos::prelude::*;
 
-const X0: f64 = 110.0;
-const WIDTH: f64 = 300.0;
+const X0: f64 = 124.0;
+const WIDTH: f64 = 286.0;
 
 #[component]
 pub fn CompareBar(data: Signal<Waterfall>, what: &'static str) -> impl IntoView {
@@ -58,10 +58,10 @@ pub fn CompareBar(data: Signal<Waterfall>, what: &'static str) -> impl IntoView 
         <figure class="compare">
             <svg viewBox="0 0 520 128" preserveAspectRatio="xMinYMid meet" role="img" aria-labelledby="compare-title" class="compare-svg" data-testid="compare">
                 <title id="compare-title">{title}</title>
-                <text x="100" y="38" class="cmp-label">"baseline"</text>
+                <text x="114" y="38" class="cmp-label">"baseline"</text>
                 <rect x=X0 y="16" width=move || base_end() - X0 height="30" class="seg base" />
                 <text x=move || base_end() + 8.0 y="38" class="cmp-value">{move || data.with(|w| ns(w.baseline_ns))}</text>
-                <text x="100" y="84" class="cmp-label">"now"</text>
+                <text x="114" y="84" class="cmp-label">"now"</text>
                 {segments}
                 <text x=move || now_end() + 8.0 y="84" class="cmp-value">{move || data.with(|w| ns(w.total_ns))}</text>
                 <text x=X0 y="120" class="cmp-saving" data-testid="saving">{saving}</text>
