@@ -66,8 +66,10 @@ test('Step walks one packet with a running clock; Back, Play and a new packet', 
   await send.expectFigure('clock', '90 ns');
   await page.getByTestId('speed').selectOption('4');
   await send.play();
-  await expect(send.latest).toContainText('on the wire after 1,230 ns');
+  // Play stops by itself once Step has nothing left to do, and says why.
   await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+  await expect(send.latest).toContainText('This packet is done');
+  await expect(page.getByTestId('narration-history')).toContainText('on the wire after 1,230 ns');
   await send.expectRowState('phy', 'here');
   await send.newPacket();
   await send.expectFigure('clock', '0 ns');
