@@ -23,6 +23,7 @@ pub use format::{ns, share_tenths, tenths};
 pub use waterfall::{Row, RowWalk, Waterfall};
 
 use serde::{Deserialize, Serialize};
+
 /// Longest a learner may make one stage, in nanoseconds.
 pub const COST_MAX: u32 = 2_000;
 
