@@ -13,6 +13,8 @@ pub struct Section {
 pub enum DemoKind {
     DescriptorRing,
     Napi,
+    SendPath,
+    BusyPoll,
 }
 
 /// A demo that exists. There are no placeholder entries.
@@ -68,6 +70,20 @@ pub const DEMOS: &[Demo] = &[
         title: "NAPI poll loop",
         one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
         kind: DemoKind::Napi,
+    },
+    Demo {
+        section: "nic",
+        slug: "send-path",
+        title: "Send path latency",
+        one_liner: "Walk a frame from send() to the wire, then strip stages away with bypass, TX push and CTPIO.",
+        kind: DemoKind::SendPath,
+    },
+    Demo {
+        section: "nic",
+        slug: "busy-poll",
+        title: "Interrupt vs busy-poll (RX)",
+        one_liner: "Trade the interrupt and wakeup for a spinning core, and find the packet rate where that pays.",
+        kind: DemoKind::BusyPoll,
     },
 ];
 

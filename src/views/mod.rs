@@ -1,8 +1,11 @@
 //! One thin view per demo: it draws a model snapshot and sends actions.
 
+pub mod busy_poll;
 pub mod descriptor_ring;
 pub mod geometry;
 pub mod napi;
+pub mod send_path;
+pub mod waterfall;
 
 use crate::catalogue::{Demo, DemoKind};
 use leptos::prelude::AnyView;
@@ -12,5 +15,7 @@ pub fn render(demo: &'static Demo) -> AnyView {
     match demo.kind {
         DemoKind::DescriptorRing => descriptor_ring::page(demo),
         DemoKind::Napi => napi::page(demo),
+        DemoKind::SendPath => send_path::page(demo),
+        DemoKind::BusyPoll => busy_poll::page(demo),
     }
 }

@@ -1,4 +1,7 @@
 //! Models of the NIC datapath: how packets move between host memory and the wire.
 
+pub mod busy_poll;
 pub mod descriptor_ring;
 pub mod napi;
+pub mod send_path;
+pub mod stages;

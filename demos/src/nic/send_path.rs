@@ -1,0 +1,388 @@
+//! Send path latency: where the nanoseconds of one transmit go, and which
+//! technique takes which stage off the path.
+//!
+//! Stage costs are the round, illustrative figures of the lab (not a
+//! measurement of one NIC). The stages are listed in the order they happen:
+//! the doorbell write comes before the NIC fetches the descriptor it announces.
+//!
+//! Rules and sources:
+//! - Kernel bypass (e.g. AMD Solarflare Onload / ef_vi, DPDK): the application
+//!   drives the NIC's rings from user space, so there is no `send()` system
+//!   call, no kernel TCP/IP stack or `sk_buff`, no copy into a kernel buffer
+//!   and no softirq or scheduler wakeup on the path (ef_vi User Guide,
+//!   "Overview"; Onload User Guide, "Background").
+//! - TX push: the driver writes the descriptor into the doorbell write itself,
+//!   so the NIC need not read it from host memory over PCIe (Linux
+//!   `drivers/net/ethernet/sfc/nic_common.h` `efx_nic_may_push_tx_desc()`;
+//!   ethtool `tx-push`, `ETHTOOL_A_RINGS_TX_PUSH` in
+//!   `Documentation/networking/ethtool-netlink.rst`). It works from a kernel
+//!   driver too, so it has no requirement here.
+//! - CTPIO (cut-through programmed I/O, AMD Solarflare X2 and later): the CPU
+//!   writes the frame itself into a NIC aperture and the NIC starts it onto
+//!   the wire as the bytes arrive, so there is neither a descriptor fetch nor a
+//!   DMA read of the payload (ef_vi User Guide, "CTPIO";
+//!   `ef_vi_transmit_ctpio()`; Onload `EF_CTPIO`). It is driven from ef_vi or
+//!   Onload, i.e. from a kernel-bypass stack, hence its requirement.
+//! - The PIO write of the frame is a stage of its own, present only with
+//!   CTPIO. Its 60 ns is this model's assumption, not a measurement: a
+//!   minimum 64-byte frame is one 64-byte write-combined burst, a posted PCIe
+//!   write like the doorbell, so it is priced like the doorbell.
+
+use super::stages::{ns, share_tenths, tenths, Pipeline, Spec, StageAction, StageDef, TechDef};
+use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use serde::{Deserialize, Serialize};
+
+pub const BYPASS: usize = 0;
+pub const TX_PUSH: usize = 1;
+pub const CTPIO: usize = 2;
+const BYPASS_BIT: u8 = 1 << BYPASS;
+const TX_PUSH_BIT: u8 = 1 << TX_PUSH;
+const CTPIO_BIT: u8 = 1 << CTPIO;
+
+/// Index of the NIC's descriptor read, the largest default stage.
+pub const FETCH: usize = 7;
+/// Index of the CTPIO programmed-I/O write.
+pub const PIO: usize = 4;
+
+const fn stage(
+    key: &'static str,
+    name: &'static str,
+    base_ns: u32,
+    removed_by: u8,
+    cpu: bool,
+) -> StageDef {
+    StageDef {
+        key,
+        name,
+        base_ns,
+        removed_by,
+        only_with: 0,
+        cpu,
+    }
+}
+
+pub static STAGES: &[StageDef] = &[
+    stage(
+        "syscall",
+        "send() syscall + mode switch",
+        90,
+        BYPASS_BIT,
+        true,
+    ),
+    stage(
+        "kernel-stack",
+        "kernel TCP/IP + sk_buff",
+        220,
+        BYPASS_BIT,
+        true,
+    ),
+    stage("copy", "copy into a kernel buffer", 80, BYPASS_BIT, true),
+    stage(
+        "wakeup",
+        "softirq / scheduler wakeup",
+        110,
+        BYPASS_BIT,
+        true,
+    ),
+    StageDef {
+        key: "pio",
+        name: "CPU writes the frame to the NIC (PIO)",
+        base_ns: 60,
+        removed_by: 0,
+        only_with: CTPIO_BIT,
+        cpu: true,
+    },
+    stage("descriptor", "driver writes the TX descriptor", 40, 0, true),
+    stage("doorbell", "doorbell MMIO write", 60, 0, true),
+    stage(
+        "fetch",
+        "NIC reads the descriptor over PCIe",
+        300,
+        TX_PUSH_BIT | CTPIO_BIT,
+        false,
+    ),
+    stage("dma", "DMA across PCIe, start of TX", 250, CTPIO_BIT, false),
+    stage("phy", "SerDes / PHY onto the wire", 80, 0, false),
+];
+
+pub static TECHNIQUES: &[TechDef] = &[
+    TechDef {
+        key: "bypass",
+        name: "kernel bypass",
+        requires: 0,
+        requires_why: "",
+    },
+    TechDef {
+        key: "tx-push",
+        name: "TX push",
+        requires: 0,
+        requires_why: "",
+    },
+    TechDef {
+        key: "ctpio",
+        name: "CTPIO",
+        requires: BYPASS_BIT,
+        requires_why: "is driven from a kernel-bypass stack (ef_vi or Onload)",
+    },
+];
+
+pub static SPEC: Spec = Spec {
+    stages: STAGES,
+    techniques: TECHNIQUES,
+    start: "the application hands the frame to the send path",
+    finish: "the frame is on the wire",
+};
+
+/// Nothing to choose before starting: every setting is a learner action.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendPathConfig {}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendPath {
+    pub pipe: Pipeline,
+}
+
+impl SendPath {
+    /// The stages kernel bypass takes away, and their cost now.
+    fn kernel_ns(&self) -> u32 {
+        STAGES
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.removed_by & BYPASS_BIT != 0)
+            .map(|(i, _)| self.pipe.costs[i])
+            .sum()
+    }
+
+    pub fn saving(&self) -> i64 {
+        i64::from(self.pipe.baseline(&SPEC)) - i64::from(self.pipe.total(&SPEC))
+    }
+}
+
+impl Model for SendPath {
+    type Config = SendPathConfig;
+    type Action = StageAction;
+
+    fn validate(_config: &SendPathConfig) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn new(_config: &SendPathConfig) -> Self {
+        SendPath {
+            pipe: Pipeline::new(&SPEC),
+        }
+    }
+
+    fn intro(&self) -> Event {
+        Event::info(format!(
+            "An ordinary kernel send: {} stages, {} from send() to the wire. Step walks one frame through them; the toggles take stages away.",
+            self.pipe.active(&SPEC).len(),
+            ns(self.pipe.total(&SPEC))
+        ))
+    }
+
+    fn apply(&mut self, action: &StageAction) -> Outcome {
+        self.pipe.apply(&SPEC, action)
+    }
+
+    fn next_auto(&self) -> Result<StageAction, Refusal> {
+        self.pipe.next_auto(&SPEC)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.pipe.check(&SPEC)?;
+        if self.pipe.uses(CTPIO) && self.pipe.is_active(&SPEC, FETCH) {
+            return Err("CTPIO is on but the NIC still fetches a descriptor".into());
+        }
+        if self.pipe.uses(BYPASS) && self.pipe.is_active(&SPEC, 0) {
+            return Err("kernel bypass is on but the syscall is still on the path".into());
+        }
+        Ok(())
+    }
+
+    fn status(&self) -> Vec<Figure> {
+        let total = self.pipe.total(&SPEC);
+        let baseline = self.pipe.baseline(&SPEC);
+        let saving = self.saving();
+        vec![
+            Figure::new("total", "send path now", ns(total)),
+            Figure::new("baseline", "baseline", ns(baseline)),
+            Figure::new(
+                "saving",
+                "saved",
+                format!(
+                    "{} ({})",
+                    ns(saving),
+                    tenths(share_tenths(saving, baseline.into()))
+                ),
+            ),
+            Figure::new(
+                "stages",
+                "stages on the path",
+                format!("{} of {}", self.pipe.active(&SPEC).len(), STAGES.len()),
+            ),
+            Figure::new("clock", "packet clock", ns(self.pipe.clock(&SPEC))),
+        ]
+    }
+
+    fn why(&self) -> Vec<String> {
+        let total = self.pipe.total(&SPEC);
+        let baseline = self.pipe.baseline(&SPEC);
+        let mut out = vec![format!(
+            "This send takes {} against {} for the plain kernel path at the same stage costs: {} saved ({}).",
+            ns(total),
+            ns(baseline),
+            ns(self.saving()),
+            tenths(share_tenths(self.saving(), baseline.into()))
+        )];
+        if let Some(&big) = self
+            .pipe
+            .active(&SPEC)
+            .iter()
+            .max_by_key(|&&i| (self.pipe.costs[i], std::cmp::Reverse(i)))
+        {
+            out.push(format!(
+                "The largest stage left is {} at {}, {} of the total: that is where a saving counts most.",
+                STAGES[big].name,
+                ns(self.pipe.costs[big]),
+                tenths(share_tenths(self.pipe.costs[big].into(), total.into()))
+            ));
+        }
+        if !self.pipe.uses(BYPASS) {
+            let kernel = self.kernel_ns();
+            out.push(format!(
+                "The kernel's own work (system call, stack, copy, wakeup) is {}, {} of this send; kernel bypass removes all of it.",
+                ns(kernel),
+                tenths(share_tenths(kernel.into(), total.into()))
+            ));
+        }
+        if self.pipe.is_active(&SPEC, FETCH) {
+            out.push(format!(
+                "After the doorbell the NIC still has to read the descriptor from host memory, a PCIe round trip of {}. TX push puts the descriptor in the doorbell write instead; CTPIO needs no descriptor at all.",
+                ns(self.pipe.costs[FETCH])
+            ));
+        }
+        if self.pipe.uses(CTPIO) {
+            out.push(format!(
+                "CTPIO is not free: the CPU itself writes the frame to the NIC, {} here (an assumption: one 64-byte write-combined burst, priced like the doorbell). A larger frame takes one burst per 64 bytes.",
+                ns(self.pipe.costs[PIO])
+            ));
+        }
+        out
+    }
+
+    fn leaves_out() -> &'static str {
+        "Leaves out: overlap between stages (the model adds them up in series), frame size, the fallback descriptor ef_vi posts after a CTPIO write (kept on the path here as the descriptor and doorbell stages), TX completions, and the cost of polling for them. Stage costs are round teaching figures, not measurements."
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nic::stages::Walk;
+
+    fn model() -> SendPath {
+        SendPath::new(&SendPathConfig::default())
+    }
+
+    fn use_(m: &mut SendPath, technique: usize, on: bool) -> Outcome {
+        m.apply(&StageAction::Use { technique, on })
+    }
+
+    #[test]
+    fn the_kernel_path_sums_its_nine_stages() {
+        let m = model();
+        let sum: u32 = [90, 220, 80, 110, 40, 300, 60, 250, 80].iter().sum();
+        assert_eq!(m.pipe.total(&SPEC), sum);
+        assert_eq!(m.pipe.active(&SPEC).len(), 9);
+        m.check().unwrap();
+    }
+
+    #[test]
+    fn kernel_bypass_removes_syscall_stack_copy_and_wakeup() {
+        let mut m = model();
+        use_(&mut m, BYPASS, true).unwrap();
+        assert_eq!(m.saving(), 90 + 220 + 80 + 110);
+        for i in 0..4 {
+            assert_eq!(
+                m.pipe.off_reason(&SPEC, i).as_deref(),
+                Some("removed by kernel bypass")
+            );
+        }
+    }
+
+    #[test]
+    fn tx_push_removes_only_the_descriptor_fetch_and_needs_no_bypass() {
+        let mut m = model();
+        use_(&mut m, TX_PUSH, true).unwrap();
+        assert!(!m.pipe.uses(BYPASS));
+        assert_eq!(m.saving(), 300);
+    }
+
+    #[test]
+    fn ctpio_turns_bypass_on_removes_fetch_and_dma_and_adds_the_pio_write() {
+        let mut m = model();
+        let events = use_(&mut m, CTPIO, true).unwrap();
+        assert!(m.pipe.uses(BYPASS));
+        assert!(events[0].text.contains("kernel bypass turns on too"));
+        assert!(m.pipe.is_active(&SPEC, PIO));
+        let removed = 90 + 220 + 80 + 110 + 300 + 250;
+        assert_eq!(m.saving(), removed - 60);
+        assert_eq!(m.pipe.total(&SPEC), 40 + 60 + 60 + 80);
+    }
+
+    #[test]
+    fn bypass_off_turns_ctpio_off() {
+        let mut m = model();
+        use_(&mut m, CTPIO, true).unwrap();
+        let events = use_(&mut m, BYPASS, false).unwrap();
+        assert!(!m.pipe.uses(CTPIO));
+        assert!(events[0].text.contains("CTPIO off too"));
+        assert_eq!(m.saving(), 0);
+    }
+
+    #[test]
+    fn tx_push_and_ctpio_both_claim_the_fetch() {
+        let mut m = model();
+        use_(&mut m, TX_PUSH, true).unwrap();
+        use_(&mut m, CTPIO, true).unwrap();
+        assert_eq!(
+            m.pipe.off_reason(&SPEC, FETCH).as_deref(),
+            Some("removed by TX push and CTPIO")
+        );
+    }
+
+    #[test]
+    fn step_walks_the_active_stages_with_a_clock() {
+        let mut m = model();
+        use_(&mut m, BYPASS, true).unwrap();
+        let action = m.next_auto().unwrap();
+        m.apply(&action).unwrap();
+        assert_eq!(m.pipe.walk, Walk::After(5));
+        assert_eq!(m.pipe.clock(&SPEC), 40);
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+        }
+        assert_eq!(m.pipe.clock(&SPEC), m.pipe.total(&SPEC));
+        assert!(m.next_auto().unwrap_err().reason.contains("on the wire"));
+    }
+
+    #[test]
+    fn a_slower_stage_raises_the_total_and_its_share() {
+        let mut m = model();
+        m.apply(&StageAction::SetCost {
+            stage: FETCH,
+            ns: 900,
+        })
+        .unwrap();
+        let w = m.pipe.waterfall(&SPEC);
+        assert_eq!(w.total_ns, w.baseline_ns);
+        let defaults: u32 = STAGES
+            .iter()
+            .filter(|s| s.only_with == 0)
+            .map(|s| s.base_ns)
+            .sum();
+        assert_eq!(w.total_ns, defaults + 600);
+        assert_eq!(w.rows[FETCH].share_tenths, 492);
+        assert!(m.why()[1].contains("NIC reads the descriptor"));
+    }
+}
