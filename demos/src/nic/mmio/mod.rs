@@ -213,10 +213,34 @@ impl Model for Mmio {
 
     fn validate(c: &MmioConfig) -> Result<(), String> {
         let check = |r: Result<(), Refusal>| r.map_err(|r| r.reason);
-        check(in_range("issue cost", c.issue_ns, ISSUE_MIN, ISSUE_MAX, " ns"))?;
-        check(in_range("round-trip time", c.rtt_ns, RTT_MIN, RTT_MAX, " ns"))?;
-        check(in_range("number of operations", c.count, COUNT_MIN, COUNT_MAX, ""))?;
-        check(in_range("work per packet", c.work_ns, WORK_MIN, WORK_MAX, " ns"))
+        check(in_range(
+            "issue cost",
+            c.issue_ns,
+            ISSUE_MIN,
+            ISSUE_MAX,
+            " ns",
+        ))?;
+        check(in_range(
+            "round-trip time",
+            c.rtt_ns,
+            RTT_MIN,
+            RTT_MAX,
+            " ns",
+        ))?;
+        check(in_range(
+            "number of operations",
+            c.count,
+            COUNT_MIN,
+            COUNT_MAX,
+            "",
+        ))?;
+        check(in_range(
+            "work per packet",
+            c.work_ns,
+            WORK_MIN,
+            WORK_MAX,
+            " ns",
+        ))
     }
 
     fn new(c: &MmioConfig) -> Self {
@@ -317,7 +341,11 @@ impl Model for Mmio {
                 "reads: core free at",
                 format!("{} ns", self.reads_core_free()),
             ),
-            Figure::new("speedup", "writes finish", format!("{:.1}× sooner", self.speedup())),
+            Figure::new(
+                "speedup",
+                "writes finish",
+                format!("{:.1}× sooner", self.speedup()),
+            ),
             Figure::new(
                 "writes-landed",
                 "writes landed",
