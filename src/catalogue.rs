@@ -13,6 +13,8 @@ pub struct Section {
 pub enum DemoKind {
     DescriptorRing,
     Napi,
+    Mmio,
+    CutThrough,
 }
 
 /// A demo that exists. There are no placeholder entries.
@@ -68,6 +70,20 @@ pub const DEMOS: &[Demo] = &[
         title: "NAPI poll loop",
         one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
         kind: DemoKind::Napi,
+    },
+    Demo {
+        section: "nic",
+        slug: "mmio",
+        title: "MMIO write vs read",
+        one_liner: "Post writes and move on, or read a register and wait: race both on one clock.",
+        kind: DemoKind::Mmio,
+    },
+    Demo {
+        section: "nic",
+        slug: "cut-through",
+        title: "Cut-through (CTPIO)",
+        one_liner: "Start the wire before the frame is in, then outrun PCIe and watch it get poisoned.",
+        kind: DemoKind::CutThrough,
     },
 ];
 

@@ -1,8 +1,11 @@
 //! One thin view per demo: it draws a model snapshot and sends actions.
 
+pub mod cut_through;
 pub mod descriptor_ring;
 pub mod geometry;
+pub mod mmio;
 pub mod napi;
+pub mod timeline_svg;
 
 use crate::catalogue::{Demo, DemoKind};
 use leptos::prelude::AnyView;
@@ -12,5 +15,7 @@ pub fn render(demo: &'static Demo) -> AnyView {
     match demo.kind {
         DemoKind::DescriptorRing => descriptor_ring::page(demo),
         DemoKind::Napi => napi::page(demo),
+        DemoKind::Mmio => mmio::page(demo),
+        DemoKind::CutThrough => cut_through::page(demo),
     }
 }

@@ -161,10 +161,14 @@ fn bad_settings_are_refused_and_change_nothing() {
 
 #[test]
 fn invalid_configs_are_rejected() {
-    let mut c = CutThroughConfig::default();
-    c.threshold = 13;
-    assert!(CutThrough::validate(&c).is_err());
-    c.threshold = 1;
-    c.wire_gbps = 40;
-    assert!(CutThrough::validate(&c).is_err());
+    let too_high = CutThroughConfig {
+        threshold: 13,
+        ..CutThroughConfig::default()
+    };
+    assert!(CutThrough::validate(&too_high).is_err());
+    let odd_wire = CutThroughConfig {
+        wire_gbps: 40,
+        ..CutThroughConfig::default()
+    };
+    assert!(CutThrough::validate(&odd_wire).is_err());
 }
