@@ -29,7 +29,7 @@ pub fn controls(lab: Lab<CutThrough>) -> AnyView {
     let threshold_slider = move || {
         let max = chunks.get();
         view! {
-            <Slider label="Cut-through threshold" min=1 max=max value=threshold unit="chunks"
+            <Slider label="Cut-through threshold" min=1 max=max value=threshold unit="× 64 B chunks"
                 on_change=Callback::new(move |v| lab.act(CtAction::SetThreshold(v))) testid="threshold" />
         }
     };

@@ -148,10 +148,12 @@ pub fn timelines(lab: Lab<CutThrough>) -> impl IntoView {
         })
     };
     view! {
+        <div class="tl-scroll" tabindex="0" role="region" aria-label="Cut-through timelines">
         <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-labelledby="ct-title"
             class="tl-svg ct-svg" data-testid="ct-timelines">
             <title id="ct-title">{title}</title>
             {content}
         </svg>
+        </div>
     }
 }

@@ -5,6 +5,7 @@ use crate::views::timeline_svg::{
     assign_tracks, axis_view, cursor, heading, lane_view, marker, Axis, Bar, WIDTH,
 };
 use demos::nic::mmio::{Mmio, OpKind, Segment, SegmentKind, MAX_DRAWN};
+use demos::text::plural;
 use leptos::prelude::*;
 
 const LANE: f64 = 32.0;
@@ -66,7 +67,7 @@ pub fn timeline(lab: Lab<Mmio>) -> impl IntoView {
                     {lane_view(axis, 278.0, LANE, "work only", bars(m.loop_segments(false), false), now, lab.in_focus("hot-loop"))}
                     {lane_view(axis, 314.0, LANE, "work + readl()", bars(m.loop_segments(true), false), now, lab.in_focus("hot-loop"))}
                     <text x="176" y="362" class="tl-note" data-testid="loop-count">
-                        {format!("by {} ns: {plain} packets without the read, {read} with it{}", m.now,
+                        {format!("by {} ns: {plain} packet{} without the read, {read} with it{}", m.now, plural(plain as usize),
                             if plain as usize > MAX_DRAWN { " (first bars drawn)" } else { "" })}
                     </text>
                 }
@@ -105,11 +106,13 @@ pub fn timeline(lab: Lab<Mmio>) -> impl IntoView {
         })
     };
     view! {
+        <div class="tl-scroll" tabindex="0" role="region" aria-label="MMIO timeline">
         <svg viewBox=move || lab.with(|m| format!("0 0 {WIDTH} {}", svg_height(m.hot_read)))
             role="img" aria-labelledby="mmio-title" class="tl-svg mmio-svg" data-testid="mmio-timeline">
             <title id="mmio-title">{title}</title>
             {content}
         </svg>
+        </div>
         <p class="core-states" data-testid="core-states">
             <span class="chip">{move || lab.with(|m| format!("writes core: {}", m.core_state(OpKind::Write, m.now).label(OpKind::Write)))}</span>
             <span class="chip">{move || lab.with(|m| format!("reads core: {}", m.core_state(OpKind::Read, m.now).label(OpKind::Read)))}</span>
