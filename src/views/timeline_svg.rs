@@ -5,10 +5,10 @@
 use leptos::prelude::*;
 
 /// Width of the SVG's coordinate space.
-pub const WIDTH: f64 = 900.0;
+pub const WIDTH: f64 = 760.0;
 /// Where the plot starts (lane names sit to its left) and ends.
-pub const LEFT: f64 = 176.0;
-pub const RIGHT: f64 = 884.0;
+pub const LEFT: f64 = 150.0;
+pub const RIGHT: f64 = 730.0;
 
 /// Maps times in `0..=end` onto the plot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,7 +123,7 @@ pub fn marker(
     class: &'static str,
 ) -> AnyView {
     let x = axis.x(t);
-    let anchor_end = x > RIGHT - 170.0;
+    let anchor_end = x > RIGHT - 160.0;
     let tx = if anchor_end { x - 4.0 } else { x + 4.0 };
     view! {
         <g class=format!("tl-marker {class}")>

@@ -36,7 +36,7 @@ pub fn table(lab: Lab<CutThrough>) -> impl IntoView {
         .map(|s| view! { <th scope="col">{s.label()}</th> })
         .collect_view();
     view! {
-        <div class="table-scroll ct-counts">
+        <div class="table-scroll ct-counts" tabindex="0" role="region" aria-label="Chunk counts">
             <table data-testid="ct-counts">
                 <caption>"Chunks in each state now"</caption>
                 <thead><tr><th scope="col">"timeline"</th>{heads}</tr></thead>

@@ -110,7 +110,7 @@ fn group(
             {cells}
             {marker(axis, m.ns(plan.start), y - 4.0, y + 2.0 * LANE + 6.0, y - 8.0,
                 format!("first bit {:.1} ns", m.ns(plan.start)), "first")}
-            {marker(axis, m.ns(plan.end), y + LANE + 6.0, strip_y + 36.0, strip_y + 40.0,
+            {marker(axis, m.ns(plan.end), y + LANE + 6.0, strip_y + 28.0, strip_y + 40.0,
                 last_label, if plan.underrun.is_some() { "poison" } else { "last" })}
         </g>
     }
@@ -128,7 +128,7 @@ pub fn timelines(lab: Lab<CutThrough>) -> impl IntoView {
                 {axis_view(axis, 18.0, HEIGHT - 8.0, "ns")}
                 {group(lab, m, axis, TOP + 24.0, sf, "Store-and-forward".into(), "sf")}
                 {group(lab, m, axis, TOP + 24.0 + GROUP, ct,
-                    format!("Cut-through, {} chunk{}", m.threshold, if m.threshold == 1 { "" } else { "s" }), "ct")}
+                    "Cut-through".into(), "ct")}
                 {cursor(axis, now, 22.0, HEIGHT - 8.0)}
             }
         })

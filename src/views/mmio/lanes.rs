@@ -2,7 +2,7 @@
 
 use crate::shell::demo_host::Lab;
 use crate::views::timeline_svg::{
-    assign_tracks, axis_view, cursor, heading, lane_view, marker, Axis, Bar, WIDTH,
+    assign_tracks, axis_view, cursor, heading, lane_view, marker, Axis, Bar, LEFT, WIDTH,
 };
 use demos::nic::mmio::{Mmio, OpKind, Segment, SegmentKind, MAX_DRAWN};
 use demos::text::plural;
@@ -66,7 +66,7 @@ pub fn timeline(lab: Lab<Mmio>) -> impl IntoView {
                     <text x="8" y="286" class="tl-sub">"break it"</text>
                     {lane_view(axis, 278.0, LANE, "work only", bars(m.loop_segments(false), false), now, lab.in_focus("hot-loop"))}
                     {lane_view(axis, 314.0, LANE, "work + readl()", bars(m.loop_segments(true), false), now, lab.in_focus("hot-loop"))}
-                    <text x="176" y="362" class="tl-note" data-testid="loop-count">
+                    <text x=LEFT y="362" class="tl-note" data-testid="loop-count">
                         {format!("by {} ns: {plain} packet{} without the read, {read} with it{}", m.now, plural(plain as usize),
                             if plain as usize > MAX_DRAWN { " (first bars drawn)" } else { "" })}
                     </text>

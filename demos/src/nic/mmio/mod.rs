@@ -343,7 +343,7 @@ impl Model for Mmio {
             ),
             Figure::new(
                 "speedup",
-                "writes finish",
+                "writes free the core",
                 format!("{:.1}× sooner", self.speedup()),
             ),
             Figure::new(
