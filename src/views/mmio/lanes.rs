@@ -4,7 +4,7 @@ use crate::shell::demo_host::Lab;
 use crate::views::timeline_svg::{
     assign_tracks, axis_view, cursor, heading, lane_view, marker, Axis, Bar, LEFT, WIDTH,
 };
-use demos::nic::mmio::{Mmio, OpKind, Segment, SegmentKind, MAX_DRAWN};
+use demos::nic::mmio::{Mmio, OpKind, Segment, SegmentKind};
 use demos::text::plural;
 use leptos::prelude::*;
 
@@ -67,21 +67,20 @@ pub fn timeline(lab: Lab<Mmio>) -> impl IntoView {
                     {lane_view(axis, 278.0, LANE, "work only", bars(m.loop_segments(false), false), now, lab.in_focus("hot-loop"))}
                     {lane_view(axis, 314.0, LANE, "work + readl()", bars(m.loop_segments(true), false), now, lab.in_focus("hot-loop"))}
                     <text x=LEFT y="362" class="tl-note" data-testid="loop-count">
-                        {format!("by {} ns: {plain} packet{} without the read, {read} with it{}", m.now, plural(plain as usize),
-                            if plain as usize > MAX_DRAWN { " (first bars drawn)" } else { "" })}
+                        {format!("by {} ns: {plain} packet{} without the read, {read} with it", m.now, plural(plain as usize))}
                     </text>
                 }
             });
             view! {
                 {axis_view(axis, 18.0, bottom, "ns")}
-                {heading(44.0, format!("{} posted writes", m.count))}
+                {heading(44.0, "Posted writes".to_string())}
                 {lane_view(axis, 52.0, LANE, "core", bars(m.core_segments(OpKind::Write), false), now, lab.in_focus("writes-core"))}
                 {lane_view(axis, 88.0, LANE, "PCIe → device", bars(m.link_segments(OpKind::Write), true), now, lab.in_focus("writes-link"))}
                 {marker(axis, ns(m.writes_core_free()), 40.0, 86.0, 44.0,
                     format!("core free {} ns", m.writes_core_free()), "free")}
                 {marker(axis, ns(m.last_write_lands()), 86.0, 132.0, 134.0,
                     format!("last write lands {} ns", m.last_write_lands()), "lands")}
-                {heading(162.0, format!("{} non-posted reads", m.count))}
+                {heading(162.0, "Non-posted reads".to_string())}
                 {lane_view(axis, 170.0, LANE, "core", bars(m.core_segments(OpKind::Read), false), now, lab.in_focus("reads-core"))}
                 {lane_view(axis, 206.0, LANE, "PCIe ⇄ device", bars(m.link_segments(OpKind::Read), false), now, lab.in_focus("reads-link"))}
                 {marker(axis, ns(m.reads_core_free()), 158.0, 238.0, 162.0,

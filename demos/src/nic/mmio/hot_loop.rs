@@ -10,8 +10,10 @@
 use super::schedule::{Segment, SegmentKind};
 use super::Mmio;
 
-/// Most packets drawn per loop lane; the rest are counted, not drawn.
-pub const MAX_DRAWN: usize = 160;
+/// Most packets drawn one by one; a longer run is drawn as one bar. With a
+/// read every pass takes at least `ISSUE_MIN + RTT_MIN` ns, so that loop
+/// always stays under this.
+pub const MAX_DRAWN: usize = 300;
 
 impl Mmio {
     /// One pass of the loop without a register read: the real work only.
@@ -39,14 +41,23 @@ impl Mmio {
         (t / self.plain_packet_ns(), t / self.read_packet_ns())
     }
 
-    /// The loop's passes up to the horizon, at most [`MAX_DRAWN`].
+    /// The loop's passes up to the horizon, one bar each (or one bar for all
+    /// of them beyond [`MAX_DRAWN`]).
     pub fn loop_segments(&self, with_read: bool) -> Vec<Segment> {
         let per = if with_read {
             self.read_packet_ns()
         } else {
             self.plain_packet_ns()
         };
-        let passes = (self.horizon() / per).min(MAX_DRAWN as u64);
+        let passes = self.horizon() / per;
+        if passes > MAX_DRAWN as u64 {
+            return vec![Segment {
+                start: 0,
+                end: passes * per,
+                kind: SegmentKind::Work,
+                label: format!("{passes} packets back to back"),
+            }];
+        }
         let mut out = Vec::new();
         for k in 0..passes {
             let start = k * per;

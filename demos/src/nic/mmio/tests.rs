@@ -99,7 +99,13 @@ fn loop_lanes_are_capped() {
     m.apply(&MmioAction::SetWork(20)).unwrap();
     m.apply(&MmioAction::SetCount(16)).unwrap();
     m.apply(&MmioAction::SetRoundTrip(2000)).unwrap();
-    assert_eq!(m.loop_segments(false).len(), MAX_DRAWN);
+    let plain = m.loop_segments(false);
+    assert_eq!(plain.len(), 1);
+    assert_eq!(plain[0].label, "1648 packets back to back");
+    m.apply(&MmioAction::SetIssue(ISSUE_MAX)).unwrap();
+    // The longest run, with the shortest pass a read loop can have.
+    let worst = m.horizon() / (ISSUE_MIN + RTT_MIN + WORK_MIN);
+    assert!(worst <= MAX_DRAWN as u64);
 }
 
 #[test]
