@@ -15,6 +15,8 @@ pub enum DemoKind {
     Napi,
     SendPath,
     BusyPoll,
+    Mmio,
+    CutThrough,
 }
 
 /// A demo that exists. There are no placeholder entries.
@@ -84,6 +86,20 @@ pub const DEMOS: &[Demo] = &[
         title: "Interrupt vs busy-poll (RX)",
         one_liner: "Trade the interrupt and wakeup for a spinning core, and find the packet rate where that pays.",
         kind: DemoKind::BusyPoll,
+    },
+    Demo {
+        section: "nic",
+        slug: "mmio",
+        title: "MMIO write vs read",
+        one_liner: "Post writes and move on, or read a register and wait: race both on one clock.",
+        kind: DemoKind::Mmio,
+    },
+    Demo {
+        section: "nic",
+        slug: "cut-through",
+        title: "Cut-through (CTPIO)",
+        one_liner: "Start the wire before the frame is in, then outrun PCIe and watch it get poisoned.",
+        kind: DemoKind::CutThrough,
     },
 ];
 

@@ -1,10 +1,13 @@
 //! One thin view per demo: it draws a model snapshot and sends actions.
 
 pub mod busy_poll;
+pub mod cut_through;
 pub mod descriptor_ring;
 pub mod geometry;
+pub mod mmio;
 pub mod napi;
 pub mod send_path;
+pub mod timeline_svg;
 pub mod waterfall;
 
 use crate::catalogue::{Demo, DemoKind};
@@ -17,5 +20,7 @@ pub fn render(demo: &'static Demo) -> AnyView {
         DemoKind::Napi => napi::page(demo),
         DemoKind::SendPath => send_path::page(demo),
         DemoKind::BusyPoll => busy_poll::page(demo),
+        DemoKind::Mmio => mmio::page(demo),
+        DemoKind::CutThrough => cut_through::page(demo),
     }
 }

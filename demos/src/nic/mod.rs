@@ -1,7 +1,9 @@
 //! Models of the NIC datapath: how packets move between host memory and the wire.
 
 pub mod busy_poll;
+pub mod cut_through;
 pub mod descriptor_ring;
+pub mod mmio;
 pub mod napi;
 pub mod send_path;
 pub mod stages;

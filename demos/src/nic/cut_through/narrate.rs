@@ -1,0 +1,84 @@
+//! Narration for each tick, from the two plans' numbers.
+
+use super::plan::Plan;
+use super::CutThrough;
+use crate::model::Event;
+
+impl CutThrough {
+    /// The lines for everything that happens in `(from, to]` units.
+    pub(super) fn narrate(&self, from: u64, to: u64) -> Vec<Event> {
+        let hit = |t: u64| t > from && t <= to;
+        let arrived: Vec<usize> = (0..self.chunks)
+            .filter(|&k| hit(self.store_and_forward().arrival(k)))
+            .collect();
+        let head = format!("Tick {} ({}):", self.tick, self.fmt_ns(to));
+        let mut events = vec![match arrived.as_slice() {
+            [] => Event::info(format!(
+                "{head} PCIe has delivered the whole frame; only the wire is still busy."
+            )),
+            [k] => Event::info(format!(
+                "{head} chunk {k} arrived over PCIe ({} of {} in the NIC).",
+                k + 1,
+                self.chunks
+            ))
+            .at("pcie"),
+            [a, .., b] => {
+                Event::info(format!("{head} chunks {a} to {b} arrived over PCIe.")).at("pcie")
+            }
+        }];
+        self.plan_events(
+            &mut events,
+            "Store-and-forward",
+            "sf",
+            &self.store_and_forward(),
+            &hit,
+        );
+        self.plan_events(&mut events, "Cut-through", "ct", &self.cut_through(), &hit);
+        events
+    }
+
+    fn plan_events(
+        &self,
+        events: &mut Vec<Event>,
+        name: &str,
+        key: &str,
+        plan: &Plan,
+        hit: &dyn Fn(u64) -> bool,
+    ) {
+        if hit(plan.start) {
+            let why = if plan.threshold == plan.chunks {
+                "the last chunk is in".to_string()
+            } else {
+                format!(
+                    "{} chunk{} in, the threshold",
+                    plan.threshold,
+                    crate::text::plural(plan.threshold)
+                )
+            };
+            events.push(
+                Event::info(format!(
+                    "{name}: first bit on the wire at {} ({why}).",
+                    self.fmt_ns(plan.start)
+                ))
+                .at(key),
+            );
+        }
+        match plan.underrun {
+            Some(k) if hit(plan.end) => events.push(
+                Event::fault(format!(
+                    "{name} ran dry at {}: chunk {k} had not arrived when the wire needed it. The NIC cuts the frame short and poisons it with a bad FCS; the receiver will drop it.",
+                    self.fmt_ns(plan.end)
+                ))
+                .at(key),
+            ),
+            None if hit(plan.end) => events.push(
+                Event::done(format!(
+                    "{name}: last bit on the wire at {}.",
+                    self.fmt_ns(plan.end)
+                ))
+                .at(key),
+            ),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,174 @@
+use super::*;
+use crate::model::Tone;
+
+fn ct() -> CutThrough {
+    CutThrough::new(&CutThroughConfig::default())
+}
+
+fn with(chunks: usize, pcie: u32, wire: u32, threshold: usize) -> CutThrough {
+    CutThrough::new(&CutThroughConfig {
+        chunks,
+        pcie_gbps: pcie,
+        wire_gbps: wire,
+        threshold,
+    })
+}
+
+#[test]
+fn store_and_forward_waits_for_the_last_chunk() {
+    let m = ct();
+    let sf = m.store_and_forward();
+    // 32 Gb/s PCIe: 16 ns a chunk; 25 Gb/s wire: 20.48 ns a chunk.
+    assert!((m.ns(sf.start) - 12.0 * 16.0).abs() < 1e-9);
+    assert!((m.ns(sf.end) - (192.0 + 12.0 * 20.48)).abs() < 1e-9);
+    assert_eq!(sf.underrun, None);
+}
+
+#[test]
+fn cut_through_starts_after_the_first_chunk() {
+    let m = ct();
+    let c = m.cut_through();
+    assert!((m.ns(c.start) - 16.0).abs() < 1e-9);
+    assert!((m.ns(c.end) - (16.0 + 12.0 * 20.48)).abs() < 1e-9);
+    assert_eq!(c.underrun, None);
+    assert_eq!(m.safe_threshold(), 1);
+}
+
+#[test]
+fn a_faster_wire_runs_a_cut_through_frame_dry() {
+    let mut m = ct();
+    m.apply(&CtAction::SetWire(100)).unwrap();
+    let c = m.cut_through();
+    // The wire needs chunk 1 at 16 + 5.12 ns; it arrives at 32 ns.
+    assert_eq!(c.underrun, Some(1));
+    assert!((m.ns(c.end) - 21.12).abs() < 1e-9);
+    assert_eq!(c.state(0, c.end), ChunkState::Sent);
+    assert_eq!(c.state(1, c.end), ChunkState::CutOff);
+    let fig = m
+        .status()
+        .into_iter()
+        .find(|f| f.key == "ct-outcome")
+        .unwrap();
+    assert_eq!(fig.value, "UNDERRUN");
+}
+
+#[test]
+fn the_underrun_is_narrated_as_a_fault_when_the_clock_reaches_it() {
+    let mut m = with(12, 32, 100, 1);
+    let first = m.apply(&CtAction::Tick).unwrap();
+    assert!(first.iter().all(|e| e.tone != Tone::Fault));
+    let second = m.apply(&CtAction::Tick).unwrap();
+    assert!(second
+        .iter()
+        .any(|e| e.tone == Tone::Fault && e.text.contains("bad FCS")));
+}
+
+#[test]
+fn safe_threshold_matches_a_search_over_every_threshold() {
+    for &wire in WIRE_RATES {
+        for pcie in [8, 16, 25, 32, 50, 64, 100, 128] {
+            for chunks in CHUNKS_MIN..=CHUNKS_MAX {
+                let searched = (1..=chunks)
+                    .find(|&t| Plan::new(chunks, t, pcie, wire).underrun.is_none())
+                    .unwrap();
+                assert_eq!(
+                    min_safe_threshold(chunks, pcie, wire),
+                    searched,
+                    "{chunks} chunks, {pcie} Gb/s PCIe, {wire} Gb/s wire"
+                );
+                let later = Plan::new(chunks, chunks.min(searched + 1), pcie, wire);
+                assert_eq!(later.underrun, None, "a larger threshold is safe too");
+            }
+        }
+    }
+}
+
+#[test]
+fn using_the_safe_threshold_avoids_the_underrun() {
+    let mut m = with(12, 32, 100, 1);
+    assert_eq!(m.safe_threshold(), 9);
+    m.apply(&CtAction::UseSafeThreshold).unwrap();
+    assert_eq!(m.threshold, 9);
+    assert_eq!(m.cut_through().underrun, None);
+    assert!(m.cut_through().start < m.store_and_forward().start);
+    assert!(m.apply(&CtAction::UseSafeThreshold).is_err());
+}
+
+#[test]
+fn ticks_run_until_both_frames_are_done() {
+    let mut m = ct();
+    let mut n = 0;
+    while m.next_auto().is_ok() {
+        m.apply(&CtAction::Tick).unwrap();
+        m.check().unwrap();
+        n += 1;
+    }
+    assert_eq!(n, m.last_tick());
+    let now = m.now_units();
+    assert_eq!(m.store_and_forward().count(ChunkState::Sent, now), 12);
+    assert_eq!(m.cut_through().count(ChunkState::Sent, now), 12);
+    assert!(m.apply(&CtAction::Tick).is_err());
+    assert!(m.apply(&CtAction::RunToEnd).is_err());
+}
+
+#[test]
+fn run_to_end_matches_stepping() {
+    let mut a = with(20, 16, 50, 3);
+    let mut b = a.clone();
+    a.apply(&CtAction::RunToEnd).unwrap();
+    while b.apply(&CtAction::Tick).is_ok() {}
+    assert_eq!(a, b);
+}
+
+#[test]
+fn chunk_states_progress_in_order() {
+    let m = ct();
+    let c = m.cut_through();
+    let t = c.wire_start(5) + 1;
+    assert_eq!(c.state(0, t), ChunkState::Sent);
+    assert_eq!(c.state(5, t), ChunkState::OnWire);
+    assert_eq!(c.state(6, t), ChunkState::Arrived);
+    assert_eq!(c.state(11, t), ChunkState::NotArrived);
+}
+
+#[test]
+fn shrinking_the_frame_shrinks_the_threshold() {
+    let mut m = with(12, 32, 25, 10);
+    m.apply(&CtAction::SetChunks(6)).unwrap();
+    assert_eq!(m.threshold, 6);
+    m.check().unwrap();
+}
+
+#[test]
+fn bad_settings_are_refused_and_change_nothing() {
+    let mut m = ct();
+    for a in [
+        CtAction::SetChunks(0),
+        CtAction::SetChunks(25),
+        CtAction::SetPcie(7),
+        CtAction::SetPcie(129),
+        CtAction::SetWire(40),
+        CtAction::SetWire(25),
+        CtAction::SetThreshold(0),
+        CtAction::SetThreshold(13),
+        CtAction::SetThreshold(1),
+        CtAction::UseSafeThreshold,
+    ] {
+        assert!(m.apply(&a).is_err(), "{a:?}");
+    }
+    assert_eq!(m, ct());
+}
+
+#[test]
+fn invalid_configs_are_rejected() {
+    let too_high = CutThroughConfig {
+        threshold: 13,
+        ..CutThroughConfig::default()
+    };
+    assert!(CutThrough::validate(&too_high).is_err());
+    let odd_wire = CutThroughConfig {
+        wire_gbps: 40,
+        ..CutThroughConfig::default()
+    };
+    assert!(CutThrough::validate(&odd_wire).is_err());
+}

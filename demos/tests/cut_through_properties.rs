@@ -1,0 +1,89 @@
+//! Property tests for cut-through (CTPIO): the laws every model obeys, plus
+//! the demo's own claims about thresholds and underruns.
+
+use demos::laws::check_laws;
+use demos::nic::cut_through::{
+    ChunkState, CtAction, CutThrough, CutThroughConfig, Plan, WIRE_RATES,
+};
+use demos::{Model, Scenario, Timeline};
+use proptest::prelude::*;
+
+fn wire() -> impl Strategy<Value = u32> {
+    prop::sample::select(WIRE_RATES.to_vec())
+}
+
+fn action() -> impl Strategy<Value = CtAction> {
+    prop_oneof![
+        5 => Just(CtAction::Tick),
+        1 => Just(CtAction::RunToEnd),
+        1 => (0usize..30).prop_map(CtAction::SetChunks),
+        1 => (0u32..140).prop_map(CtAction::SetPcie),
+        1 => prop_oneof![wire(), 0u32..120].prop_map(CtAction::SetWire),
+        2 => (0usize..30).prop_map(CtAction::SetThreshold),
+        1 => Just(CtAction::UseSafeThreshold),
+    ]
+}
+
+fn config() -> impl Strategy<Value = CutThroughConfig> {
+    (1usize..=24, 8u32..=128, wire()).prop_flat_map(|(chunks, pcie_gbps, wire_gbps)| {
+        (1..=chunks).prop_map(move |threshold| CutThroughConfig {
+            chunks,
+            pcie_gbps,
+            wire_gbps,
+            threshold,
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn cut_through_obeys_the_laws(config in config(), actions in prop::collection::vec(action(), 0..80)) {
+        prop_assert_eq!(check_laws::<CutThrough>(config, &actions), Ok(()));
+    }
+
+    #[test]
+    fn the_safe_threshold_is_exactly_the_smallest_that_never_runs_dry(config in config()) {
+        let m = CutThrough::new(&config);
+        let safe = m.safe_threshold();
+        for t in 1..=m.chunks {
+            let plan = Plan::new(m.chunks, t, m.pcie_gbps, m.wire_gbps);
+            prop_assert_eq!(plan.underrun.is_none(), t >= safe, "threshold {}", t);
+        }
+    }
+
+    #[test]
+    fn cut_through_never_starts_later_and_a_safe_one_never_ends_later(config in config()) {
+        let m = CutThrough::new(&config);
+        let (sf, ct) = (m.store_and_forward(), m.cut_through());
+        prop_assert!(ct.start <= sf.start);
+        if ct.underrun.is_none() {
+            prop_assert!(ct.end <= sf.end);
+        }
+    }
+
+    #[test]
+    fn at_the_end_every_chunk_is_sent_or_cut_off(config in config()) {
+        let mut timeline = Timeline::<CutThrough>::new(config);
+        while timeline.step().is_ok() {}
+        let m = timeline.model();
+        let now = m.now_units();
+        let sf = m.store_and_forward();
+        prop_assert_eq!(sf.count(ChunkState::Sent, now), m.chunks);
+        let ct = m.cut_through();
+        let done = ct.count(ChunkState::Sent, now) + ct.count(ChunkState::CutOff, now);
+        prop_assert_eq!(done, m.chunks);
+        prop_assert_eq!(ct.count(ChunkState::CutOff, now) > 0, ct.underrun.is_some());
+    }
+
+    #[test]
+    fn hostile_links_never_panic(text in ".{0,300}", bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        use base64::Engine;
+        let _ = Scenario::<CutThrough>::decode(&text);
+        let encoded = format!("v1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes));
+        if let Ok(s) = Scenario::<CutThrough>::decode(&encoded) {
+            let _ = Timeline::<CutThrough>::from_scenario(&s);
+        }
+    }
+}

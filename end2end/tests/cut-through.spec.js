@@ -1,0 +1,124 @@
+import { test, expect } from './fixtures.js';
+import AxeBuilder from '@axe-core/playwright';
+import { CutThroughPage } from '../pages/cut-through-page.js';
+
+async function expectNoSeriousAxe(page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+}
+
+test('cut-through puts the first bit on the wire a chunk in; store-and-forward waits for all', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await ct.expectFigure('sf-first', '192.0 ns');
+  await ct.expectFigure('sf-last', '437.8 ns');
+  await ct.expectFigure('ct-first', '16.0 ns');
+  await ct.expectFigure('ct-last', '261.8 ns');
+  await ct.expectFigure('ct-outcome', 'OK');
+  await ct.expectChunk('ct', 0, 'not yet arrived');
+
+  await ct.step();
+  await ct.expectFigure('clock', 'tick 1 · 16.0 ns');
+  await ct.expectChunk('sf', 0, 'arrived over PCIe');
+  await ct.expectChunk('ct', 0, 'transmitting on the wire');
+  await expect(ct.latest).toContainText('Cut-through: first bit on the wire at 16.0 ns');
+
+  await ct.runToEnd();
+  await expect(ct.count('sf', 'sent')).toHaveText('12');
+  await expect(ct.count('ct', 'sent')).toHaveText('12');
+  await expect(page.getByTestId('narration-history')).toContainText('Store-and-forward: last bit on the wire at 437.8 ns');
+});
+
+test('frame size and rates change the computed times', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await ct.setFrame(24);
+  await ct.expectFigure('sf-first', '384.0 ns');
+  await ct.setPcie(64);
+  await ct.expectFigure('sf-first', '192.0 ns');
+  await ct.expectFigure('ct-first', '8.0 ns');
+  await ct.setWire(10);
+  await ct.expectFigure('ct-last', '1236.8 ns');
+  await ct.setThreshold(4);
+  await ct.expectFigure('ct-first', '32.0 ns');
+  await ct.expectFigure('threshold', '4 chunks');
+});
+
+test('break it: a faster wire runs the frame dry, poisons it, and the safe threshold fixes it', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await ct.breakIt();
+  await ct.expectFigure('ct-outcome', 'UNDERRUN');
+  await ct.expectFigure('safe-threshold', '9 chunks');
+  await ct.expectFigure('ct-last', '21.1 ns (poisoned)');
+  await ct.step();
+  await ct.step();
+  await expect(ct.latest).toContainText('bad FCS');
+  await ct.expectChunk('ct', 0, 'sent');
+  await ct.expectChunk('ct', 1, 'cut off');
+  await expect(ct.count('ct', 'cut-off')).toHaveText('11');
+
+  await ct.useSafe();
+  await ct.expectFigure('threshold', '9 chunks');
+  await ct.expectFigure('ct-outcome', 'OK');
+  await ct.expectFigure('ct-first', '144.0 ns');
+  await ct.runToEnd();
+  await expect(ct.count('ct', 'sent')).toHaveText('12');
+  await expect(ct.count('ct', 'cut-off')).toHaveText('0');
+});
+
+test('Back undoes a tick and Reset starts over', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await ct.step();
+  await ct.step();
+  await ct.expectFigure('clock', 'tick 2 · 32.0 ns');
+  await ct.back();
+  await ct.expectFigure('clock', 'tick 1 · 16.0 ns');
+  await ct.reset();
+  await ct.expectFigure('clock', 'tick 0 · 0.0 ns');
+  await ct.expectStep(0);
+});
+
+test('a share link restores the broken frame', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await ct.breakIt();
+  await ct.step();
+  await ct.step();
+  const link = await ct.copyLink();
+  await page.goto(link);
+  await ct.expectFigure('ct-outcome', 'UNDERRUN');
+  await ct.expectFigure('clock', 'tick 2 · 32.0 ns');
+  await ct.expectChunk('ct', 1, 'cut off');
+  await expect(page.getByTestId('wire-100')).toBeChecked();
+  await ct.expectStep(3);
+  await expect(page.getByTestId('link-notice')).toHaveCount(0);
+});
+
+test('its controls work from the keyboard', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await page.getByTestId('threshold').focus();
+  await page.keyboard.press('ArrowRight');
+  await ct.expectFigure('threshold', '2 chunks');
+  await page.getByTestId('break-it').focus();
+  await page.keyboard.press('Enter');
+  await ct.expectFigure('ct-outcome', 'UNDERRUN');
+  await ct.expectFigure('threshold', '1 chunk');
+  await page.getByTestId('use-safe').focus();
+  await page.keyboard.press(' ');
+  await ct.expectFigure('threshold', '9 chunks');
+});
+
+test('axe finds no serious violation, before and after breaking it', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await expectNoSeriousAxe(page);
+  await ct.breakIt();
+  await ct.step();
+  await ct.step();
+  await ct.expectChunk('ct', 1, 'cut off');
+  await expectNoSeriousAxe(page);
+});
