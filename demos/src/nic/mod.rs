@@ -3,3 +3,4 @@
 pub mod descriptor_ring;
 pub mod iommu;
 pub mod napi;
+pub mod rdma_qp;
