@@ -13,6 +13,8 @@ pub struct Section {
 pub enum DemoKind {
     DescriptorRing,
     Napi,
+    Iommu,
+    RdmaQp,
 }
 
 /// A demo that exists. There are no placeholder entries.
@@ -68,6 +70,20 @@ pub const DEMOS: &[Demo] = &[
         title: "NAPI poll loop",
         one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
         kind: DemoKind::Napi,
+    },
+    Demo {
+        section: "nic",
+        slug: "iommu",
+        title: "IOMMU / IOVA",
+        one_liner: "Aim the device's DMA at any address; the IOMMU translates it, or blocks it and logs a fault.",
+        kind: DemoKind::Iommu,
+    },
+    Demo {
+        section: "nic",
+        slug: "rdma-qp",
+        title: "RDMA queue pair",
+        one_liner: "Post a send, ring the doorbell, poll the completion: no syscall, no copy, until a bad key breaks the QP.",
+        kind: DemoKind::RdmaQp,
     },
 ];
 

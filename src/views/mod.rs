@@ -2,7 +2,9 @@
 
 pub mod descriptor_ring;
 pub mod geometry;
+pub mod iommu;
 pub mod napi;
+pub mod rdma_qp;
 
 use crate::catalogue::{Demo, DemoKind};
 use leptos::prelude::AnyView;
@@ -12,5 +14,7 @@ pub fn render(demo: &'static Demo) -> AnyView {
     match demo.kind {
         DemoKind::DescriptorRing => descriptor_ring::page(demo),
         DemoKind::Napi => napi::page(demo),
+        DemoKind::Iommu => iommu::page(demo),
+        DemoKind::RdmaQp => rdma_qp::page(demo),
     }
 }

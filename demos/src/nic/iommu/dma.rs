@@ -70,12 +70,12 @@ impl Iommu {
                     },
                 };
                 vec![
+                    Event::fault(record.dmar_line().unwrap_or_default()).at("fault-log"),
                     Event::fault(format!(
-                        "Blocked: {why} Nothing reached memory; the IOMMU logged a fault."
+                        "Blocked: {why} Nothing reached memory; the IOMMU logged the fault above."
                     ))
                     .at("fault-log")
                     .at("iommu"),
-                    Event::fault(record.dmar_line().unwrap_or_default()).at("fault-log"),
                 ]
             }
             Verdict::Unchecked { pa } => {

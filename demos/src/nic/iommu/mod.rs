@@ -319,7 +319,7 @@ impl Model for Iommu {
     fn next_auto(&self) -> Result<IommuAction, Refusal> {
         let n = u64::from(self.counters.dmas);
         let offset = (n / 2 % (PAGE / DMA_BYTES)) * DMA_BYTES;
-        let access = if n % 2 == 0 {
+        let access = if n.is_multiple_of(2) {
             Access::Write
         } else {
             Access::Read

@@ -60,7 +60,7 @@ impl Iommu {
             }
         }
         for m in &self.mappings {
-            if m.iova % PAGE != 0 || m.pa % PAGE != 0 || m.iova >= SPACE {
+            if !m.iova.is_multiple_of(PAGE) || !m.pa.is_multiple_of(PAGE) || m.iova >= SPACE {
                 return Err(format!(
                     "entry {} is unaligned or out of range",
                     hex(m.iova)

@@ -45,7 +45,7 @@ fn an_unmapped_iova_faults_with_the_dmar_line() {
         Verdict::Blocked(FaultReason::NoWrite)
     );
     assert_eq!(
-        events[1].text,
+        events[0].text,
         "DMAR: [DMA Write] Request device [03:00.0] fault addr 0xf000 [fault reason 0x05] PTE Write access is not set"
     );
     assert_eq!(m.faults.len(), 1);

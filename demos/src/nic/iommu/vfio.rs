@@ -19,7 +19,7 @@ impl Iommu {
             ));
         }
         for (name, addr) in [("IOVA", iova), ("Physical address", pa)] {
-            if addr % PAGE != 0 {
+            if !addr.is_multiple_of(PAGE) {
                 return Err(Refusal::new(format!(
                     "{name} {} is not page-aligned: VFIO maps whole 4 KiB pages, so it must end in 000 (EINVAL).",
                     hex(addr)
@@ -81,7 +81,7 @@ impl Iommu {
     }
 
     pub(super) fn unmap(&mut self, iova: u64) -> Outcome {
-        if iova % PAGE != 0 {
+        if !iova.is_multiple_of(PAGE) {
             return Err(Refusal::new(format!(
                 "IOVA {} is not page-aligned: unmapping, too, works in whole pages.",
                 hex(iova)
