@@ -82,8 +82,9 @@ pub fn spaces(lab: Lab<Iommu>) -> impl IntoView {
                     String::new()
                 }
             };
-            let range = format!("{}–{:#06x}", hex(r.start), r.end - 1);
-            let range2 = format!("{} · {}", range, r.owner.label());
+            let range = format!("{}–{:#06x} · {}", hex(r.start), r.end - 1, r.owner.label());
+            // One-page regions carry their state beside the name; taller ones on their last row.
+            let state_y = if h > ROW { y + h - 10.0 } else { y + 20.0 };
             let owner_class = match r.owner {
                 Owner::App => "app",
                 Owner::Kernel => "kernel",
@@ -96,11 +97,9 @@ pub fn spaces(lab: Lab<Iommu>) -> impl IntoView {
                     data-state=move || if harmed() { "harmed" } else { "intact" }>
                     <rect x=PA_X y=y + 1.0 width=PA_W height=h - 2.0 rx="4" />
                     <text x=PA_X + 8.0 y=y + 20.0 class="region-name">{r.name}</text>
-                    <text x=PA_X + PA_W - 8.0 y=y + 20.0 class="region-state" class:quiet=move || state().is_empty()>
-                        {move || { let s = state(); if s.is_empty() { range.clone() } else { s } }}
-                    </text>
+                    <text x=PA_X + PA_W - 8.0 y=state_y class="region-state">{state}</text>
                     {(h > ROW).then(|| view! {
-                        <text x=PA_X + 8.0 y=y + 20.0 + ROW class="region-range">{range2.clone()}</text>
+                        <text x=PA_X + 8.0 y=y + 20.0 + ROW class="region-range">{range.clone()}</text>
                     })}
                 </g>
             }

@@ -10,6 +10,8 @@ const QUEUE_W: f64 = 220.0;
 const SQ_X: f64 = 272.0;
 const CQ_X: f64 = 518.0;
 const QUEUE_Y: f64 = 74.0;
+/// The message's share of the region, drawn to scale.
+const MSG_W: f64 = 212.0 * MSG_BYTES as f64 / MR_LEN as f64;
 
 fn stage_class(stage: Stage) -> &'static str {
     match stage {
@@ -96,12 +98,6 @@ pub fn queues(lab: Lab<RdmaQp>) -> impl IntoView {
     let sq_title = move || lab.with(|m| format!("Send Queue {}/{}", m.sq.len(), m.config.sq_depth));
     let cq_title =
         move || lab.with(|m| format!("Completion Queue {}/{}", m.cq.len(), m.config.cq_depth));
-    let head_note = move || {
-        lab.with(|m| match m.sq.front() {
-            None => "empty".to_string(),
-            Some(w) => format!("head: WR #{} {}", w.wr_id, w.stage.label()),
-        })
-    };
     let engine = move || {
         lab.with(|m| match m.sq.front() {
             Some(w) if w.stage == Stage::Fetched => format!("holds WR #{}: checking lkey", w.wr_id),
@@ -143,19 +139,18 @@ pub fn queues(lab: Lab<RdmaQp>) -> impl IntoView {
                 <text x="16" y="26" class="band-label">"USERSPACE · the app's memory"</text>
 
                 <g class="mr" class:focus=move || lab.in_focus("mr") data-testid="mr">
-                    <rect x="16" y="40" width="236" height="146" rx="8" />
+                    <rect x="16" y="40" width="236" height="146" rx="8" class="frame" />
                     <text x="28" y="64" class="box-title-left">"Memory region"</text>
                     <text x="28" y="86" class="box-line">"registered · pinned"</text>
                     <text x="28" y="110" class="box-line mono">{format!("{MR_ADDR:#x}–{:#x}", MR_ADDR + MR_LEN)}</text>
                     <text x="28" y="132" class="box-line mono">{format!("lkey {LKEY:#x}")}</text>
-                    <rect x="28" y="146" width=212.0 * f64::from(MSG_BYTES) / MR_LEN as f64 height="24" rx="3" class="msg" />
-                    <text x="34" y="163" class="box-line">{format!("message {MSG_BYTES} B")}</text>
+                    <rect x="28" y="148" width=MSG_W height="22" rx="3" class="msg" />
+                    <text x=34.0 + MSG_W y="164" class="box-line">{format!("message: {MSG_BYTES} of {MR_LEN} B")}</text>
                 </g>
 
                 <g class="queue" class:focus=move || lab.in_focus("sq") data-testid="sq">
                     <text x=SQ_X y="60" class="q-title">{sq_title}</text>
                     {sq_cells}
-                    <text x=SQ_X y="190" class="q-note" data-testid="sq-head">{head_note}</text>
                 </g>
                 <g class="queue" class:focus=move || lab.in_focus("cq") data-testid="cq">
                     <text x=CQ_X y="60" class="q-title">{cq_title}</text>
@@ -163,39 +158,40 @@ pub fn queues(lab: Lab<RdmaQp>) -> impl IntoView {
                 </g>
 
                 <rect x="4" y="212" width="752" height="40" rx="8" class="band kernel" />
-                <text x="380" y="238" class="kernel-label">
-                    {move || lab.with(|m| format!("KERNEL · bypassed on the data path: {} syscalls", m.counters.data_syscalls))}
+                <text x="16" y="237" class="kernel-label">"KERNEL · bypassed"</text>
+                <text x="744" y="237" class="kernel-label end" data-testid="kernel-syscalls">
+                    {move || lab.with(|m| format!("{} syscalls on the data path", m.counters.data_syscalls))}
                 </text>
 
                 <rect x="4" y="264" width="752" height="182" rx="10" class="band hw" />
-                <text x="16" y="286" class="band-label">"HARDWARE · RDMA NIC and the wire"</text>
+                <text x="16" y="436" class="band-label">"HARDWARE · RDMA NIC and the wire"</text>
 
                 <g class="nic-box" class:focus=move || lab.in_focus("nic") data-testid="nic">
-                    <rect x="150" y="300" width="330" height="130" rx="8" />
+                    <rect x="150" y="300" width="330" height="116" rx="8" class="frame" />
                     <text x="166" y="326" class="box-title-left">"RDMA NIC"</text>
-                    <text x="166" y="356" class="box-line" data-testid="nic-engine">{engine}</text>
+                    <text x="166" y="352" class="box-line" data-testid="nic-engine">{engine}</text>
                     <g class="qp-pill" class:err=qp_err class:focus=move || lab.in_focus("qp-state") data-testid="qp-state">
-                        <rect x="166" y="374" width="140" height="38" rx="19" />
-                        <text x="236" y="399">{qp_label}</text>
+                        <rect x="166" y="366" width="140" height="38" rx="19" />
+                        <text x="236" y="391">{qp_label}</text>
                     </g>
                 </g>
                 <g class="wire" class:focus=move || lab.in_focus("wire") data-testid="wire">
-                    <rect x="520" y="300" width="220" height="130" rx="8" />
+                    <rect x="520" y="300" width="220" height="116" rx="8" class="frame" />
                     <text x="536" y="326" class="box-title-left">"Wire"</text>
-                    <text x="536" y="356" class="box-line">{wire}</text>
-                    <text x="536" y="382" class="box-line">{sent}</text>
+                    <text x="536" y="352" class="box-line">{wire}</text>
+                    <text x="536" y="378" class="box-line">{sent}</text>
                 </g>
 
                 <g class="flows">
-                    <path d="M382 196 V 300" class="flow-line" class:hot=move || lab.in_focus("sq") marker-end="url(#rdma-arrow)" />
-                    <text x="388" y="286" class="flow-label">"fetch WQE"</text>
-                    <path d="M120 186 V 330 H 150" class="flow-line" class:hot=move || lab.in_focus("mr") marker-end="url(#rdma-arrow)" />
-                    <text x="20" y="322" class="flow-label">"DMA payload"</text>
-                    <path d="M480 365 H 520" class="flow-line" class:hot=move || lab.in_focus("wire") marker-end="url(#rdma-arrow)" />
-                    <path d="M470 300 V 196 H 518" class="flow-line" class:hot=move || lab.in_focus("cq") marker-end="url(#rdma-arrow)" />
-                    <text x="476" y="204" class="flow-label">"write CQE"</text>
-                    <path d="M300 196 V 300" class="flow-line doorbell" class:hot=move || lab.in_focus("doorbell") marker-end="url(#rdma-arrow)" />
-                    <text x="214" y="286" class="flow-label">"doorbell"</text>
+                    <path d="M200 186 V 298" class="flow-line" class:hot=move || lab.in_focus("mr") marker-end="url(#rdma-arrow)" />
+                    <text x="206" y="294" class="flow-label">"DMA payload"</text>
+                    <path d="M300 132 V 298" class="flow-line doorbell" class:hot=move || lab.in_focus("doorbell") marker-end="url(#rdma-arrow)" />
+                    <text x="306" y="294" class="flow-label">"doorbell"</text>
+                    <path d="M380 132 V 298" class="flow-line" class:hot=move || lab.in_focus("sq") marker-end="url(#rdma-arrow)" />
+                    <text x="386" y="294" class="flow-label">"fetch WQE"</text>
+                    <path d="M460 300 V 164 H 628 V 134" class="flow-line" class:hot=move || lab.in_focus("cq") marker-end="url(#rdma-arrow)" />
+                    <text x="466" y="294" class="flow-label">"write CQE"</text>
+                    <path d="M480 358 H 518" class="flow-line" class:hot=move || lab.in_focus("wire") marker-end="url(#rdma-arrow)" />
                 </g>
             </svg>
             <figcaption class="legend">

@@ -62,7 +62,7 @@ pub const REGIONS: &[Region] = &[
     },
     Region {
         key: "cred",
-        name: "kernel data · credentials",
+        name: "kernel credentials",
         start: 0x3000,
         end: 0x4000,
         owner: Owner::Kernel,
