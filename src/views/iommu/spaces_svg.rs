@@ -9,10 +9,11 @@ use leptos::prelude::*;
 
 const TOP: f64 = 64.0;
 const ROW: f64 = 32.0;
-const IOVA_X: f64 = 92.0;
-const IOVA_W: f64 = 130.0;
-const PA_X: f64 = 470.0;
-const PA_W: f64 = 282.0;
+const IOVA_X: f64 = 64.0;
+const IOVA_W: f64 = 120.0;
+const PA_X: f64 = 412.0;
+const PA_W: f64 = 264.0;
+const WIDTH: f64 = PA_X + PA_W + 6.0;
 const HEIGHT: f64 = TOP + ROW * PAGES as f64 + 34.0;
 
 fn row_y(addr: u64) -> f64 {
@@ -97,7 +98,9 @@ pub fn spaces(lab: Lab<Iommu>) -> impl IntoView {
                     data-state=move || if harmed() { "harmed" } else { "intact" }>
                     <rect x=PA_X y=y + 1.0 width=PA_W height=h - 2.0 rx="4" />
                     <text x=PA_X + 8.0 y=y + 20.0 class="region-name">{r.name}</text>
-                    <text x=PA_X + PA_W - 8.0 y=state_y class="region-state">{state}</text>
+                    <text x=PA_X + PA_W - 8.0 y=state_y class="region-state" class:quiet=move || state().is_empty()>
+                        {move || { let s = state(); if s.is_empty() && h <= ROW { hex(r.start) } else { s } }}
+                    </text>
                     {(h > ROW).then(|| view! {
                         <text x=PA_X + 8.0 y=y + 20.0 + ROW class="region-range">{range.clone()}</text>
                     })}
@@ -151,8 +154,9 @@ pub fn spaces(lab: Lab<Iommu>) -> impl IntoView {
                     <line x1="6" y1=y x2=IOVA_X - 4.0 y2=y class="dma-in" marker-end="url(#iommu-arrow)" />
                     <text x="6" y=y - 6.0 class="dma-label">{r.access.label()}</text>
                     {arrow}
-                    <rect x="238" y="18" width="216" height="30" rx="15" class="verdict-pill" />
-                    <text x="346" y="38" class="verdict-text">{format!("{} {}", hex(r.iova), outcome)}</text>
+                    <rect x="200" y="68" width="196" height="50" rx="12" class="verdict-pill" />
+                    <text x="298" y="89" class="verdict-text">{format!("{} {}", r.access.label(), hex(r.iova))}</text>
+                    <text x="298" y="109" class="verdict-text">{outcome}</text>
                 </g>
             })
         })
@@ -170,8 +174,8 @@ pub fn spaces(lab: Lab<Iommu>) -> impl IntoView {
 
     view! {
         <figure class="iommu-figure">
-            <div class="svg-scroll">
-                <svg viewBox=format!("0 0 760 {HEIGHT}") role="img" aria-labelledby="iommu-svg-title" class="iommu-svg">
+            <div class="svg-scroll" tabindex="0" role="region" aria-label="Address spaces diagram, scrollable">
+                <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-labelledby="iommu-svg-title" class="iommu-svg">
                     <title id="iommu-svg-title">
                         {move || lab.with(|m| format!(
                             "Device IOVA space and host physical memory; {} mapping{}; IOMMU {}",
@@ -189,8 +193,8 @@ pub fn spaces(lab: Lab<Iommu>) -> impl IntoView {
                     <text x=PA_X + PA_W / 2.0 y="48" class="col-sub">"what really gets touched"</text>
                     <g class="iommu-band" class:passthrough=move || lab.with(|m| !m.translating)
                         class:focus=move || lab.in_focus("iommu") data-testid="iommu-mode">
-                        <rect x="236" y="60" width="220" height=ROW * PAGES as f64 + 8.0 rx="10" />
-                        <text x="346" y=TOP + ROW * PAGES as f64 - 10.0 class="band-title">{mode}</text>
+                        <rect x="196" y="60" width="204" height=ROW * PAGES as f64 + 8.0 rx="10" />
+                        <text x="298" y=TOP + ROW * PAGES as f64 - 10.0 class="band-title">{mode}</text>
                     </g>
                     {iova_cells}
                     {regions}

@@ -17,7 +17,7 @@ pub fn contrast(lab: Lab<RdmaQp>) -> impl IntoView {
                         <tr><th scope="col">""</th><th scope="col">"RDMA verbs"</th><th scope="col">"sockets send()"</th></tr>
                     </thead>
                     <tbody>
-                        <tr><th scope="row">"sends"</th>
+                        <tr><th scope="row">"sends posted"</th>
                             <td class="mono" data-testid="rdma-sends">{c(|c| c.posted)}</td>
                             <td class="mono" data-testid="sock-sends">{c(|c| c.sock_sends)}</td></tr>
                         <tr><th scope="row">"system calls"</th>
@@ -27,7 +27,7 @@ pub fn contrast(lab: Lab<RdmaQp>) -> impl IntoView {
                             <td class="mono" data-testid="rdma-copies">{c(|c| c.copies)}</td>
                             <td class="mono" data-testid="sock-copies">{c(|c| c.sock_copies)}</td></tr>
                         <tr><th scope="row">"bytes copied"</th>
-                            <td class="mono">"0"</td>
+                            <td class="mono" data-testid="rdma-bytes">{c(|c| c.bytes_copied)}</td>
                             <td class="mono" data-testid="sock-bytes">{c(|c| c.sock_bytes_copied)}</td></tr>
                     </tbody>
                 </table>

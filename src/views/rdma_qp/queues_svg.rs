@@ -124,6 +124,7 @@ pub fn queues(lab: Lab<RdmaQp>) -> impl IntoView {
 
     view! {
         <figure class="rdma-figure">
+            <div class="svg-scroll" tabindex="0" role="region" aria-label="Queue pair diagram, scrollable">
             <svg viewBox="0 0 760 450" role="img" aria-labelledby="rdma-title" class="rdma-svg">
                 <title id="rdma-title">
                     {move || lab.with(|m| format!(
@@ -145,7 +146,7 @@ pub fn queues(lab: Lab<RdmaQp>) -> impl IntoView {
                     <text x="28" y="110" class="box-line mono">{format!("{MR_ADDR:#x}–{:#x}", MR_ADDR + MR_LEN)}</text>
                     <text x="28" y="132" class="box-line mono">{format!("lkey {LKEY:#x}")}</text>
                     <rect x="28" y="148" width=MSG_W height="22" rx="3" class="msg" />
-                    <text x=34.0 + MSG_W y="164" class="box-line">{format!("message: {MSG_BYTES} of {MR_LEN} B")}</text>
+                    <text x=34.0 + MSG_W y="164" class="box-line">{format!("{MSG_BYTES} of {MR_LEN} B")}</text>
                 </g>
 
                 <g class="queue" class:focus=move || lab.in_focus("sq") data-testid="sq">
@@ -184,16 +185,17 @@ pub fn queues(lab: Lab<RdmaQp>) -> impl IntoView {
 
                 <g class="flows">
                     <path d="M200 186 V 298" class="flow-line" class:hot=move || lab.in_focus("mr") marker-end="url(#rdma-arrow)" />
-                    <text x="206" y="294" class="flow-label">"DMA payload"</text>
+                    <text x="194" y="294" class="flow-label end">"DMA payload"</text>
                     <path d="M300 132 V 298" class="flow-line doorbell" class:hot=move || lab.in_focus("doorbell") marker-end="url(#rdma-arrow)" />
                     <text x="306" y="294" class="flow-label">"doorbell"</text>
                     <path d="M380 132 V 298" class="flow-line" class:hot=move || lab.in_focus("sq") marker-end="url(#rdma-arrow)" />
                     <text x="386" y="294" class="flow-label">"fetch WQE"</text>
-                    <path d="M460 300 V 164 H 628 V 134" class="flow-line" class:hot=move || lab.in_focus("cq") marker-end="url(#rdma-arrow)" />
-                    <text x="466" y="294" class="flow-label">"write CQE"</text>
+                    <path d="M470 300 V 164 H 628 V 134" class="flow-line" class:hot=move || lab.in_focus("cq") marker-end="url(#rdma-arrow)" />
+                    <text x="520" y="158" class="flow-label">"write CQE"</text>
                     <path d="M480 358 H 518" class="flow-line" class:hot=move || lab.in_focus("wire") marker-end="url(#rdma-arrow)" />
                 </g>
             </svg>
+            </div>
             <figcaption class="legend">
                 <span class="key rdma-posted">"posted"</span>
                 <span class="key rdma-busy">"with the NIC"</span>

@@ -87,12 +87,15 @@ impl Iommu {
                             Access::Write => format!("overwrote {bytes} byte{} of", plural(bytes as usize)),
                             Access::Read => format!("read {bytes} byte{} out of", plural(bytes as usize)),
                         };
+                        let harm = match access {
+                            Access::Write => r.harm,
+                            Access::Read => "whatever it held is now in the device's hands, a leak",
+                        };
                         vec![Event::fault(format!(
-                            "Passthrough: nothing translated {}, so the device {what} {} at PA {}. Harm: {}.",
+                            "Passthrough: nothing translated {}, so the device {what} {} at PA {}. Harm: {harm}.",
                             hex(iova),
                             r.name,
                             hex(pa),
-                            r.harm
                         ))
                         .at(format!("region-{}", r.key))]
                     }

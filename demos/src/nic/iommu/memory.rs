@@ -62,7 +62,7 @@ pub const REGIONS: &[Region] = &[
     },
     Region {
         key: "cred",
-        name: "kernel credentials",
+        name: "credentials (cred)",
         start: 0x3000,
         end: 0x4000,
         owner: Owner::Kernel,

@@ -213,8 +213,9 @@ pub struct Counters {
     pub flushed: u64,
     /// System calls made by ibv_post_send / ibv_poll_cq, counted per call.
     pub data_syscalls: u64,
-    /// Copies of payload made by the CPU on the RDMA path.
+    /// Copies of payload made by the CPU on the RDMA path, and their bytes.
     pub copies: u64,
+    pub bytes_copied: u64,
     pub bytes_sent: u64,
     /// ibv_modify_qp calls made to recover (control path: each a syscall).
     pub control_syscalls: u64,

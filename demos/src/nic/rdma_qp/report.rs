@@ -105,7 +105,7 @@ impl RdmaQp {
         if !matches!(self.qp, QpState::Rts | QpState::Err) {
             return Err("the QP rests in a transient state".into());
         }
-        if c.data_syscalls != 0 || c.copies != 0 {
+        if c.data_syscalls != 0 || c.copies != 0 || c.bytes_copied != 0 {
             return Err("the RDMA data path made a system call or a copy".into());
         }
         if c.sock_syscalls != c.sock_sends || c.sock_copies != c.sock_sends {
