@@ -36,6 +36,7 @@ fn action(allow_passthrough: bool) -> impl Strategy<Value = IommuAction> {
         2 => prop_oneof![(0u64..20).prop_map(|p| p * PAGE), any::<u64>()]
             .prop_map(|iova| IommuAction::Unmap { iova }),
         1 => toggle,
+        2 => Just(IommuAction::Traffic),
     ]
 }
 
@@ -58,7 +59,8 @@ proptest! {
             if m.apply(action).is_err() {
                 continue;
             }
-            if let (IommuAction::Dma { access, .. }, Some(record)) = (action, m.last) {
+            if let (true, Some(record)) = (m.counters.dmas > before.counters.dmas, m.last) {
+                let access = &record.access;
                 match record.verdict {
                     Verdict::Allowed { pa } => {
                         let entry = before.mapping(record.iova).expect("allowed without an entry");

@@ -13,7 +13,8 @@ test('a mapped DMA is translated and keeps its offset within the page', async ({
   await iommu.open();
   await iommu.expectFigure('entries', 2);
   await iommu.preset('0x1234');
-  await iommu.expectVerdict('allowed', '0x1234 ALLOWED → 0x4234');
+  await iommu.expectVerdict('allowed', 'ALLOWED → 0x4234');
+  await expect(iommu.lastDma).toContainText('DMA Write 0x1234');
   await expect(iommu.latest).toContainText('PA = 0x4234');
   await iommu.expectFigure('allowed', 1);
   await expect(iommu.region('rx')).toContainText('device I/O 64 B');
@@ -36,7 +37,7 @@ test('an address with no entry, or without the permission, is blocked and logged
   await expect(iommu.faultLog).toContainText('[DMA Read] Request device [03:00.0] fault addr 0x1000 [fault reason 0x06] PTE Read access is not set');
   await expect(iommu.latest).toContainText('allows only WRITE');
   await iommu.preset('0x2000');
-  await iommu.expectVerdict('allowed', '0x2000 ALLOWED → 0x8000');
+  await iommu.expectVerdict('allowed', 'ALLOWED → 0x8000');
   await iommu.expectFigure('harmed', 0);
 });
 
@@ -59,7 +60,7 @@ test('malformed addresses are refused with a clear message', async ({ page }) =>
   await iommu.addr.fill('1_0c0');
   await expect(iommu.addr).toHaveAttribute('aria-invalid', 'false');
   await page.getByTestId('dma-go').click();
-  await iommu.expectVerdict('allowed', '0x10c0 ALLOWED → 0x40c0');
+  await iommu.expectVerdict('allowed', 'ALLOWED → 0x40c0');
   await iommu.expectStep(1);
 });
 
@@ -72,7 +73,7 @@ test('map and unmap pages as a VFIO user, with impossible requests refused', asy
   await iommu.expectFigure('entries', 3);
   await expect(page.getByTestId('iova-0x3000')).toHaveAttribute('data-state', 'mapped');
   await iommu.dmaTo('0x3abc');
-  await iommu.expectVerdict('allowed', '0x3abc ALLOWED → 0x6abc');
+  await iommu.expectVerdict('allowed', 'ALLOWED → 0x6abc');
 
   await iommu.unmap('0x3000');
   await expect(iommu.entry('0x3000')).toHaveCount(0);
@@ -128,9 +129,9 @@ test('Step runs ordinary traffic through the mappings', async ({ page }) => {
   const iommu = new IommuPage(page);
   await iommu.open();
   await iommu.step();
-  await iommu.expectVerdict('allowed', '0x1000 ALLOWED → 0x4000');
+  await iommu.expectVerdict('allowed', 'ALLOWED → 0x4000');
   await iommu.step();
-  await iommu.expectVerdict('allowed', '0x2000 ALLOWED → 0x8000');
+  await iommu.expectVerdict('allowed', 'ALLOWED → 0x8000');
   await iommu.expectFigure('dmas', 2);
   await iommu.unmap('0x1000');
   await iommu.step();
@@ -164,7 +165,7 @@ test('the IOMMU controls work from the keyboard', async ({ page }) => {
   }
   await expect(preset).toBeFocused();
   await page.keyboard.press('Enter');
-  await iommu.expectVerdict('allowed', '0x1000 ALLOWED');
+  await iommu.expectVerdict('allowed', 'ALLOWED');
   await iommu.addr.focus();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type('0xf00');

@@ -35,6 +35,8 @@ use serde::{Deserialize, Serialize};
 
 /// Bytes one DMA moves: one 64-byte TLP payload, cut at the page end.
 pub const DMA_BYTES: u64 = 64;
+/// Ordinary DMAs the NIC makes under Step/Play: 16 frames received, 16 sent.
+pub const TRAFFIC_MAX: u32 = 32;
 /// Fault lines kept for the log panel.
 pub const FAULT_LOG: usize = 6;
 /// The driver's buffers: IOVA and physical page of the RX and TX buffers.
@@ -188,10 +190,15 @@ pub struct Iommu {
     /// Per region of [`REGIONS`], in the same order.
     pub touched: Vec<RegionTouch>,
     pub counters: Counters,
+    /// Ordinary DMAs made so far by Step/Play.
+    pub traffic: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum IommuAction {
+    /// The NIC's next ordinary DMA (what Step does): alternately a received
+    /// frame written into the RX buffer and a frame read from the TX buffer.
+    Traffic,
     /// The device DMAs to the address typed (or picked) by the learner.
     Dma { access: Access, addr: String },
     /// VFIO_IOMMU_MAP_DMA: map an IOVA page onto a physical page.
@@ -231,6 +238,30 @@ impl Iommu {
             .iter()
             .zip(self.touched.iter().copied())
             .filter(|(r, t)| r.owner != Owner::App && (t.written > 0 || t.read > 0))
+    }
+
+    /// Ordinary traffic: a received frame written into the RX buffer, then a
+    /// frame read from the TX buffer, each a cache line further on.
+    fn traffic(&mut self) -> Outcome {
+        self.next_auto()?;
+        let n = u64::from(self.traffic);
+        let access = if n.is_multiple_of(2) {
+            Access::Write
+        } else {
+            Access::Read
+        };
+        let addr = self.traffic_addr(access) + n / 2 * DMA_BYTES;
+        self.traffic += 1;
+        let what = match access {
+            Access::Write => "receives a frame into the RX buffer",
+            Access::Read => "fetches a frame to send from the TX buffer",
+        };
+        let mut events = vec![Event::info(format!(
+            "Ordinary traffic: the NIC {what}, at the address its driver gave it, {}.",
+            hex(addr)
+        ))];
+        events.extend(self.dma(access, addr));
+        Ok(events)
     }
 
     fn set_translation(&mut self, on: bool) -> Outcome {
@@ -287,6 +318,7 @@ impl Model for Iommu {
             faults: Vec::new(),
             touched: vec![RegionTouch::default(); REGIONS.len()],
             counters: Counters::default(),
+            traffic: 0,
         }
     }
 
@@ -310,24 +342,18 @@ impl Model for Iommu {
                 write,
             } => self.map(iova, pa, *read, *write),
             IommuAction::Unmap { iova } => self.unmap(*iova),
+            IommuAction::Traffic => self.traffic(),
             IommuAction::SetTranslation(on) => self.set_translation(*on),
         }
     }
 
-    /// Ordinary traffic: a received frame written into the RX buffer, then a
-    /// frame read from the TX buffer, each a cache line further on.
     fn next_auto(&self) -> Result<IommuAction, Refusal> {
-        let n = u64::from(self.counters.dmas);
-        let offset = (n / 2 % (PAGE / DMA_BYTES)) * DMA_BYTES;
-        let access = if n.is_multiple_of(2) {
-            Access::Write
-        } else {
-            Access::Read
-        };
-        Ok(IommuAction::Dma {
-            access,
-            addr: hex(self.traffic_addr(access) + offset),
-        })
+        if self.traffic >= TRAFFIC_MAX {
+            return Err(Refusal::new(format!(
+                "The NIC's ordinary traffic is done ({TRAFFIC_MAX} DMAs). Aim a DMA at an address yourself, or Reset."
+            )));
+        }
+        Ok(IommuAction::Traffic)
     }
 
     fn check(&self) -> Result<(), String> {

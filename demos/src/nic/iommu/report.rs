@@ -77,6 +77,9 @@ impl Iommu {
             }
         }
         let c = &self.counters;
+        if self.traffic > TRAFFIC_MAX || self.traffic > c.dmas {
+            return Err("more ordinary traffic than allowed, or than DMAs".into());
+        }
         if c.dmas != c.allowed + c.blocked + c.unchecked + c.lost {
             return Err("a DMA was neither allowed, blocked, unchecked nor lost".into());
         }

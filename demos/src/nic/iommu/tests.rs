@@ -167,3 +167,15 @@ fn step_is_ordinary_traffic_that_works_in_both_modes() {
     assert_eq!(m.harmed().count(), 0);
     assert!(m.apply(&IommuAction::SetTranslation(false)).is_err());
 }
+
+#[test]
+fn ordinary_traffic_ends_after_its_quota() {
+    let mut m = iommu();
+    for _ in 0..TRAFFIC_MAX {
+        m.apply(&IommuAction::Traffic).unwrap();
+    }
+    assert!(m.next_auto().is_err());
+    assert!(m.apply(&IommuAction::Traffic).is_err());
+    assert_eq!(m.counters.allowed, TRAFFIC_MAX);
+    assert_eq!(m.touched[2].written, 16 * DMA_BYTES);
+}
