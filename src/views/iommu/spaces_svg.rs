@@ -152,7 +152,7 @@ pub fn spaces(lab: Lab<Iommu>) -> impl IntoView {
             Some(view! {
                 <g class=format!("last-dma {class}") data-testid="last-dma" data-verdict=class>
                     <line x1="6" y1=y x2=IOVA_X - 4.0 y2=y class="dma-in" marker-end="url(#iommu-arrow)" />
-                    <text x="6" y=y - 6.0 class="dma-label">{r.access.label()}</text>
+                    <text x="2" y=y - 7.0 class="dma-label">{r.access.label()}</text>
                     {arrow}
                     <rect x="200" y="68" width="196" height="50" rx="12" class="verdict-pill" />
                     <text x="298" y="89" class="verdict-text">{format!("{} {}", r.access.label(), hex(r.iova))}</text>
