@@ -17,6 +17,8 @@ pub enum DemoKind {
     BusyPoll,
     Mmio,
     CutThrough,
+    Iommu,
+    RdmaQp,
 }
 
 /// A demo that exists. There are no placeholder entries.
@@ -68,13 +70,6 @@ pub const DEMOS: &[Demo] = &[
     },
     Demo {
         section: "nic",
-        slug: "napi",
-        title: "NAPI poll loop",
-        one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
-        kind: DemoKind::Napi,
-    },
-    Demo {
-        section: "nic",
         slug: "send-path",
         title: "Send path latency",
         one_liner: "Walk a frame from send() to the wire, then strip stages away with bypass, TX push and CTPIO.",
@@ -96,10 +91,31 @@ pub const DEMOS: &[Demo] = &[
     },
     Demo {
         section: "nic",
+        slug: "iommu",
+        title: "IOMMU / IOVA",
+        one_liner: "Aim the device's DMA at any address; the IOMMU translates it, or blocks it and logs a fault.",
+        kind: DemoKind::Iommu,
+    },
+    Demo {
+        section: "nic",
+        slug: "napi",
+        title: "NAPI poll loop",
+        one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
+        kind: DemoKind::Napi,
+    },
+    Demo {
+        section: "nic",
         slug: "cut-through",
         title: "Cut-through (CTPIO)",
         one_liner: "Start the wire before the frame is in, then outrun PCIe and watch it get poisoned.",
         kind: DemoKind::CutThrough,
+    },
+    Demo {
+        section: "nic",
+        slug: "rdma-qp",
+        title: "RDMA queue pair",
+        one_liner: "Post a send, ring the doorbell, poll the completion: no syscall, no copy, until a bad key breaks the QP.",
+        kind: DemoKind::RdmaQp,
     },
 ];
 

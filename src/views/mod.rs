@@ -4,8 +4,11 @@ pub mod busy_poll;
 pub mod cut_through;
 pub mod descriptor_ring;
 pub mod geometry;
+pub mod iommu;
 pub mod mmio;
 pub mod napi;
+pub mod napi;
+pub mod rdma_qp;
 pub mod send_path;
 pub mod timeline_svg;
 pub mod waterfall;
@@ -22,5 +25,7 @@ pub fn render(demo: &'static Demo) -> AnyView {
         DemoKind::BusyPoll => busy_poll::page(demo),
         DemoKind::Mmio => mmio::page(demo),
         DemoKind::CutThrough => cut_through::page(demo),
+        DemoKind::Iommu => iommu::page(demo),
+        DemoKind::RdmaQp => rdma_qp::page(demo),
     }
 }

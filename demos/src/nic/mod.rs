@@ -3,7 +3,10 @@
 pub mod busy_poll;
 pub mod cut_through;
 pub mod descriptor_ring;
+pub mod iommu;
 pub mod mmio;
 pub mod napi;
+pub mod napi;
+pub mod rdma_qp;
 pub mod send_path;
 pub mod stages;

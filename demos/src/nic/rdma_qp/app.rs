@@ -1,0 +1,142 @@
+//! The application's side: post, poll, recover, and the sockets contrast.
+//!
+//! CQ sizing rule (our choice, and why): `ibv_post_send()` is refused when
+//! the CQ could not take a completion for every outstanding WR, i.e. when
+//! SQ entries + unpolled CQEs would exceed the CQ depth. A real CQ that
+//! overflows is an error (`ibv_create_cq(3)`: the CQ must hold every
+//! completion that can be outstanding; overrun raises `IBV_EVENT_CQ_ERR`),
+//! so correct applications budget exactly like this. The NIC, too, never
+//! writes into a full CQ (see `nic.rs`), but with this rule it never has to wait.
+
+use super::*;
+use crate::text::plural;
+
+impl RdmaQp {
+    pub(super) fn post_send(&mut self, wr: WorkRequest) -> Outcome {
+        if !(1..=MAX_LEN).contains(&wr.len) {
+            return Err(Refusal::new(format!(
+                "This model sends 1 to {MAX_LEN} bytes per WR; {} is out of range.",
+                wr.len
+            )));
+        }
+        if !matches!(self.qp, QpState::Rts | QpState::Err) {
+            return Err(Refusal::new(format!(
+                "ibv_post_send fails (EINVAL): the QP is in {}, and sends need RTS.",
+                self.qp.label()
+            )));
+        }
+        let depth = self.config.sq_depth;
+        if self.sq.len() >= depth {
+            return Err(Refusal::new(format!(
+                "The SQ is full ({depth} of {depth} WQEs outstanding): ibv_post_send returns ENOMEM. Let the NIC complete some first."
+            )));
+        }
+        let cq_depth = self.config.cq_depth;
+        if self.sq.len() + self.cq.len() >= cq_depth {
+            return Err(Refusal::new(format!(
+                "Posting now could overrun the CQ: it holds {cq_depth}, with {} completion{} unpolled and {} WR{} outstanding. Poll the CQ first.",
+                self.cq.len(),
+                plural(self.cq.len()),
+                self.sq.len(),
+                plural(self.sq.len())
+            )));
+        }
+        let wr_id = self.next_wr_id;
+        self.next_wr_id += 1;
+        self.sq.push_back(Wqe {
+            wr_id,
+            wr,
+            stage: Stage::Posted,
+        });
+        self.counters.posted += 1;
+        self.counters.doorbells += 1;
+        self.counters.data_syscalls += POST_SEND_SYSCALLS;
+        let mut events = vec![Event::info(format!(
+            "ibv_post_send: WR #{wr_id} ({} bytes at {:#x}, lkey {:#x}) stored into the SQ, memory the NIC reads, then one MMIO write to the doorbell. No system call; the kernel never saw it.",
+            wr.len, wr.addr, wr.lkey
+        ))
+        .at("sq")
+        .at("doorbell")];
+        if self.qp == QpState::Err {
+            events.push(
+                Event::warn(format!(
+                    "The QP is in ERR: WR #{wr_id} is accepted but will be flushed with an error, not sent."
+                ))
+                .at("qp-state"),
+            );
+        }
+        Ok(events)
+    }
+
+    pub(super) fn poll_cq(&mut self) -> Outcome {
+        if self.cq.is_empty() {
+            return Err(Refusal::new(
+                "The CQ is empty, so ibv_poll_cq would return 0. Step the NIC until it writes a completion.",
+            ));
+        }
+        let got: Vec<Cqe> = self.cq.drain(..).collect();
+        self.counters.polled += got.len() as u64;
+        self.counters.data_syscalls += POLL_CQ_SYSCALLS;
+        let list = got
+            .iter()
+            .map(|c| format!("#{} {}", c.wr_id, c.status.label()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let errors = got.iter().any(|c| c.status != WcStatus::Success);
+        self.polled.extend(got.iter().copied());
+        let excess = self.polled.len().saturating_sub(POLLED_KEPT);
+        self.polled.drain(..excess);
+        let text = format!(
+            "ibv_poll_cq returned {}: {list}. It read them straight from CQ memory, again without a system call.",
+            got.len()
+        );
+        Ok(vec![if errors {
+            Event::warn(text)
+        } else {
+            Event::done(text)
+        }
+        .at("cq")])
+    }
+
+    pub(super) fn socket_send(&mut self, len: u32) -> Outcome {
+        if !(1..=MAX_LEN).contains(&len) {
+            return Err(Refusal::new(format!(
+                "This model sends 1 to {MAX_LEN} bytes; {len} is out of range."
+            )));
+        }
+        self.counters.sock_sends += 1;
+        self.counters.sock_syscalls += SOCKET_SEND_SYSCALLS;
+        self.counters.sock_copies += SOCKET_SEND_COPIES;
+        self.counters.sock_bytes_copied += u64::from(len);
+        Ok(vec![Event::info(format!(
+            "Sockets: send() traps into the kernel (system call {}), which copies the {len} bytes into a kernel buffer (an skb) and runs them through TCP/IP and the driver before the NIC sees them.",
+            self.counters.sock_syscalls
+        ))
+        .at("sockets")])
+    }
+
+    pub(super) fn reset_qp(&mut self) -> Outcome {
+        if self.qp != QpState::Err {
+            return Err(Refusal::new(format!(
+                "The QP is in {} and healthy: there is nothing to recover.",
+                self.qp.label()
+            )));
+        }
+        if !self.sq.is_empty() {
+            let n = self.sq.len();
+            return Err(Refusal::new(format!(
+                "{n} WR{} still wait{} to be flushed. Step the NIC until each has its completion: moving to RESET now would drop them with none.",
+                plural(n),
+                if n == 1 { "s" } else { "" }
+            )));
+        }
+        self.counters.control_syscalls += RESET_MODIFY_CALLS;
+        let path = [QpState::Reset, QpState::Init, QpState::Rtr, QpState::Rts];
+        self.qp = QpState::Rts;
+        Ok(vec![Event::done(format!(
+            "ibv_modify_qp ×{RESET_MODIFY_CALLS}: ERR → {}. The QP can send again. Those were control-path calls, and each one entered the kernel.",
+            path.map(QpState::label).join(" → ")
+        ))
+        .at("qp-state")])
+    }
+}
