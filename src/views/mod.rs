@@ -7,7 +7,6 @@ pub mod geometry;
 pub mod iommu;
 pub mod mmio;
 pub mod napi;
-pub mod napi;
 pub mod rdma_qp;
 pub mod send_path;
 pub mod timeline_svg;

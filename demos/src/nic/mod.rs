@@ -6,7 +6,6 @@ pub mod descriptor_ring;
 pub mod iommu;
 pub mod mmio;
 pub mod napi;
-pub mod napi;
 pub mod rdma_qp;
 pub mod send_path;
 pub mod stages;
