@@ -26,6 +26,14 @@ const demos = [
     await page.getByTestId('burst-size').fill('64');
     await page.getByTestId('send-burst').click();
   }],
+  ['/nic/send-path', async () => {}],
+  ['/nic/busy-poll', async () => {}],
+  ['/nic/mmio', async () => {}],
+  ['/nic/cut-through', async () => {}],
+  ['/nic/iommu', async () => {}],
+  ['/nic/rdma-qp', async (page) => {
+    await page.getByTestId('post-send').click();
+  }],
 ];
 
 for (const [path, setup] of demos) {
