@@ -67,8 +67,10 @@ test('impossible actions are refused with the reason', async ({ page }) => {
   await ring.doorbell();
   await expect(ring.latest).toContainText('Issue wmb() first');
   await ring.expectFigure('doorbell', 0);
+  await expect(page.getByTestId('ring-fill')).toHaveText('1 of 7 in use');
   for (let i = 0; i < 7; i += 1) await ring.post();
   await expect(ring.latest).toContainText('The ring is full');
+  await expect(page.getByTestId('ring-fill')).toHaveText('full (7 of 8)');
   await ring.expectFigure('free', 1);
 });
 

@@ -93,7 +93,7 @@ pub fn ring(lab: Lab<DescriptorRing>) -> impl IntoView {
                 </title>
                 {sectors}
                 <text x="0" y="-6" class="ring-centre">{mode}</text>
-                <text x="0" y="18" class="ring-sub">{format!("{RING_SIZE} descriptors")}</text>
+                <text x="0" y="20" class="ring-sub" data-testid="ring-fill">{move || lab.with(|m| m.fill_label())}</text>
                 {pointer("HEAD", 192.0, -12.0, head, "head")}
                 {pointer("TAIL", 192.0, 12.0, tail, "tail")}
                 {pointer("NIC TAIL", 226.0, 0.0, doorbell, "doorbell")}

@@ -4,6 +4,17 @@ use super::*;
 use crate::text::plural;
 
 impl DescriptorRing {
+    /// Empty, full, or how many descriptors are in use. One slot always stays
+    /// FREE, so a full ring holds RING_SIZE - 1.
+    pub fn fill_label(&self) -> String {
+        let in_use = RING_SIZE - self.count(SlotState::Free);
+        match in_use {
+            0 => "empty".to_string(),
+            n if n == RING_SIZE - 1 => format!("full ({n} of {RING_SIZE})"),
+            n => format!("{n} of {} in use", RING_SIZE - 1),
+        }
+    }
+
     pub(super) fn figures(&self) -> Vec<Figure> {
         let mut figures = vec![
             Figure::new(
@@ -14,6 +25,7 @@ impl DescriptorRing {
                     Direction::Tx => "TX",
                 },
             ),
+            Figure::new("fill", "ring", self.fill_label()),
             Figure::new("head", "HEAD", self.head),
             Figure::new("tail", "TAIL", self.tail),
             Figure::new("doorbell", "NIC's TAIL", self.doorbell),

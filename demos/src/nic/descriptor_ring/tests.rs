@@ -19,6 +19,7 @@ fn run(m: &mut DescriptorRing, actions: &[RingAction]) {
 #[test]
 fn rx_round_trip_delivers_the_frame_and_frees_the_slot() {
     let mut m = ring(Direction::Rx);
+    assert_eq!(m.fill_label(), "empty");
     run(
         &mut m,
         &[
@@ -71,6 +72,7 @@ fn ring_refuses_the_eighth_post_one_slot_stays_empty() {
     for _ in 0..RING_SIZE - 1 {
         run(&mut m, &[Post]);
     }
+    assert_eq!(m.fill_label(), "full (7 of 8)");
     let refusal = m.apply(&Post).unwrap_err();
     assert!(refusal.reason.contains("full"));
     assert_eq!(m.count(SlotState::Free), 1);
