@@ -129,6 +129,14 @@ impl Mmio {
         self.rtt_ns / 2
     }
 
+    /// The operations of one kind, in issue order.
+    fn ops_of(&self, kind: OpKind) -> Vec<Op> {
+        match kind {
+            OpKind::Write => self.writes(),
+            OpKind::Read => self.reads(),
+        }
+    }
+
     pub fn writes(&self) -> Vec<Op> {
         (0..self.count)
             .map(|i| {
@@ -209,10 +217,7 @@ impl Mmio {
     }
 
     pub fn core_state(&self, kind: OpKind, t: u64) -> CoreState {
-        let ops = match kind {
-            OpKind::Write => self.writes(),
-            OpKind::Read => self.reads(),
-        };
+        let ops = self.ops_of(kind);
         for op in ops {
             if (op.issue_start..op.issue_end).contains(&t) {
                 return CoreState::Issuing(op.index);
@@ -228,10 +233,7 @@ impl Mmio {
 
     /// Writes (or reads) that have reached the device by `t`.
     pub fn landed(&self, kind: OpKind, t: u64) -> usize {
-        let ops = match kind {
-            OpKind::Write => self.writes(),
-            OpKind::Read => self.reads(),
-        };
+        let ops = self.ops_of(kind);
         ops.iter().filter(|op| op.at_device <= t).count()
     }
 
@@ -245,10 +247,7 @@ impl Mmio {
 
     /// The core's own lane: issuing, stalled, then free.
     pub fn core_segments(&self, kind: OpKind) -> Vec<Segment> {
-        let ops = match kind {
-            OpKind::Write => self.writes(),
-            OpKind::Read => self.reads(),
-        };
+        let ops = self.ops_of(kind);
         let mut out = Vec::new();
         for op in &ops {
             out.push(Segment::new(
@@ -280,10 +279,7 @@ impl Mmio {
 
     /// The link lane: requests to the device and Completions back.
     pub fn link_segments(&self, kind: OpKind) -> Vec<Segment> {
-        let ops = match kind {
-            OpKind::Write => self.writes(),
-            OpKind::Read => self.reads(),
-        };
+        let ops = self.ops_of(kind);
         let mut out = Vec::new();
         for op in &ops {
             out.push(Segment::new(
