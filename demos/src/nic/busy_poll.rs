@@ -40,42 +40,13 @@ pub const RATE_MIN: u32 = 1_000;
 pub const RATE_MAX: u32 = 10_000_000;
 const RATE_DEFAULT: u32 = 100_000;
 
-const fn stage(
-    key: &'static str,
-    name: &'static str,
-    base_ns: u32,
-    busy: bool,
-    cpu: bool,
-) -> StageDef {
-    StageDef {
-        key,
-        name,
-        base_ns,
-        removed_by: if busy { BUSY_BIT } else { 0 },
-        only_with: 0,
-        cpu,
-    }
-}
-
 pub static STAGES: &[StageDef] = &[
-    stage(
-        "dma",
-        "NIC DMAs the packet into host memory",
-        200,
-        false,
-        false,
-    ),
-    stage("msix", "raise MSI-X interrupt", 140, true, false),
-    stage("irq", "IRQ entry + NAPI schedule", 170, true, true),
-    stage("wakeup", "scheduler wakes the app", 260, true, true),
-    stage(
-        "deliver",
-        "deliver to the app (copy, return)",
-        90,
-        false,
-        true,
-    ),
-    stage("read", "app reads the descriptor", 30, false, true),
+    StageDef::new("dma", "NIC DMAs the packet into host memory", 200, 0, false),
+    StageDef::new("msix", "raise MSI-X interrupt", 140, BUSY_BIT, false),
+    StageDef::new("irq", "IRQ entry + NAPI schedule", 170, BUSY_BIT, true),
+    StageDef::new("wakeup", "scheduler wakes the app", 260, BUSY_BIT, true),
+    StageDef::new("deliver", "deliver to the app (copy, return)", 90, 0, true),
+    StageDef::new("read", "app reads the descriptor", 30, 0, true),
 ];
 
 pub static TECHNIQUES: &[TechDef] = &[TechDef {
@@ -188,7 +159,7 @@ impl BusyPoll {
     }
 
     pub fn saving(&self) -> i64 {
-        i64::from(self.pipe.baseline(&SPEC)) - i64::from(self.pipe.total(&SPEC))
+        self.pipe.saving(&SPEC)
     }
 
     /// Narration of the CPU picture at the current rate.
@@ -338,12 +309,7 @@ impl Model for BusyPoll {
     fn why(&self) -> Vec<String> {
         let c = self.cpu();
         let baseline = self.pipe.baseline(&SPEC);
-        let removed: u32 = STAGES
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.removed_by & BUSY_BIT != 0)
-            .map(|(i, _)| self.pipe.costs[i])
-            .sum();
+        let removed = self.pipe.removable_ns(&SPEC, BUSY_BIT);
         let mut out = vec![format!(
             "The interrupt, the NAPI schedule and the wakeup cost {} of the {} receive path ({}): busy polling skips all three because the reader is already running.",
             ns(removed),

@@ -44,40 +44,23 @@ pub const FETCH: usize = 7;
 /// Index of the CTPIO programmed-I/O write.
 pub const PIO: usize = 4;
 
-const fn stage(
-    key: &'static str,
-    name: &'static str,
-    base_ns: u32,
-    removed_by: u8,
-    cpu: bool,
-) -> StageDef {
-    StageDef {
-        key,
-        name,
-        base_ns,
-        removed_by,
-        only_with: 0,
-        cpu,
-    }
-}
-
 pub static STAGES: &[StageDef] = &[
-    stage(
+    StageDef::new(
         "syscall",
         "send() syscall + mode switch",
         90,
         BYPASS_BIT,
         true,
     ),
-    stage(
+    StageDef::new(
         "kernel-stack",
         "kernel TCP/IP + sk_buff",
         220,
         BYPASS_BIT,
         true,
     ),
-    stage("copy", "copy into a kernel buffer", 80, BYPASS_BIT, true),
-    stage(
+    StageDef::new("copy", "copy into a kernel buffer", 80, BYPASS_BIT, true),
+    StageDef::new(
         "wakeup",
         "softirq / scheduler wakeup",
         110,
@@ -92,17 +75,17 @@ pub static STAGES: &[StageDef] = &[
         only_with: CTPIO_BIT,
         cpu: true,
     },
-    stage("descriptor", "driver writes the TX descriptor", 40, 0, true),
-    stage("doorbell", "doorbell MMIO write", 60, 0, true),
-    stage(
+    StageDef::new("descriptor", "driver writes the TX descriptor", 40, 0, true),
+    StageDef::new("doorbell", "doorbell MMIO write", 60, 0, true),
+    StageDef::new(
         "fetch",
         "NIC reads the descriptor over PCIe",
         300,
         TX_PUSH_BIT | CTPIO_BIT,
         false,
     ),
-    stage("dma", "DMA across PCIe, start of TX", 250, CTPIO_BIT, false),
-    stage("phy", "SerDes / PHY onto the wire", 80, 0, false),
+    StageDef::new("dma", "DMA across PCIe, start of TX", 250, CTPIO_BIT, false),
+    StageDef::new("phy", "SerDes / PHY onto the wire", 80, 0, false),
 ];
 
 pub static TECHNIQUES: &[TechDef] = &[
@@ -145,16 +128,11 @@ pub struct SendPath {
 impl SendPath {
     /// The stages kernel bypass takes away, and their cost now.
     fn kernel_ns(&self) -> u32 {
-        STAGES
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.removed_by & BYPASS_BIT != 0)
-            .map(|(i, _)| self.pipe.costs[i])
-            .sum()
+        self.pipe.removable_ns(&SPEC, BYPASS_BIT)
     }
 
     pub fn saving(&self) -> i64 {
-        i64::from(self.pipe.baseline(&SPEC)) - i64::from(self.pipe.total(&SPEC))
+        self.pipe.saving(&SPEC)
     }
 }
 

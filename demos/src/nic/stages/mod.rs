@@ -44,6 +44,26 @@ pub struct StageDef {
     pub cpu: bool,
 }
 
+impl StageDef {
+    /// A stage that is on the path unless one of the `removed_by` techniques is on.
+    pub const fn new(
+        key: &'static str,
+        name: &'static str,
+        base_ns: u32,
+        removed_by: u8,
+        cpu: bool,
+    ) -> StageDef {
+        StageDef {
+            key,
+            name,
+            base_ns,
+            removed_by,
+            only_with: 0,
+            cpu,
+        }
+    }
+}
+
 /// A technique the learner can switch on.
 #[derive(Debug)]
 pub struct TechDef {
@@ -155,6 +175,22 @@ impl Pipeline {
     /// The path's latency now.
     pub fn total(&self, spec: &Spec) -> u32 {
         self.total_with(spec, self.on)
+    }
+
+    /// How much the techniques now on take off the baseline (negative when a
+    /// technique's own stage costs more than what it removes).
+    pub fn saving(&self, spec: &Spec) -> i64 {
+        i64::from(self.baseline(spec)) - i64::from(self.total(spec))
+    }
+
+    /// Current cost of the stages that a technique in `mask` takes away.
+    pub fn removable_ns(&self, spec: &Spec, mask: u8) -> u32 {
+        spec.stages
+            .iter()
+            .zip(&self.costs)
+            .filter(|(s, _)| s.removed_by & mask != 0)
+            .map(|(_, c)| c)
+            .sum()
     }
 
     /// The latency with no technique, at the same stage costs.
