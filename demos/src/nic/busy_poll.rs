@@ -21,8 +21,9 @@
 //!   so its CPU per packet is one core-second divided by the packet rate. In
 //!   interrupt mode each packet costs the CPU work of its own stages.
 
-use super::stages::{ns, share_tenths, tenths, Pipeline, Spec, StageAction, StageDef, TechDef};
+use super::stages::{Pipeline, Spec, StageAction, StageDef, TechDef};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::text::{ns, share_tenths, tenths};
 use serde::{Deserialize, Serialize};
 
 pub const BUSY: usize = 0;

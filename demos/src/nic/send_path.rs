@@ -28,8 +28,9 @@
 //!   minimum 64-byte frame is one 64-byte write-combined burst, a posted PCIe
 //!   write like the doorbell, so it is priced like the doorbell.
 
-use super::stages::{ns, share_tenths, tenths, Pipeline, Spec, StageAction, StageDef, TechDef};
+use super::stages::{Pipeline, Spec, StageAction, StageDef, TechDef};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::text::{ns, share_tenths, tenths};
 use serde::{Deserialize, Serialize};
 
 pub const BYPASS: usize = 0;

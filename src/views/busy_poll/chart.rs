@@ -4,7 +4,7 @@
 
 use crate::shell::demo_host::Lab;
 use demos::nic::busy_poll::{rate_text, BusyPoll, RATE_MAX, RATE_MIN};
-use demos::nic::stages::ns;
+use demos::text::ns;
 use leptos::prelude::*;
 
 const LEFT: f64 = 78.0;

@@ -2,7 +2,7 @@
 
 use crate::shell::demo_host::Lab;
 use demos::nic::busy_poll::{rate_text, BusyPoll, BUSY};
-use demos::nic::stages::{ns, tenths};
+use demos::text::{ns, tenths};
 use leptos::prelude::*;
 
 /// Width of a utilisation bar: at most the whole track.

@@ -1,6 +1,7 @@
 //! Baseline vs now: two stacked bars on one axis, and the saving.
 
-use demos::nic::stages::{ns, share_tenths, tenths, Waterfall};
+use demos::nic::stages::Waterfall;
+use demos::text::{ns, share_tenths, tenths};
 use leptos::prelude::*;
 
 const X0: f64 = 124.0;

@@ -1,6 +1,7 @@
 //! Change one stage's cost and watch the total: a stage picker and a slider.
 
-use demos::nic::stages::{ns, StageAction, Waterfall, COST_MAX};
+use demos::nic::stages::{StageAction, Waterfall, COST_MAX};
+use demos::text::ns;
 use leptos::prelude::*;
 
 #[component]

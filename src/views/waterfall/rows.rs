@@ -2,7 +2,8 @@
 //! and where the walked packet is. Off-path stages keep their row, faded,
 //! with the reason written out.
 
-use demos::nic::stages::{ns, tenths, RowWalk, Waterfall};
+use demos::nic::stages::{RowWalk, Waterfall};
+use demos::text::{ns, tenths};
 use leptos::prelude::*;
 
 fn percent(part: u32, whole: u32) -> String {

@@ -1,9 +1,9 @@
 //! The learner's moves on a path: walk the packet, change a cost, switch a
 //! technique (with what it requires), each narrated from the live numbers.
 
-use super::format::{capitalised, ns, share_tenths, tenths};
 use super::{names, Pipeline, Spec, StageAction, Walk, COST_MAX};
 use crate::model::{Event, Outcome, Refusal};
+use crate::text::{capitalised, ns, share_tenths, tenths};
 
 impl Pipeline {
     /// What Step does: the next move of the walked packet, or why none.

@@ -14,12 +14,10 @@
 //! [`format`] how numbers are written.
 
 mod actions;
-mod format;
 #[cfg(test)]
 mod tests;
 mod waterfall;
 
-pub use format::{ns, share_tenths, tenths};
 pub use waterfall::{Row, RowWalk, Waterfall};
 
 use serde::{Deserialize, Serialize};

@@ -138,12 +138,3 @@ fn bad_inputs_are_refused_without_change() {
         assert_eq!(p, before);
     }
 }
-
-#[test]
-fn formatting_helpers() {
-    assert_eq!(ns(1230), "1,230 ns");
-    assert_eq!(ns(-590), "−590 ns");
-    assert_eq!(ns(0), "0 ns");
-    assert_eq!(tenths(share_tenths(90, 1230)), "7.3 %");
-    assert_eq!(tenths(share_tenths(-1, 3)), "−33.3 %");
-}

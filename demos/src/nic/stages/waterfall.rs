@@ -1,6 +1,7 @@
 //! The waterfall: every number the view draws, computed from the path.
 
-use super::{format::share_tenths, Pipeline, Spec, Walk};
+use super::{Pipeline, Spec, Walk};
+use crate::text::share_tenths;
 
 /// Where a stage stands relative to the walked packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
