@@ -9,8 +9,12 @@
 //! Architecture invariant: this crate knows nothing of the web. No DOM, no
 //! timers, no clock: time, when a model needs it, is an argument.
 
+pub mod coherence;
+pub mod cpu;
 pub mod laws;
+pub mod memory;
 pub mod model;
+pub mod net;
 pub mod nic;
 pub mod rng;
 pub mod scenario;

@@ -1,0 +1,2 @@
+//! Models of the CPU underneath the code: caches, TLBs, branch predictors,
+//! NUMA sockets and the arithmetic of batching.

@@ -1,0 +1,2 @@
+//! Models of networking and AI fabrics: real bytes on the wire, RFC state
+//! machines, congestion control, incast and collectives.
