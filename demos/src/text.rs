@@ -45,6 +45,25 @@ pub fn share_tenths(part: i64, whole: i64) -> i64 {
     }
 }
 
+/// `value` with `decimals` digits after the point: `fixed(1.25, 1)` → `"1.3"`.
+/// Rounds half away from zero. Written with integers so the wasm carries no
+/// float formatter (~20 KiB): use this, never `{:.1}`, for any number shown.
+pub fn fixed(value: f64, decimals: u32) -> String {
+    let scale = 10_i64.pow(decimals.min(9));
+    let scaled = (value * scale as f64).round();
+    if !scaled.is_finite() || scaled.abs() > 9.0e15 {
+        return if value.is_nan() { "?".into() } else if value > 0.0 { "∞".into() } else { "−∞".into() };
+    }
+    let scaled = scaled as i64;
+    let sign = if scaled < 0 { "−" } else { "" };
+    let (whole, frac) = (scaled.unsigned_abs() / scale as u64, scaled.unsigned_abs() % scale as u64);
+    if decimals == 0 {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
+    }
+}
+
 /// The text with its first letter in upper case.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -65,5 +84,11 @@ mod tests {
         assert_eq!(ns(0), "0 ns");
         assert_eq!(tenths(share_tenths(90, 1230)), "7.3 %");
         assert_eq!(tenths(share_tenths(-1, 3)), "−33.3 %");
+        assert_eq!(fixed(1.25, 1), "1.3");
+        assert_eq!(fixed(2.0, 2), "2.00");
+        assert_eq!(fixed(-0.04, 1), "0.0");
+        assert_eq!(fixed(-1.06, 1), "−1.1");
+        assert_eq!(fixed(11.0, 0), "11");
+        assert_eq!(fixed(0.005, 2), "0.01");
     }
 }

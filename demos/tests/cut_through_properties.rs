@@ -21,6 +21,7 @@ fn action() -> impl Strategy<Value = CtAction> {
         1 => prop_oneof![wire(), 0u32..120].prop_map(CtAction::SetWire),
         2 => (0usize..30).prop_map(CtAction::SetThreshold),
         1 => Just(CtAction::UseSafeThreshold),
+        1 => Just(CtAction::BreakIt),
     ]
 }
 

@@ -15,7 +15,7 @@ mod tests;
 pub use plan::{min_safe_threshold, ChunkState, Plan, CHUNK_BYTES};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::text::plural;
+use crate::text::{fixed, plural};
 use serde::{Deserialize, Serialize};
 
 pub const CHUNKS_MIN: usize = 1;
@@ -71,6 +71,9 @@ pub enum CtAction {
     SetThreshold(usize),
     /// Set the threshold to the smallest that cannot run dry.
     UseSafeThreshold,
+    /// Break it in one move: a 100 GbE wire fed by PCIe at no more than
+    /// 32 Gb/s, starting after a single chunk, so the wire outruns the bus.
+    BreakIt,
 }
 
 impl CutThrough {
@@ -81,9 +84,9 @@ impl CutThrough {
         if self.threshold < safe {
             events.push(
                 Event::warn(format!(
-                    "The wire sends a chunk in {:.1} ns but PCIe needs {:.1} ns to deliver one: a threshold of {} will run dry. {} chunk{} would be safe.",
-                    self.chunk_ns().0,
-                    self.chunk_ns().1,
+                    "The wire sends a chunk in {} ns but PCIe needs {} ns to deliver one: a threshold of {} will run dry. {} chunk{} would be safe.",
+                    fixed(self.chunk_ns().0, 1),
+                    fixed(self.chunk_ns().1, 1),
                     self.threshold,
                     safe,
                     plural(safe)
@@ -176,6 +179,21 @@ impl CutThrough {
         ))
     }
 
+    fn break_it(&mut self) -> Outcome {
+        let pcie = self.pcie_gbps.min(32);
+        if (self.wire_gbps, self.pcie_gbps, self.threshold) == (100, pcie, 1) {
+            return Err(Refusal::new(
+                "It is already broken: a 100 GbE wire, PCIe at 32 Gb/s or less, threshold 1. Step to watch the underrun.",
+            ));
+        }
+        self.wire_gbps = 100;
+        self.pcie_gbps = pcie;
+        self.threshold = 1;
+        self.restart(format!(
+            "Break it: the wire now runs at 100 Gb/s, PCIe delivers {pcie} Gb/s, and cut-through starts after one chunk."
+        ))
+    }
+
     fn tick_once(&mut self) -> Outcome {
         if self.tick >= self.last_tick() {
             return Err(self.finished());
@@ -205,7 +223,7 @@ impl CutThrough {
     }
 
     fn fmt_ns(&self, units: u64) -> String {
-        format!("{:.1} ns", self.ns(units))
+        format!("{} ns", fixed(self.ns(units), 1))
     }
 }
 
@@ -258,6 +276,7 @@ impl Model for CutThrough {
             CtAction::SetWire(g) => self.set_wire(g),
             CtAction::SetThreshold(t) => self.set_threshold(t),
             CtAction::UseSafeThreshold => self.use_safe(),
+            CtAction::BreakIt => self.break_it(),
         }
     }
 
@@ -361,11 +380,11 @@ impl Model for CutThrough {
         )];
         match ct.underrun {
             None => out.push(format!(
-                "Cut-through starts after {} chunk{}, at {}: the first bit leaves {:.1} ns sooner and the last at {}.",
+                "Cut-through starts after {} chunk{}, at {}: the first bit leaves {} ns sooner and the last at {}.",
                 self.threshold,
                 plural(self.threshold),
                 self.fmt_ns(ct.start),
-                self.ns(sf.start - ct.start),
+                fixed(self.ns(sf.start - ct.start), 1),
                 self.fmt_ns(ct.end)
             )),
             Some(k) => out.push(format!(
@@ -375,13 +394,17 @@ impl Model for CutThrough {
         }
         if wire_ns < pcie_ns {
             out.push(format!(
-                "Here the wire sends a chunk in {wire_ns:.1} ns but PCIe needs {pcie_ns:.1} ns per chunk, so the buffer drains as the frame goes out. Waiting for at least {} chunk{} before starting keeps it from running dry.",
+                "Here the wire sends a chunk in {} ns but PCIe needs {} ns per chunk, so the buffer drains as the frame goes out. Waiting for at least {} chunk{} before starting keeps it from running dry.",
+                fixed(wire_ns, 1),
+                fixed(pcie_ns, 1),
                 self.safe_threshold(),
                 plural(self.safe_threshold())
             ));
         } else {
             out.push(format!(
-                "Here PCIe delivers a chunk in {pcie_ns:.1} ns and the wire needs {wire_ns:.1} ns to send it, so the buffer only fills: any threshold is safe. Make the wire faster than PCIe to see an underrun."
+                "Here PCIe delivers a chunk in {} ns and the wire needs {} ns to send it, so the buffer only fills: any threshold is safe. Make the wire faster than PCIe to see an underrun.",
+                fixed(pcie_ns, 1),
+                fixed(wire_ns, 1)
             ));
         }
         out

@@ -172,3 +172,13 @@ fn invalid_configs_are_rejected() {
     };
     assert!(CutThrough::validate(&odd_wire).is_err());
 }
+
+#[test]
+fn break_it_is_one_move_to_an_underrun() {
+    let mut m = CutThrough::new(&CutThroughConfig::default());
+    m.apply(&CtAction::BreakIt).unwrap();
+    assert_eq!((m.wire_gbps, m.threshold), (100, 1));
+    assert!(m.pcie_gbps <= 32);
+    assert!(m.cut_through().underrun.is_some());
+    assert!(m.apply(&CtAction::BreakIt).is_err(), "a second press changes nothing");
+}

@@ -1,7 +1,7 @@
 //! What the page prints about the ring: status figures and "why it matters".
 
 use super::*;
-use crate::text::plural;
+use crate::text::{fixed, plural};
 
 impl DescriptorRing {
     /// Empty, full, or how many descriptors are in use. One slot always stays
@@ -65,11 +65,11 @@ impl DescriptorRing {
         if c.doorbells > 0 {
             let published = c.fetched as usize + self.published_pending();
             out.push(format!(
-                "{} doorbell write{} published {published} descriptor{}: {:.1} per MMIO write. Posting several descriptors behind one doorbell saves PCIe writes.",
+                "{} doorbell write{} published {published} descriptor{}: {} per MMIO write. Posting several descriptors behind one doorbell saves PCIe writes.",
                 c.doorbells,
                 plural(c.doorbells as usize),
                 plural(published),
-                published as f64 / f64::from(c.doorbells)
+                fixed(published as f64 / f64::from(c.doorbells), 1)
             ));
         } else {
             out.push(

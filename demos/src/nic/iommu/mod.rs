@@ -51,11 +51,13 @@ pub const DEVICE_BDF: &str = "03:00.0";
 pub struct IommuConfig {}
 
 /// The direction of a DMA, named as the VT-d fault record names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Access {
     /// The device reads host memory (e.g. a frame to transmit).
     Read,
-    /// The device writes host memory (e.g. a received frame).
+    /// The device writes host memory (e.g. a received frame): the first DMA
+    /// a NIC makes of a received frame, so the one a learner starts with.
+    #[default]
     Write,
 }
 

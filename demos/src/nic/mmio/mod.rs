@@ -17,6 +17,7 @@ mod tests;
 pub use hot_loop::MAX_DRAWN;
 pub use schedule::{CoreState, Op, OpKind, Segment, SegmentKind};
 
+use crate::text::fixed;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use serde::{Deserialize, Serialize};
 
@@ -142,9 +143,9 @@ impl Mmio {
         }
         self.work_ns = ns;
         Ok(vec![Event::info(format!(
-            "Each packet now takes {ns} ns of real work: {:.2} million packets per second without a register read, {:.2} million with one.",
-            Self::mpps(self.plain_packet_ns()),
-            Self::mpps(self.read_packet_ns())
+            "Each packet now takes {ns} ns of real work: {} million packets per second without a register read, {} million with one.",
+            fixed(Self::mpps(self.plain_packet_ns()), 2),
+            fixed(Self::mpps(self.read_packet_ns()), 2)
         ))
         .at("hot-loop")])
     }
@@ -160,10 +161,10 @@ impl Mmio {
         self.hot_read = on;
         let event = if on {
             Event::fault(format!(
-                "Broken: the per-packet loop now reads a NIC register every packet. Each pass grows from {} ns to {} ns, so the loop runs {:.1}× slower.",
+                "Broken: the per-packet loop now reads a NIC register every packet. Each pass grows from {} ns to {} ns, so the loop runs {}× slower.",
                 self.plain_packet_ns(),
                 self.read_packet_ns(),
-                self.slowdown()
+                fixed(self.slowdown(), 1)
             ))
         } else {
             Event::done(format!(
@@ -344,7 +345,7 @@ impl Model for Mmio {
             Figure::new(
                 "speedup",
                 "writes free the core",
-                format!("{:.1}× sooner", self.speedup()),
+                format!("{}× sooner", fixed(self.speedup(), 1)),
             ),
             Figure::new(
                 "writes-landed",
@@ -362,14 +363,14 @@ impl Model for Mmio {
                 Figure::new(
                     "pps-plain",
                     "loop without read",
-                    format!("{:.2} M pkt/s", Self::mpps(self.plain_packet_ns())),
+                    format!("{} M pkt/s", fixed(Self::mpps(self.plain_packet_ns()), 2)),
                 ),
                 Figure::new(
                     "pps-read",
                     "loop with readl()",
-                    format!("{:.2} M pkt/s", Self::mpps(self.read_packet_ns())),
+                    format!("{} M pkt/s", fixed(Self::mpps(self.read_packet_ns()), 2)),
                 ),
-                Figure::new("slowdown", "slowdown", format!("{:.1}×", self.slowdown())),
+                Figure::new("slowdown", "slowdown", format!("{}×", fixed(self.slowdown(), 1))),
             ]);
         }
         out
@@ -385,20 +386,20 @@ impl Model for Mmio {
                 self.last_write_lands()
             ),
             format!(
-                "A read is non-posted: the core waits {} ns for each Completion and cannot retire the next read before it, so {n} reads hold it until {} ns. Counting 'finished' as 'the core is free again', the writes finish {:.1}× sooner.",
+                "A read is non-posted: the core waits {} ns for each Completion and cannot retire the next read before it, so {n} reads hold it until {} ns. Counting 'finished' as 'the core is free again', the writes finish {}× sooner.",
                 self.rtt_ns,
                 self.reads_core_free(),
-                self.speedup()
+                fixed(self.speedup(), 1)
             ),
         ];
         if self.hot_read {
             out.push(format!(
-                "In a loop with {} ns of work per packet, one register read per packet adds {} ns: {:.2} million packets per second become {:.2} million, {:.1}× slower. Drivers learn of completions from status the NIC DMAs into host memory instead.",
+                "In a loop with {} ns of work per packet, one register read per packet adds {} ns: {} million packets per second become {} million, {}× slower. Drivers learn of completions from status the NIC DMAs into host memory instead.",
                 self.work_ns,
                 self.issue_ns + self.rtt_ns,
-                Self::mpps(self.plain_packet_ns()),
-                Self::mpps(self.read_packet_ns()),
-                self.slowdown()
+                fixed(Self::mpps(self.plain_packet_ns()), 2),
+                fixed(Self::mpps(self.read_packet_ns()), 2),
+                fixed(self.slowdown(), 1)
             ));
         } else {
             out.push(

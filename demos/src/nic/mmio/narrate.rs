@@ -3,6 +3,7 @@
 
 use super::schedule::{Op, OpKind};
 use super::Mmio;
+use crate::text::fixed;
 use crate::model::Event;
 
 impl Mmio {
@@ -81,9 +82,9 @@ impl Mmio {
         let done = r.core_free();
         if r.index + 1 == n {
             Event::done(format!(
-                "{}'s Completion is back: all {n} reads retired at {done} ns, {:.1}× the {} ns the writes held the core.",
+                "{}'s Completion is back: all {n} reads retired at {done} ns, {}× the {} ns the writes held the core.",
                 r.name(),
-                self.speedup(),
+                fixed(self.speedup(), 1),
                 self.writes_core_free()
             ))
             .at("reads-core")
