@@ -1,4 +1,15 @@
 //! The one catalogue: it drives the home page, the routes and page titles.
+//! A demo is on the site if and only if it has an entry here.
+
+use demos::nic::busy_poll::BusyPoll;
+use demos::nic::cut_through::CutThrough;
+use demos::nic::descriptor_ring::DescriptorRing;
+use demos::nic::iommu::Iommu;
+use demos::nic::mmio::Mmio;
+use demos::nic::napi::Napi;
+use demos::nic::rdma_qp::RdmaQp;
+use demos::nic::send_path::SendPath;
+use views::{open, LiveDemo};
 
 /// A section of the lab.
 pub struct Section {
@@ -8,18 +19,9 @@ pub struct Section {
     pub purpose: &'static str,
 }
 
-/// Which view renders a demo.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DemoKind {
-    DescriptorRing,
-    Napi,
-    SendPath,
-    BusyPoll,
-    Mmio,
-    CutThrough,
-    Iommu,
-    RdmaQp,
-}
+/// Opens a demo from a share-link value: the running demo, and a notice when
+/// the link could not be restored.
+pub type Open = fn(Option<&str>) -> (Box<dyn LiveDemo>, Option<String>);
 
 /// A demo that exists. There are no placeholder entries.
 pub struct Demo {
@@ -27,7 +29,7 @@ pub struct Demo {
     pub slug: &'static str,
     pub title: &'static str,
     pub one_liner: &'static str,
-    pub kind: DemoKind,
+    pub open: Open,
 }
 
 impl Demo {
@@ -66,56 +68,56 @@ pub const DEMOS: &[Demo] = &[
         slug: "descriptor-ring",
         title: "Descriptor ring (RX/TX)",
         one_liner: "Post buffers, fence, ring the doorbell; the NIC DMAs and hands each descriptor back.",
-        kind: DemoKind::DescriptorRing,
+        open: open::<DescriptorRing>,
     },
     Demo {
         section: "nic",
         slug: "send-path",
         title: "Send path latency",
         one_liner: "Walk a frame from send() to the wire, then strip stages away with bypass, TX push and CTPIO.",
-        kind: DemoKind::SendPath,
+        open: open::<SendPath>,
     },
     Demo {
         section: "nic",
         slug: "busy-poll",
         title: "Interrupt vs busy-poll (RX)",
         one_liner: "Trade the interrupt and wakeup for a spinning core, and find the packet rate where that pays.",
-        kind: DemoKind::BusyPoll,
+        open: open::<BusyPoll>,
     },
     Demo {
         section: "nic",
         slug: "mmio",
         title: "MMIO write vs read",
         one_liner: "Post writes and move on, or read a register and wait: race both on one clock.",
-        kind: DemoKind::Mmio,
+        open: open::<Mmio>,
     },
     Demo {
         section: "nic",
         slug: "iommu",
         title: "IOMMU / IOVA",
         one_liner: "Aim the device's DMA at any address; the IOMMU translates it, or blocks it and logs a fault.",
-        kind: DemoKind::Iommu,
+        open: open::<Iommu>,
     },
     Demo {
         section: "nic",
         slug: "napi",
         title: "NAPI poll loop",
         one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
-        kind: DemoKind::Napi,
+        open: open::<Napi>,
     },
     Demo {
         section: "nic",
         slug: "cut-through",
         title: "Cut-through (CTPIO)",
         one_liner: "Start the wire before the frame is in, then outrun PCIe and watch it get poisoned.",
-        kind: DemoKind::CutThrough,
+        open: open::<CutThrough>,
     },
     Demo {
         section: "nic",
         slug: "rdma-qp",
         title: "RDMA queue pair",
         one_liner: "Post a send, ring the doorbell, poll the completion: no syscall, no copy, until a bad key breaks the QP.",
-        kind: DemoKind::RdmaQp,
+        open: open::<RdmaQp>,
     },
 ];
 

@@ -1,12 +1,14 @@
 //! Stack Lab's front-end: the shell (catalogue, routes, embed mode, share
-//! links, keyboard), shared widgets, and one thin view per demo.
+//! links, keyboard), shared widgets, and the one renderer that draws any
+//! demo's picture and controls.
 //!
-//! Architecture invariant: views render a model snapshot and send actions;
-//! every rule and every number lives in the `demos` crate.
+//! Architecture invariant: a demo's picture is data. Every demo's scene and
+//! controls come from the `views` crate as plain data; this crate draws them
+//! and sends back what the learner did. Nothing here is specific to a demo.
 
 pub mod app;
 pub mod catalogue;
 pub mod platform;
+pub mod render;
+pub mod router;
 pub mod shell;
-pub mod views;
-pub mod widgets;

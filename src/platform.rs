@@ -1,5 +1,6 @@
 //! The few places the app touches the browser directly.
 
+use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
 
 fn document() -> Option<web_sys::Document> {
@@ -41,13 +42,31 @@ pub fn page_url() -> String {
         .unwrap_or_default()
 }
 
-/// Writes `text` to the clipboard; `Err` when the browser refuses.
-pub async fn copy_to_clipboard(text: &str) -> Result<(), ()> {
-    let clipboard = web_sys::window().ok_or(())?.navigator().clipboard();
-    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
-        .await
-        .map(|_| ())
-        .map_err(|_| ())
+/// Writes `text` to the clipboard, then tells `done` whether the browser
+/// allowed it. (A promise callback rather than an async task: no executor
+/// in the wasm for one button.)
+pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
+    let Some(window) = web_sys::window() else {
+        return done(false);
+    };
+    let promise = window.navigator().clipboard().write_text(text);
+    let done = std::rc::Rc::new(std::cell::RefCell::new(Some(done)));
+    let ok = {
+        let done = done.clone();
+        Closure::once(move |_: JsValue| {
+            if let Some(f) = done.borrow_mut().take() {
+                f(true)
+            }
+        })
+    };
+    let failed = Closure::once(move |_: JsValue| {
+        if let Some(f) = done.borrow_mut().take() {
+            f(false)
+        }
+    });
+    let _ = promise.then2(&ok, &failed);
+    ok.forget();
+    failed.forget();
 }
 
 /// On a panic, show the static crash panel from `index.html` (it lives
@@ -79,4 +98,43 @@ pub fn install_panic_panel() {
             app.set_hidden(true);
         }
     }));
+}
+
+/// Offers `text` as a file download (an SVG figure), without a server.
+pub fn download(name: &str, text: &str) {
+    let Some(doc) = document() else { return };
+    let parts = js_sys::Array::of1(&text.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("image/svg+xml");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(link) = doc
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = link.set_attribute("href", &url);
+        let _ = link.set_attribute("download", name);
+        link.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Puts the scene stylesheet (shared with the figure export) first in the
+/// head, so the site's stylesheet, which comes later, can theme it.
+pub fn install_scene_styles() {
+    let Some(doc) = document() else { return };
+    if doc.get_element_by_id("scene-css").is_some() {
+        return;
+    }
+    let (Ok(style), Some(head)) = (doc.create_element("style"), doc.head()) else {
+        return;
+    };
+    style.set_id("scene-css");
+    style.set_text_content(Some(views::export::SCENE_CSS));
+    let _ = head.insert_before(&style, head.first_child().as_ref());
 }

@@ -7,7 +7,8 @@ export class IommuPage extends DemoPage {
     this.lastDma = page.getByTestId('last-dma');
     this.faultLog = page.getByTestId('fault-log');
     this.addr = page.getByTestId('dma-addr');
-    this.addrHelp = page.getByTestId('addr-help');
+    // What the page says about the typed address (the form's message).
+    this.addrHelp = page.getByTestId('dma-go-msg');
   }
 
   async preset(addr) { await this.page.getByTestId(`preset-${addr}`).click(); }
@@ -34,7 +35,7 @@ export class IommuPage extends DemoPage {
   async expectRegion(key, state) { await expect(this.region(key)).toHaveAttribute('data-state', state); }
   entry(iova) { return this.page.getByTestId(`pte-${iova}`); }
   async expectVerdict(verdict, text) {
-    await expect(this.lastDma).toHaveAttribute('data-verdict', verdict);
+    await expect(this.lastDma).toHaveAttribute('data-state', verdict);
     if (text) await expect(this.lastDma).toContainText(text);
   }
 }

@@ -1,234 +1,249 @@
-//! Everything a demo page has besides its own picture and controls: state
-//! from the link, the control bar and autoplay clock, keyboard, narration,
-//! status line, "why it matters", what the model leaves out, and sharing.
+//! A demo page, for any demo. The model's type is hidden behind
+//! `views::LiveDemo`; the page is one element tree from `views::page`,
+//! patched in by the one renderer after every change. Everything the page
+//! holds lives in one [`Page`]; every change goes through [`Page::act`] or
+//! [`Page::input`] and bumps one version signal, which redraws.
 
 use crate::catalogue::Demo;
-use crate::platform::page_url;
-use crate::shell::embed::{is_embed, OpenInLab};
-use crate::shell::keyboard::{self, Keys, ShortcutsHelp};
-use crate::shell::share::SharePanel;
-use crate::widgets::control_bar::ControlBar;
-use crate::widgets::narration::Narration;
-use crate::widgets::status_line::StatusLine;
-use crate::widgets::why_panel::WhyPanel;
-use demos::{Figure, Model, NarrationLine, Scenario, Timeline, Tone};
+use crate::platform::{copy_to_clipboard, download, page_url};
+use crate::render::events::{self, Sent};
+use crate::render::patch::Patcher;
+use crate::shell::keyboard;
 use gloo_timers::callback::Interval;
+use leptos::html::Div;
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
+use views::export::{export, file_name};
+use views::page::chrome::{page, speed_value, Chrome, SPEEDS};
+use views::{Frame, LiveDemo};
+use wasm_bindgen::JsCast;
 
-/// A handle on a demo's live state, handed to its view. Copy, like a signal.
-pub struct Lab<M: Model + 'static> {
-    pub timeline: RwSignal<Timeline<M>>,
-}
-
-impl<M: Model + 'static> Clone for Lab<M> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<M: Model + 'static> Copy for Lab<M> {}
-
-impl<M: Model + 'static> Lab<M> {
-    /// Sends a learner action; a refusal is narrated by the timeline.
-    pub fn act(self, action: M::Action) {
-        self.timeline.update(|t| {
-            let _ = t.apply(action);
-        });
-    }
-
-    /// Reads the current model (reactively).
-    pub fn with<R>(self, f: impl FnOnce(&M) -> R) -> R {
-        self.timeline.with(|t| f(t.model()))
-    }
-
-    pub fn config(self) -> M::Config {
-        self.timeline.with(|t| t.config().clone())
-    }
-
-    /// Starts over with a new configuration (e.g. RX → TX).
-    pub fn reconfigure(self, config: M::Config) {
-        self.timeline.set(Timeline::new(config));
-    }
-
-    /// Whether the latest step's narration points at `key`.
-    pub fn in_focus(self, key: &str) -> bool {
-        self.timeline.with(|t| {
-            let step = t.step_count();
-            t.narration()
-                .iter()
-                .rev()
-                .take_while(|l| l.step == step)
-                .any(|l| l.tone != Tone::Refused && l.focus.iter().any(|f| f == key))
-        })
-    }
-}
-
-/// A demo's own parts; the host supplies the rest.
-pub struct DemoParts<M: Model + 'static> {
-    pub visual: fn(Lab<M>) -> AnyView,
-    pub controls: fn(Lab<M>) -> AnyView,
-}
-
-/// Builds the timeline from `?s=`; a bad link yields the defaults and a notice.
-fn initial_timeline<M: Model>(link: Option<String>) -> (Timeline<M>, Option<String>) {
-    let Some(text) = link else {
-        return (Timeline::new(M::Config::default()), None);
-    };
-    match Scenario::<M>::decode(&text).and_then(|s| Timeline::from_scenario(&s)) {
-        Ok(timeline) => (timeline, None),
-        Err(error) => (
-            Timeline::new(M::Config::default()),
-            Some(format!(
-                "This link could not be restored: {error}. The demo opened with its defaults."
-            )),
-        ),
-    }
-}
-
-pub fn demo_host<M: Model + 'static>(demo: &'static Demo, parts: DemoParts<M>) -> AnyView {
-    let query = use_query_map().get_untracked();
-    let embed = is_embed(&query);
-    if query.get("debug").as_deref() == Some("panic") {
-        // Test hook: proves a crash shows the recovery panel, not a blank page.
-        Effect::new(|| panic!("deliberate panic requested with ?debug=panic"));
-    }
-    let (timeline, notice) = initial_timeline::<M>(query.get("s"));
-    let lab = Lab {
-        timeline: RwSignal::new(timeline),
-    };
-    // Only this wiring is generic over the model; the page itself is built once
-    // for all demos (see `page`), so the wasm does not hold a copy of
-    // the whole page per demo (measured: 9 KiB of 1,060).
-    page(Wiring {
-        demo,
-        embed,
-        notice,
-        visual: (parts.visual)(lab),
-        controls: (parts.controls)(lab),
-        leaves_out: M::leaves_out(),
-        try_step: Callback::new(move |()| {
-            let mut stepped = false;
-            lab.timeline.update(|t| stepped = t.step().is_ok());
-            stepped
-        }),
-        back: Callback::new(move |()| {
-            lab.timeline.update(|t| {
-                t.back();
-            })
-        }),
-        reset: Callback::new(move |()| lab.timeline.update(|t| t.reset())),
-        share_url: Signal::derive(move || {
-            let encoded = lab.timeline.with(|t| t.scenario().encode());
-            format!("{}?s={encoded}", page_url())
-        }),
-        can_back: Signal::derive(move || lab.timeline.with(|t| t.can_back())),
-        step_count: Signal::derive(move || lab.timeline.with(|t| t.step_count())),
-        figures: Signal::derive(move || lab.with(|m| m.status())),
-        why: Signal::derive(move || lab.with(|m| m.why())),
-        lines: Signal::derive(move || lab.timeline.with(|t| t.narration().to_vec())),
-    })
-}
-
-/// What the page needs from a demo, with the model's type erased.
-struct Wiring {
+/// The page's own state around the live demo.
+struct Page {
     demo: &'static Demo,
     embed: bool,
     notice: Option<String>,
-    visual: AnyView,
-    controls: AnyView,
-    leaves_out: &'static str,
-    /// One automatic step; false when the model is idle (and said why).
-    try_step: Callback<(), bool>,
-    back: Callback<()>,
-    reset: Callback<()>,
-    share_url: Signal<String>,
-    can_back: Signal<bool>,
-    step_count: Signal<usize>,
-    figures: Signal<Vec<Figure>>,
-    why: Signal<Vec<String>>,
-    lines: Signal<Vec<NarrationLine>>,
+    live: Box<dyn LiveDemo>,
+    playing: bool,
+    /// Steps per second, in tenths.
+    speed: u32,
+    help: bool,
+    share_shown: bool,
+    share_message: String,
+    /// What the page last had to say about a control, by control id.
+    messages: Vec<(String, String)>,
+    clock: Option<Interval>,
+    patcher: Option<Patcher>,
+    frame: Option<Frame>,
 }
 
-fn page(w: Wiring) -> AnyView {
-    let Wiring {
+type Shared = StoredValue<Page, LocalStorage>;
+
+/// Runs `f` on the page, then redraws.
+fn change(page: Shared, version: RwSignal<u32>, f: impl FnOnce(&mut Page)) {
+    page.update_value(f);
+    version.update(|v| *v = v.wrapping_add(1));
+}
+
+impl Page {
+    fn say(&mut self, id: &str, message: Option<String>) {
+        self.messages.retain(|(k, _)| k != id);
+        if let Some(m) = message {
+            self.messages.push((id.to_string(), m));
+        }
+    }
+
+    fn share_url(&self) -> String {
+        format!("{}?s={}", page_url(), self.live.link())
+    }
+
+    fn draw(&mut self, root: web_sys::Element) {
+        let frame = self.live.frame();
+        let status = self.live.status();
+        let why = self.live.why();
+        let url = self.share_url();
+        let tree = page(
+            &Chrome {
+                slug: self.demo.slug,
+                title: self.demo.title,
+                one_liner: self.demo.one_liner,
+                embed: self.embed,
+                notice: self.notice.as_deref(),
+                playing: self.playing,
+                speed: self.speed,
+                can_back: self.live.can_back(),
+                step_count: self.live.step_count(),
+                status: &status,
+                narration: self.live.narration(),
+                why: &why,
+                leaves_out: self.live.leaves_out(),
+                share_url: &url,
+                share_shown: self.share_shown,
+                share_message: &self.share_message,
+                help_open: self.help,
+                messages: &self.messages,
+            },
+            &frame,
+        );
+        self.patcher
+            .get_or_insert_with(|| Patcher::new(root))
+            .patch(vec![tree]);
+        self.frame = Some(frame);
+    }
+}
+
+/// A page action: the control bar, keyboard shortcuts, sharing, the figure.
+fn act(page: Shared, version: RwSignal<u32>, name: &str) {
+    match name {
+        "step" => change(page, version, |p| {
+            if !p.live.step() {
+                p.playing = false;
+                p.clock = None;
+            }
+        }),
+        "play" => {
+            let playing = page.with_value(|p| !p.playing);
+            let period = page.with_value(|p| 10_000 / p.speed.max(1));
+            change(page, version, |p| {
+                p.playing = playing;
+                // The clock only presses Step; the model decides what a step is.
+                p.clock = playing.then(|| Interval::new(period, move || act(page, version, "step")));
+            });
+        }
+        "back" | "reset" => change(page, version, |p| {
+            p.playing = false;
+            p.clock = None;
+            if name == "back" {
+                p.live.back();
+            } else {
+                p.live.reset();
+                p.messages.clear();
+            }
+        }),
+        "help" => change(page, version, |p| p.help = !p.help),
+        "help-close" => change(page, version, |p| p.help = false),
+        "download" => page.with_value(|p| {
+            if let Some(frame) = &p.frame {
+                download(&file_name(p.demo.slug), &export(&frame.scene));
+            }
+        }),
+        "copy" => {
+            let url = page.with_value(|p| p.share_url());
+            change(page, version, |p| p.share_shown = true);
+            copy_to_clipboard(&url, move |copied| {
+                change(page, version, |p| {
+                    p.share_message = if copied {
+                        "Link copied. It reopens this demo exactly as it is now.".into()
+                    } else {
+                        "The browser blocked the clipboard: copy the link from the box.".into()
+                    }
+                })
+            });
+        }
+        _ => {}
+    }
+}
+
+/// A new autoplay speed; a running clock restarts at it.
+fn set_speed(page: Shared, version: RwSignal<u32>, value: &str) {
+    let Some((tenths, _)) = SPEEDS.iter().find(|(t, _)| speed_value(*t) == value) else {
+        return;
+    };
+    let tenths = *tenths;
+    change(page, version, |p| {
+        p.speed = tenths;
+        if p.playing {
+            let period = 10_000 / tenths.max(1);
+            p.clock = Some(Interval::new(period, move || act(page, version, "step")));
+        }
+    });
+}
+
+/// What the learner did to a control or a shape.
+fn input(page: Shared, version: RwSignal<u32>, sent: Sent) {
+    match sent {
+        Sent::Send(id, slot, input) => change(page, version, |p| {
+            let result = p.live.send(slot, &input);
+            p.say(&id, result.err());
+        }),
+        Sent::Check(id, slot, input) => change(page, version, |p| {
+            let result = p.live.check(slot, &input);
+            p.say(&id, result.err());
+        }),
+        Sent::Note(id, text) => change(page, version, |p| p.say(&id, Some(text))),
+    }
+}
+
+#[component]
+pub fn DemoPage(
+    demo: &'static Demo,
+    embed: bool,
+    link: Option<String>,
+    panic: bool,
+) -> impl IntoView {
+    if panic {
+        // Test hook: proves a crash shows the recovery panel, not a blank page.
+        Effect::new(|| panic!("deliberate panic requested with ?debug=panic"));
+    }
+    let (live, notice) = (demo.open)(link.as_deref());
+    let page: Shared = StoredValue::new_local(Page {
         demo,
         embed,
         notice,
-        visual,
-        controls,
-        leaves_out,
-        try_step,
-        back,
-        reset,
-        share_url,
-        can_back,
-        step_count,
-        figures,
-        why,
-        lines,
-    } = w;
-    let playing = RwSignal::new(false);
-    let speed = RwSignal::new(1.0_f64);
-    let help = RwSignal::new(false);
+        live,
+        playing: false,
+        speed: 10,
+        help: false,
+        share_shown: false,
+        share_message: String::new(),
+        messages: Vec::new(),
+        clock: None,
+        patcher: None,
+        frame: None,
+    });
+    let version = RwSignal::new(0_u32);
+    keyboard::install(
+        move |name| act(page, version, name),
+        move || page.with_value(|p| p.help),
+    );
 
-    let step = Callback::new(move |()| {
-        if !try_step.run(()) {
-            playing.set(false);
-        }
-    });
-    let back = Callback::new(move |()| {
-        playing.set(false);
-        back.run(());
-    });
-    let reset = Callback::new(move |()| {
-        playing.set(false);
-        reset.run(());
-    });
-    let toggle_play = Callback::new(move |()| playing.update(|p| *p = !*p));
-
-    // The autoplay clock only presses Step; the model decides what a step is.
-    let clock = StoredValue::new_local(None::<Interval>);
+    let root = NodeRef::<Div>::new();
     Effect::new(move |_| {
-        let on = playing.get();
-        let period = (1000.0 / speed.get()).round() as u32;
-        clock.set_value(None);
-        if on {
-            clock.set_value(Some(Interval::new(period, move || step.run(()))));
+        version.track();
+        if let Some(root) = root.get() {
+            page.update_value(|p| p.draw(root.into()));
         }
     });
 
-    keyboard::install(Keys {
-        toggle_play,
-        step,
-        back,
-        reset,
-        help,
-    });
+    let on_click = move |e: web_sys::MouseEvent| {
+        let action = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("button[data-act]").ok().flatten())
+            .and_then(|el| el.get_attribute("data-act"));
+        match action {
+            Some(name) => act(page, version, &name),
+            None => events::on_click(&e).into_iter().for_each(|s| input(page, version, s)),
+        }
+    };
+    let on_change = move |e: web_sys::Event| {
+        let target = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        if let Some(t) = target.filter(|t| t.get_attribute("data-act").as_deref() == Some("speed")) {
+            let value = js_sys::Reflect::get(t.as_ref(), &"value".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
+            set_speed(page, version, &value);
+            return;
+        }
+        events::on_change(&e).into_iter().for_each(|s| input(page, version, s));
+    };
 
     view! {
-        <article class="demo" data-testid="demo" data-demo=demo.slug>
-            <header class="demo-head">
-                <h1>{demo.title}</h1>
-                <p class="one-liner">{demo.one_liner}</p>
-                {embed.then(|| view! { <OpenInLab href=share_url /> })}
-            </header>
-            {notice.map(|text| view! { <p class="notice" role="status" data-testid="link-notice">{text}</p> })}
-            <div class="demo-body">
-                <div class="visual" data-testid="visual">{visual}</div>
-                <div class="side">
-                    <ControlBar playing speed can_back step_count step back reset toggle_play />
-                    <section class="controls" aria-label="Demo controls">{controls}</section>
-                </div>
-            </div>
-            <StatusLine figures />
-            <Narration lines />
-            <div class="explain">
-                <WhyPanel sentences=why />
-                <p class="leaves-out" data-testid="leaves-out">{leaves_out}</p>
-            </div>
-            {(!embed).then(|| view! { <SharePanel url=share_url /> })}
-            <ShortcutsHelp open=help />
-        </article>
+        <div class="demo-root" node_ref=root
+            on:click=on_click
+            on:change=on_change
+            on:keydown=move |e| events::on_key(&e).into_iter().for_each(|s| input(page, version, s))
+            on:input=move |e| events::on_input(&e).into_iter().for_each(|s| input(page, version, s))
+            on:submit=move |e: web_sys::SubmitEvent| events::on_submit(&e).into_iter().for_each(|s| input(page, version, s))></div>
     }
-    .into_any()
 }

@@ -6,26 +6,22 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Space", "play / pause"),
-    ("→", "step"),
-    ("←", "step back"),
-    ("R", "reset"),
-    ("?", "show or hide this list"),
-    ("Esc", "close this list"),
-];
-
-#[derive(Clone, Copy)]
-pub struct Keys {
-    pub toggle_play: Callback<()>,
-    pub step: Callback<()>,
-    pub back: Callback<()>,
-    pub reset: Callback<()>,
-    pub help: RwSignal<bool>,
+/// The page action a key stands for, if any (`help_open`: the list is shown).
+fn action(key: &str, pressable: bool, help_open: bool) -> Option<&'static str> {
+    Some(match key {
+        " " if !pressable => "play",
+        "ArrowRight" => "step",
+        "ArrowLeft" => "back",
+        "r" | "R" => "reset",
+        "?" => "help",
+        "Escape" if help_open => "help-close",
+        _ => return None,
+    })
 }
 
-/// Listens on the window while the calling component is mounted.
-pub fn install(keys: Keys) {
+/// Listens on the window while the calling component is mounted and sends
+/// each shortcut to `act` as the page action's name.
+pub fn install(act: impl Fn(&'static str) + 'static, help_open: impl Fn() -> bool + 'static) {
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
             return;
@@ -39,54 +35,10 @@ pub fn install(keys: Keys) {
             return;
         }
         let pressable = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
-        let handled = match e.key().as_str() {
-            " " if !pressable => {
-                keys.toggle_play.run(());
-                true
-            }
-            "ArrowRight" => {
-                keys.step.run(());
-                true
-            }
-            "ArrowLeft" => {
-                keys.back.run(());
-                true
-            }
-            "r" | "R" => {
-                keys.reset.run(());
-                true
-            }
-            "?" => {
-                keys.help.update(|open| *open = !*open);
-                true
-            }
-            "Escape" if keys.help.get_untracked() => {
-                keys.help.set(false);
-                true
-            }
-            _ => false,
-        };
-        if handled {
+        if let Some(name) = action(&e.key(), pressable, help_open()) {
             e.prevent_default();
+            act(name);
         }
     });
     on_cleanup(move || handle.remove());
-}
-
-#[component]
-pub fn ShortcutsHelp(open: RwSignal<bool>) -> impl IntoView {
-    view! {
-        <Show when=move || open.get()>
-            <div class="shortcuts" role="dialog" aria-label="Keyboard shortcuts" data-testid="shortcuts">
-                <h2>"Keyboard shortcuts"</h2>
-                <dl>
-                    {SHORTCUTS
-                        .iter()
-                        .map(|(key, what)| view! { <dt><kbd>{*key}</kbd></dt><dd>{*what}</dd> })
-                        .collect_view()}
-                </dl>
-                <button type="button" class="btn" on:click=move |_| open.set(false)>"Close"</button>
-            </div>
-        </Show>
-    }
 }

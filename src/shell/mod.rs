@@ -1,10 +1,7 @@
-//! The shell: everything around a demo.
+//! The shell: everything around a demo's picture and controls.
 
-pub mod demo_host;
-pub mod demo_route;
-pub mod embed;
+pub mod demo_page;
 pub mod frame;
 pub mod home;
 pub mod keyboard;
 pub mod not_found;
-pub mod share;

@@ -1,0 +1,183 @@
+//! The one renderer: patches an element tree from `views` into the page,
+//! keyed, so a step changes only the attributes and text that changed and a
+//! moved shape keeps its node (which is what lets CSS transitions show the
+//! move). Every demo's picture and controls go through here.
+
+use views::element::El;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, Node};
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// A node on the page and the element it was last patched from.
+struct Mounted {
+    el: Element,
+    from: El,
+    children: Vec<Mounted>,
+}
+
+/// The managed children of one container element.
+pub struct Patcher {
+    root: Element,
+    children: Vec<Mounted>,
+}
+
+impl Patcher {
+    /// Takes over `root`: its children from now on are the patched ones.
+    pub fn new(root: Element) -> Self {
+        root.set_text_content(None);
+        Patcher {
+            root,
+            children: Vec::new(),
+        }
+    }
+
+    pub fn patch(&mut self, new: Vec<El>) {
+        let Some(doc) = self.root.owner_document() else {
+            return;
+        };
+        let old = std::mem::take(&mut self.children);
+        self.children = patch_children(&doc, &self.root, old, new);
+    }
+}
+
+fn patch_children(doc: &Document, parent: &Element, old: Vec<Mounted>, new: Vec<El>) -> Vec<Mounted> {
+    // Children mostly keep their order, so the match for the next new child
+    // is usually the next old one: search from there, wrapping round.
+    let mut old: Vec<Option<Mounted>> = old.into_iter().map(Some).collect();
+    let mut cursor = 0;
+    let mounted: Vec<Mounted> = new
+        .into_iter()
+        .map(|el| {
+            let n = old.len();
+            let found = (0..n).map(|i| (cursor + i) % n).find(|&i| {
+                old[i]
+                    .as_ref()
+                    .is_some_and(|m| m.from.tag == el.tag && m.from.key == el.key)
+            });
+            match found.and_then(|i| {
+                cursor = i + 1;
+                old[i].take()
+            }) {
+                Some(m) => update(doc, m, el),
+                None => create(doc, el),
+            }
+        })
+        .collect();
+    for gone in old.into_iter().flatten() {
+        gone.el.remove();
+    }
+    // Put nodes in order, moving only those out of place.
+    let mut next: Option<Node> = None;
+    for m in mounted.iter().rev() {
+        let node: &Node = m.el.as_ref();
+        if node.next_sibling() != next || node.parent_node().as_ref() != Some(parent.as_ref()) {
+            let _ = parent.insert_before(node, next.as_ref());
+        }
+        next = Some(node.clone());
+    }
+    mounted
+}
+
+fn create(doc: &Document, from: El) -> Mounted {
+    let el = if from.svg {
+        doc.create_element_ns(Some(SVG_NS), from.tag)
+    } else {
+        doc.create_element(from.tag)
+    }
+    .expect("valid tag names come from views");
+    for (name, value) in &from.attrs {
+        if !name.starts_with('.') {
+            let _ = el.set_attribute(name, value);
+        }
+    }
+    if let Some(text) = &from.text {
+        el.set_text_content(Some(text));
+    }
+    let children: Vec<Mounted> = from
+        .children
+        .iter()
+        .cloned()
+        .map(|c| {
+            let m = create(doc, c);
+            let _ = el.append_child(&m.el);
+            m
+        })
+        .collect();
+    // Properties last: a <select> needs its options before its value.
+    sync_properties(doc, &el, &from);
+    Mounted {
+        el,
+        from: El {
+            children: Vec::new(),
+            ..from
+        },
+        children,
+    }
+}
+
+fn update(doc: &Document, m: Mounted, mut to: El) -> Mounted {
+    let Mounted { el, from, children } = m;
+    for (name, value) in &to.attrs {
+        if name.starts_with('.') {
+            continue;
+        }
+        if from.get(name) != Some(value.as_str()) {
+            let _ = el.set_attribute(name, value);
+        }
+    }
+    for (name, _) in &from.attrs {
+        if !name.starts_with('.') && to.get(name).is_none() {
+            let _ = el.remove_attribute(name);
+        }
+    }
+    if to.text != from.text {
+        el.set_text_content(to.text.as_deref());
+    }
+    let children = if to.text.is_some() {
+        Vec::new()
+    } else {
+        let kids = std::mem::take(&mut to.children);
+        let old = if from.text.is_some() { Vec::new() } else { children };
+        patch_children(doc, &el, old, kids)
+    };
+    sync_properties(doc, &el, &to);
+    to.children = Vec::new();
+    Mounted {
+        el,
+        from: to,
+        children,
+    }
+}
+
+/// Keeps live form properties in step with the model: a switch always shows
+/// the model's value (even after a refused click flipped it), a slider or
+/// field too, except while the learner is typing in it.
+fn sync_properties(doc: &Document, el: &Element, from: &El) {
+    for (name, value) in &from.attrs {
+        let Some(prop) = name.strip_prefix('.') else {
+            continue;
+        };
+        let target: &JsValue = el.as_ref();
+        let current = js_sys::Reflect::get(target, &JsValue::from_str(prop)).unwrap_or(JsValue::NULL);
+        let wanted = if prop == "checked" {
+            JsValue::from_bool(value == "true")
+        } else {
+            let editing = doc.active_element().as_ref() == Some(el);
+            if editing {
+                continue;
+            }
+            JsValue::from_str(value)
+        };
+        if current != wanted {
+            let _ = js_sys::Reflect::set(target, &JsValue::from_str(prop), &wanted);
+        }
+    }
+}
+
+/// The element an event concerns, if it is (inside) one carrying `data-slot`.
+pub fn slot_of(target: Option<web_sys::EventTarget>) -> Option<(Element, u32)> {
+    let el = target?.dyn_into::<Element>().ok()?.closest("[data-slot]").ok()??;
+    let slot = el.get_attribute("data-slot")?.parse().ok()?;
+    Some((el, slot))
+}

@@ -1,0 +1,206 @@
+//! A time axis with labelled lanes of bars (MMIO write vs read, cut-through):
+//! every time comes from a model; this file maps times to x and clips bars
+//! at the clock, so the picture shows only what has happened so far.
+
+use crate::scene::{Shape, Size};
+use demos::text::fixed;
+
+/// Width of the drawing, where lanes start (names sit left of it) and end.
+pub const WIDTH: f32 = 960.0;
+pub const LEFT: f32 = 170.0;
+pub const RIGHT: f32 = 930.0;
+
+/// Maps times in `0..=end` onto the lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Axis {
+    pub end: f64,
+}
+
+/// One bar on a lane. `track` stacks overlapping bars inside the lane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub start: f64,
+    pub end: f64,
+    pub class: &'static str,
+    pub label: String,
+    pub track: usize,
+}
+
+impl Axis {
+    pub fn new(end: f64) -> Self {
+        Axis {
+            end: if end > 0.0 { end } else { 1.0 },
+        }
+    }
+
+    pub fn x(self, t: f64) -> f32 {
+        LEFT + (RIGHT - LEFT) * (t / self.end).clamp(0.0, 1.0) as f32
+    }
+
+    /// Round tick spacing: 1, 2 or 5 × 10ⁿ, at most `max_ticks` ticks.
+    pub fn tick_step(self, max_ticks: f64) -> f64 {
+        let raw = self.end / max_ticks;
+        let power = 10f64.powf(raw.log10().floor());
+        [1.0, 2.0, 5.0, 10.0]
+            .into_iter()
+            .map(|m| m * power)
+            .find(|step| *step >= raw)
+            .unwrap_or(10.0 * power)
+    }
+
+    /// The time axis along the top, with gridlines down to `bottom`.
+    pub fn ticks(self, y: f32, bottom: f32, unit: &str) -> Shape {
+        let step = self.tick_step(7.0);
+        let decimals = if step >= 1.0 {
+            0
+        } else if step >= 0.1 {
+            1
+        } else {
+            2
+        };
+        let count = (self.end / step).floor() as usize;
+        let shapes = (0..=count)
+            .flat_map(|i| {
+                let t = i as f64 * step;
+                let x = self.x(t);
+                [
+                    Shape::line(format!("g{i}"), (x, y + 6.0), (x, bottom)).class("grid"),
+                    Shape::text(format!("t{i}"), x, y, format!("{} {unit}", fixed(t, decimals)))
+                        .mono()
+                        .size(Size::Small),
+                ]
+            })
+            .collect();
+        Shape::group("axis", shapes)
+    }
+
+    /// A lane: its name on the left, a track, its bars clipped at `now`.
+    pub fn lane(self, key: &str, y: f32, height: f32, name: &str, bars: &[Bar], now: f64) -> Shape {
+        let tracks = bars.iter().map(|b| b.track + 1).max().unwrap_or(1) as f32;
+        let bar_h = (height - 4.0) / tracks;
+        let mut shapes = vec![
+            Shape::text("name", LEFT - 10.0, y + height / 2.0 + 5.0, name)
+                .end()
+                .class("muted"),
+            Shape::rect("track", LEFT, y, RIGHT - LEFT, height)
+                .class("track")
+                .rounded(2.0),
+        ];
+        for (i, b) in bars.iter().enumerate().filter(|(_, b)| b.start < now) {
+            let x = self.x(b.start);
+            let w = (self.x(b.end.min(now)) - x).max(1.0);
+            let top = y + 2.0 + b.track as f32 * bar_h;
+            let mut bar = vec![Shape::rect("r", x, top, w, bar_h - 1.0)
+                .rounded(2.0)
+                .class("bar")];
+            let fits = w > b.label.chars().count() as f32 * 7.5 + 6.0 && bar_h >= 14.0;
+            if fits {
+                bar.push(
+                    Shape::text("t", x + w / 2.0, top + bar_h / 2.0 + 4.5, b.label.clone())
+                        .mono()
+                        .size(Size::Small),
+                );
+            }
+            shapes.push(
+                Shape::group(format!("b{i}"), bar)
+                    .class(b.class)
+                    .label(b.label.clone()),
+            );
+        }
+        Shape::group(key, shapes).focus(key)
+    }
+
+    /// A labelled vertical line at time `t` from `y0` to `y1`; the label sits
+    /// at `label_y`, on whichever side has room.
+    pub fn marker(self, key: &str, t: f64, (y0, y1): (f32, f32), label_y: f32, label: String, class: &str) -> Shape {
+        let x = self.x(t);
+        let right = x > RIGHT - 200.0;
+        let text = Shape::text("label", if right { x - 5.0 } else { x + 5.0 }, label_y, label)
+            .mono()
+            .size(Size::Small)
+            .class("tone");
+        Shape::group(
+            key,
+            vec![
+                Shape::line("line", (x, y0), (x, y1)).class("dashed"),
+                if right { text.end() } else { text.start() },
+            ],
+        )
+        .class(class)
+    }
+
+    /// The clock: where "now" is.
+    pub fn cursor(self, now: f64, y0: f32, y1: f32) -> Shape {
+        let x = self.x(now);
+        Shape::line("cursor", (x, y0), (x, y1)).class("accent thick")
+    }
+}
+
+/// A section heading in the names column.
+pub fn heading(key: &str, y: f32, text: String) -> Shape {
+    Shape::text(key, 8.0, y, text).start().class("strong")
+}
+
+/// Assigns each span a track so that overlapping spans do not share one; at
+/// most `max` tracks (then the one freeing first is reused).
+pub fn assign_tracks(spans: &[(f64, f64)], max: usize) -> Vec<usize> {
+    let mut ends: Vec<f64> = Vec::new();
+    spans
+        .iter()
+        .map(|&(start, end)| {
+            let track = match ends.iter().position(|&e| e <= start) {
+                Some(i) => i,
+                None if ends.len() < max => {
+                    ends.push(f64::MIN);
+                    ends.len() - 1
+                }
+                None => {
+                    let mut best = 0;
+                    for (i, e) in ends.iter().enumerate() {
+                        if *e < ends[best] {
+                            best = i;
+                        }
+                    }
+                    best
+                }
+            };
+            ends[track] = end;
+            track
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_steps_are_round() {
+        assert_eq!(Axis::new(3300.0).tick_step(7.0), 500.0);
+        assert_eq!(Axis::new(100.0).tick_step(7.0), 20.0);
+        assert_eq!(Axis::new(7.0).tick_step(7.0), 1.0);
+    }
+
+    #[test]
+    fn overlapping_spans_take_separate_tracks() {
+        let spans = [(0.0, 10.0), (5.0, 15.0), (10.0, 20.0), (16.0, 30.0)];
+        assert_eq!(assign_tracks(&spans, 4), vec![0, 1, 0, 1]);
+        assert_eq!(assign_tracks(&[(0.0, 9.0), (1.0, 9.0), (2.0, 9.0)], 2), vec![0, 1, 0]);
+    }
+
+    #[test]
+    fn bars_after_the_clock_are_not_drawn_and_bars_across_it_are_cut() {
+        let axis = Axis::new(100.0);
+        let bars = [
+            Bar { start: 0.0, end: 60.0, class: "nic", label: "a".into(), track: 0 },
+            Bar { start: 70.0, end: 90.0, class: "nic", label: "b".into(), track: 0 },
+        ];
+        let lane: Shape = axis.lane("l", 0.0, 30.0, "lane", &bars, 50.0);
+        assert_eq!(lane.children().len(), 3, "name, track and one bar");
+        let bar = &lane.children()[2].children()[0];
+        match bar.kind {
+            crate::scene::Kind::Rect { w, .. } => assert!((w - (axis.x(50.0) - axis.x(0.0))).abs() < 0.01),
+            _ => panic!("a rect"),
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The one mapping from scenes and controls to markup, as plain data: an
+//! element tree that the app patches into the live page (by key) and the
+//! figure export writes out as text. Both outputs come from the same tree, so
+//! the downloaded figure is the picture on screen.
+
+/// An element: HTML or SVG, with a key unique among its siblings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct El {
+    pub tag: &'static str,
+    pub svg: bool,
+    /// Identity among siblings across renders; the patcher reuses the DOM
+    /// node with the same key and tag.
+    pub key: String,
+    /// Attributes in order. Names starting with `.` are live properties of
+    /// form controls (`.value`, `.checked`): the patcher keeps the control in
+    /// step with the model; markup writes them as plain attributes.
+    pub attrs: Vec<(&'static str, String)>,
+    /// Text content (elements with text have no children).
+    pub text: Option<String>,
+    pub children: Vec<El>,
+}
+
+impl El {
+    pub fn html(tag: &'static str, key: impl Into<String>) -> Self {
+        El {
+            tag,
+            svg: false,
+            key: key.into(),
+            attrs: Vec::new(),
+            text: None,
+            children: Vec::new(),
+        }
+    }
+
+    pub fn svg(tag: &'static str, key: impl Into<String>) -> Self {
+        El {
+            svg: true,
+            ..El::html(tag, key)
+        }
+    }
+
+    pub fn attr(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.attrs.push((name, value.into()));
+        self
+    }
+
+    /// Adds the attribute only when there is a value.
+    pub fn attr_opt(self, name: &'static str, value: Option<impl Into<String>>) -> Self {
+        match value {
+            Some(v) => self.attr(name, v),
+            None => self,
+        }
+    }
+
+    /// Adds the attribute only when `on` holds (boolean attributes).
+    pub fn flag(self, name: &'static str, on: bool) -> Self {
+        if on {
+            self.attr(name, "")
+        } else {
+            self
+        }
+    }
+
+    /// Adds classes (space-separated) to the class attribute; empty adds nothing.
+    pub fn class(mut self, class: &str) -> Self {
+        let class = class.split_whitespace().collect::<Vec<_>>().join(" ");
+        if class.is_empty() {
+            return self;
+        }
+        match self.attrs.iter_mut().find(|(n, _)| *n == "class") {
+            Some((_, existing)) => {
+                existing.push(' ');
+                existing.push_str(&class);
+            }
+            None => self.attrs.push(("class", class)),
+        }
+        self
+    }
+
+    pub fn text(mut self, text: impl Into<String>) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+
+    pub fn child(mut self, child: El) -> Self {
+        self.children.push(child);
+        self
+    }
+
+    pub fn children(mut self, children: impl IntoIterator<Item = El>) -> Self {
+        self.children.extend(children);
+        self
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every element below and including this one, depth first.
+    pub fn walk(&self) -> Vec<&El> {
+        let mut out = vec![self];
+        for child in &self.children {
+            out.extend(child.walk());
+        }
+        out
+    }
+
+    /// The element whose `data-testid` is `id`.
+    pub fn by_testid(&self, id: &str) -> Option<&El> {
+        self.walk()
+            .into_iter()
+            .find(|e| e.get("data-testid") == Some(id))
+    }
+
+    /// All text below this element, in order, separated by spaces.
+    pub fn all_text(&self) -> String {
+        let mut parts = Vec::new();
+        for el in self.walk() {
+            if let Some(t) = &el.text {
+                parts.push(t.as_str());
+            }
+        }
+        parts.join(" ")
+    }
+
+    /// The element as markup (XML-escaped; properties written as attributes).
+    pub fn markup(&self, out: &mut String) {
+        out.push('<');
+        out.push_str(self.tag);
+        for (name, value) in &self.attrs {
+            let name = name.trim_start_matches('.');
+            if name == "checked" && value == "false" {
+                continue;
+            }
+            out.push(' ');
+            out.push_str(name);
+            out.push_str("=\"");
+            escape_into(value, out);
+            out.push('"');
+        }
+        if self.text.is_none() && self.children.is_empty() && self.svg {
+            out.push_str("/>");
+            return;
+        }
+        out.push('>');
+        if let Some(text) = &self.text {
+            escape_into(text, out);
+        }
+        for child in &self.children {
+            child.markup(out);
+        }
+        out.push_str("</");
+        out.push_str(self.tag);
+        out.push('>');
+    }
+}
+
+fn escape_into(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// A coordinate as SVG wants it, to one decimal, without Rust's float
+/// formatter (which would add ~20 KiB to the wasm for nothing).
+pub fn num(v: f32) -> String {
+    if !v.is_finite() {
+        return "0".into();
+    }
+    let tenths = (v * 10.0).round() as i64;
+    let sign = if tenths < 0 { "-" } else { "" };
+    let t = tenths.unsigned_abs();
+    if t.is_multiple_of(10) {
+        format!("{sign}{}", t / 10)
+    } else {
+        format!("{sign}{}.{}", t / 10, t % 10)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_to_one_decimal() {
+        assert_eq!(num(12.0), "12");
+        assert_eq!(num(-3.25), "-3.3");
+        assert_eq!(num(0.04), "0");
+        assert_eq!(num(-0.04), "0");
+        assert_eq!(num(171.55), "171.6");
+        assert_eq!(num(f32::NAN), "0");
+    }
+
+    #[test]
+    fn markup_escapes_text_and_attributes() {
+        let el = El::svg("text", "t")
+            .attr("aria-label", "a \"b\" <c>")
+            .text("x & y");
+        let mut out = String::new();
+        el.markup(&mut out);
+        assert_eq!(
+            out,
+            "<text aria-label=\"a &quot;b&quot; &lt;c&gt;\">x &amp; y</text>"
+        );
+    }
+}

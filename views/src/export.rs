@@ -1,0 +1,185 @@
+//! "Download figure": the current picture as one standalone SVG file, with the
+//! design system's scene styles inlined (light theme), ready for a slide.
+//! One implementation for every demo: it writes out the same element tree
+//! the page draws, plus tables and lists set as text.
+
+use crate::element::{num, El};
+use crate::page::scene::{describe, figure, Target};
+use crate::scene::{List, Part, Scene, Table};
+
+/// The scene stylesheet: colours, strokes and text roles of every scene
+/// class. The page injects it too, so screen and file always agree.
+pub const SCENE_CSS: &str = include_str!("../../static/scene.css");
+
+const MARGIN: f32 = 24.0;
+const LINE: f32 = 24.0;
+/// Width of a monospace character at the export's text size, for columns.
+const CHAR: f32 = 9.0;
+
+/// The file name for a downloaded figure: `stack-lab-descriptor-ring.svg`.
+pub fn file_name(slug: &str) -> String {
+    format!("stack-lab-{slug}.svg")
+}
+
+/// The standalone SVG document for a scene.
+pub fn export(scene: &Scene) -> String {
+    let mut body = Vec::new();
+    let mut y = MARGIN;
+    let mut width: f32 = 640.0;
+    body.push(
+        El::svg("text", "title")
+            .attr("x", num(MARGIN))
+            .attr("y", num(y + 8.0))
+            .attr("class", "t-title")
+            .text(scene.title.clone()),
+    );
+    y += LINE + 8.0;
+    for part in &scene.parts {
+        match part {
+            Part::Figure(f) => {
+                let mut drawing = figure(f, Target::Export).children.remove(0);
+                drawing.attrs.retain(|(n, _)| !matches!(*n, "role" | "aria-label"));
+                drawing = drawing
+                    .attr("x", num(MARGIN))
+                    .attr("y", num(y))
+                    .attr("width", num(f.width))
+                    .attr("height", num(f.height));
+                body.push(drawing);
+                width = width.max(f.width + 2.0 * MARGIN);
+                y += f.height + 8.0;
+                if !f.legend.is_empty() {
+                    body.push(legend(&f.legend, y + 12.0));
+                    y += LINE;
+                }
+                y += 8.0;
+            }
+            Part::Table(t) => {
+                let (el, w, h) = table(t, y);
+                body.push(el);
+                width = width.max(w + 2.0 * MARGIN);
+                y += h + 12.0;
+            }
+            Part::List(l) => {
+                let (el, h) = list(l, y);
+                body.push(el);
+                y += h + 12.0;
+            }
+        }
+    }
+    let height = y + MARGIN;
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let root = El::svg("svg", "root")
+        .attr("xmlns", "http://www.w3.org/2000/svg")
+        .attr("class", "scene export")
+        .attr("width", num(width))
+        .attr("height", num(height))
+        .attr("viewBox", format!("0 0 {} {}", num(width), num(height)))
+        .child(El::svg("title", "t").text(scene.title.clone()))
+        .child(El::svg("desc", "d").text(describe(scene).join(" ")))
+        .child(El::svg("style", "s").text(SCENE_CSS.to_string()))
+        .child(
+            El::svg("rect", "bg")
+                .attr("class", "paper")
+                .attr("width", "100%")
+                .attr("height", "100%"),
+        )
+        .children(body);
+    root.markup(&mut out);
+    out.push('\n');
+    out
+}
+
+fn legend(keys: &[(String, String)], y: f32) -> El {
+    let mut x = MARGIN;
+    let mut g = El::svg("g", "legend").attr("class", "legend");
+    for (i, (class, meaning)) in keys.iter().enumerate() {
+        g = g.child(
+            El::svg("g", i.to_string())
+                .attr("class", class.clone())
+                .child(
+                    El::svg("rect", "swatch")
+                        .attr("x", num(x))
+                        .attr("y", num(y - 11.0))
+                        .attr("width", "14")
+                        .attr("height", "14")
+                        .attr("rx", "3"),
+                )
+                .child(
+                    El::svg("text", "t")
+                        .attr("x", num(x + 20.0))
+                        .attr("y", num(y))
+                        .attr("text-anchor", "start")
+                        .attr("class", "t-small")
+                        .text(meaning.clone()),
+                ),
+        );
+        x += 40.0 + meaning.chars().count() as f32 * 7.0;
+    }
+    g
+}
+
+fn text_at(x: f32, y: f32, text: &str, class: &str) -> El {
+    El::svg("text", "t")
+        .attr("x", num(x))
+        .attr("y", num(y))
+        .attr("text-anchor", "start")
+        .class(class)
+        .text(text.to_string())
+}
+
+/// A table set as aligned monospace columns; returns it, its width and height.
+fn table(t: &Table, top: f32) -> (El, f32, f32) {
+    let mut widths: Vec<usize> = t.columns.iter().map(|c| c.chars().count()).collect();
+    for row in &t.rows {
+        for (i, cell) in row.cells.iter().enumerate() {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).max(cell.text.chars().count());
+            }
+        }
+    }
+    let xs: Vec<f32> = widths
+        .iter()
+        .scan(MARGIN, |x, w| {
+            let here = *x;
+            *x += (*w as f32 + 2.0) * CHAR;
+            Some(here)
+        })
+        .collect();
+    let mut g = El::svg("g", t.key.clone()).attr("class", "export-table");
+    let mut y = top + 16.0;
+    g = g.child(text_at(MARGIN, y, &t.caption, "t-title"));
+    y += LINE;
+    for (i, c) in t.columns.iter().enumerate() {
+        g = g.child(text_at(xs[i], y, c, "mono strong"));
+    }
+    for row in &t.rows {
+        y += LINE;
+        let mut r = El::svg("g", row.key.clone()).class(&row.class);
+        for (i, cell) in row.cells.iter().enumerate().take(xs.len()) {
+            r = r.child(text_at(xs[i], y, &cell.text, &format!("mono {}", cell.class)));
+        }
+        g = g.child(r);
+    }
+    let width = widths.iter().map(|w| (*w as f32 + 2.0) * CHAR).sum::<f32>();
+    (g, width, y - top + 8.0)
+}
+
+/// A list set as lines of text; returns it and its height.
+fn list(l: &List, top: f32) -> (El, f32) {
+    let mut g = El::svg("g", l.key.clone()).attr("class", "export-list");
+    let mut y = top + 16.0;
+    g = g.child(text_at(MARGIN, y, &l.heading, "t-title"));
+    if l.items.is_empty() {
+        y += LINE;
+        g = g.child(text_at(MARGIN, y, &l.empty, "muted"));
+    }
+    for item in &l.items {
+        y += LINE;
+        let text = match &item.tag {
+            Some(tag) => format!("{tag} {}", item.text),
+            None => item.text.clone(),
+        };
+        g = g.child(text_at(MARGIN, y, &text, &item.class));
+    }
+    (g, y - top + 8.0)
+}

@@ -1,0 +1,23 @@
+//! Stack Lab's pictures: each demo's scene and controls as plain data.
+//!
+//! A demo's picture is a plain function of its model ([`live::View`]): a
+//! [`scene::Scene`] of keyed shapes with semantic classes, and a list of
+//! [`control::Control`]s. One renderer in the app draws any of them; the
+//! figure export writes the same elements to a file; tests check them here,
+//! natively, without a browser.
+//!
+//! Architecture invariant: this crate knows nothing of the web either. It
+//! depends on the engine only; scenes hold no simulation logic, they read it.
+
+pub mod control;
+pub mod draw;
+pub mod element;
+pub mod export;
+pub mod live;
+pub mod nic;
+pub mod page;
+pub mod scene;
+
+pub use control::{Control, Field, Handler, Input};
+pub use live::{build, open, Command, Frame, LiveDemo, Slot, Ui, View};
+pub use scene::{Anchor, Arrow, Cell, Figure, Item, Kind, List, Part, Scene, Shape, Size, Table};

@@ -1,0 +1,237 @@
+//! Interrupt vs busy-poll (RX): the receive waterfall, the CPU each mode
+//! spends at the chosen packet rate, and the crossover chart.
+
+use crate::control::Control;
+use crate::draw::chart::{decades, Plot};
+use crate::draw::waterfall::{compare, cost_editor, edited, waterfall};
+use crate::live::{Command, Ui, View};
+use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Table};
+use demos::nic::busy_poll::{
+    rate_index, rate_text, BusyPoll, BusyPollAction, BUSY, RATES, RATE_MAX, RATE_MIN, SPEC,
+};
+use demos::nic::stages::{StageAction, COST_MAX};
+use demos::text::{ns, tenths};
+
+
+
+/// What each mode costs at the chosen rate.
+fn cpu_table(m: &BusyPoll) -> Table {
+    let c = m.cpu();
+    let busy_on = m.pipe.uses(BUSY);
+    let in_use = |on: bool| if on { " (in use)" } else { "" };
+    let mut t = Table::new(
+        "cpu-panel",
+        format!("CPU cost at {}", rate_text(m.rate_pps.into())),
+        &["mode", "CPU per packet", "core use"],
+    );
+    let over = if c.irq_util > 1000 {
+        ": more than a core"
+    } else {
+        ""
+    };
+    t.row(
+        "mode-irq",
+        vec![
+            Cell::text(format!("interrupts{}{over}", in_use(!busy_on))),
+            Cell::mono(ns(c.irq_ns as i64)).key("irq-per-packet"),
+            Cell::mono(tenths(c.irq_util as i64)).key("irq-util"),
+        ],
+    )
+    .class(if busy_on { "" } else { "done" });
+    t.row(
+        "mode-busy",
+        vec![
+            Cell::text(format!("busy polling{}", in_use(busy_on))),
+            Cell::mono(ns(c.busy_ns as i64)).key("busy-per-packet"),
+            Cell::mono(tenths(c.busy_util as i64)).key("busy-util"),
+        ],
+    )
+    .class(if busy_on { "done" } else { "" })
+    .focus("cpu");
+    t
+}
+
+fn verdict(m: &BusyPoll) -> List {
+    let c = m.cpu();
+    let cheaper = if c.busy_cheaper() {
+        "busy polling"
+    } else {
+        "interrupts"
+    };
+    let crossover = match c.crossover_pps {
+        Some(x) => format!(
+            "Crossover: {}. Below it busy polling costs more CPU per packet than interrupts; above it, less.",
+            rate_text(x)
+        ),
+        None => "No crossover: at these stage costs interrupts cost no CPU, so busy polling never pays.".into(),
+    };
+    List::new("cpu-verdict", "Which costs less CPU", "")
+        .focus("cpu")
+        .item(Item::new("cheaper", format!("Cheaper in CPU at this rate: {cheaper}.")).class("done"))
+        .item(Item::new("crossover", crossover))
+}
+
+/// CPU per packet against packet rate, both logarithmic: the interrupt cost
+/// is flat, the polling core's cost falls as one core-second is shared by
+/// more packets, and the lines cross where interrupts would fill a core.
+fn chart(m: &BusyPoll) -> Figure {
+    let plot = Plot::new(
+        (100.0, 30.0, 930.0, 300.0),
+        (f64::from(RATE_MIN), f64::from(RATE_MAX), true),
+        (10.0, 1e6, true),
+    );
+    let lo = m.cpu_at(RATE_MIN);
+    let hi = m.cpu_at(RATE_MAX);
+    let now = m.cpu();
+    let rate = f64::from(m.rate_pps);
+    let mut f = Figure::new(
+        "chart",
+        format!(
+            "CPU per packet against packet rate. At {}: interrupts {}, busy polling {}.",
+            rate_text(m.rate_pps.into()),
+            ns(now.irq_ns as i64),
+            ns(now.busy_ns as i64)
+        ),
+        960.0,
+        360.0,
+    )
+    .legend("driver", "interrupts: the stages' CPU work")
+    .legend("nic dashed", "busy polling: a core ÷ rate");
+    let rate_ticks = decades(1e3, 1e7, |v| rate_text(v as u64).replace(" pkt/s", ""));
+    let ns_ticks = decades(10.0, 1e6, |v| match v as u64 {
+        n if n >= 1_000_000 => format!("{} ms", n / 1_000_000),
+        n if n >= 1_000 => format!("{} µs", n / 1_000),
+        n => format!("{n} ns"),
+    });
+    f.push(plot.axes(&rate_ticks, &ns_ticks, "packets per second (log)", "CPU per packet (log)"));
+    f.push(plot.series(
+        "irq-line",
+        &[(f64::from(RATE_MIN), lo.irq_ns as f64), (f64::from(RATE_MAX), hi.irq_ns as f64)],
+        "driver",
+    ));
+    f.push(plot.series(
+        "busy-line",
+        &[(f64::from(RATE_MIN), lo.busy_ns as f64), (f64::from(RATE_MAX), hi.busy_ns as f64)],
+        "nic dashed",
+    ));
+    if let Some(x) = now
+        .crossover_pps
+        .filter(|r| (u64::from(RATE_MIN)..=u64::from(RATE_MAX)).contains(r))
+    {
+        let (cx, cy) = plot.point((x as f64, now.irq_ns as f64));
+        let label = Shape::text("label", cx, cy + 30.0, format!("crossover {}", rate_text(x)))
+            .class("tone");
+        f.push(
+            Shape::group(
+                "chart-crossover",
+                vec![Shape::circle("dot", cx, cy, 8.0), label],
+            )
+            .class("done"),
+        );
+    }
+    f.push(
+        Shape::group(
+            "rate-marker",
+            vec![
+                plot.marker("now", rate, format!("now: {}", rate_text(m.rate_pps.into())), "fault"),
+                plot.dot("dot-irq", (rate, now.irq_ns as f64), "driver"),
+                plot.dot("dot-busy", (rate, now.busy_ns as f64), "nic"),
+            ],
+        )
+        .focus("cpu"),
+    );
+    f
+}
+
+impl View for BusyPoll {
+    /// The stage picked for the cost editor.
+    type Look = usize;
+
+    fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
+        let w = self.pipe.waterfall(&SPEC);
+        Scene::new(
+            "Interrupt vs busy-poll (RX)",
+            format!(
+                "A packet's way from the NIC to the app: {} in all, against {} with interrupts. At {} interrupts cost {} of CPU per packet and busy polling {}.",
+                ns(w.total_ns),
+                ns(w.baseline_ns),
+                rate_text(self.rate_pps.into()),
+                ns(self.cpu().irq_ns as i64),
+                ns(self.cpu().busy_ns as i64)
+            ),
+        )
+        .figure(waterfall(&w, "receive path", *selected, |i| ui.look(i)))
+        .figure(compare(&w, "receive path"))
+        .table(cpu_table(self))
+        .list(verdict(self))
+        .figure(chart(self))
+    }
+
+    fn controls(&self, selected: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
+        let w = self.pipe.waterfall(&SPEC);
+        let busy = self.pipe.uses(BUSY);
+        let last = RATES.len() as i64 - 1;
+        let stage = BusyPollAction::Stage;
+        let edit = edited(&w, *selected);
+        let set_cost = ui.number(move |v| {
+            let ns = v.clamp(0, i64::from(COST_MAX)) as u32;
+            Ok(Command::Do(stage(StageAction::SetCost { stage: edit, ns })))
+        });
+        let restore = ui.act(stage(StageAction::RestoreCosts));
+        let editor = cost_editor(&w, *selected, |i| ui.look(i), set_cost, restore);
+        vec![
+            Control::toggle(
+                "use-busy-poll",
+                "Busy polling",
+                busy,
+                ui.act(stage(StageAction::Use { technique: BUSY, on: !busy })),
+            ),
+            Control::note("The reader spins in the driver's poll (SO_BUSY_POLL): no interrupt, no NAPI schedule, no wakeup, but the core never rests."),
+            Control::slider(
+                "rate",
+                "Packet rate",
+                (rate_index(self.rate_pps) as i64, 0, last),
+                "",
+                ui.number(move |i| {
+                    let rate = RATES[i.clamp(0, last) as usize].clamp(RATE_MIN, RATE_MAX);
+                    Ok(Command::Do(BusyPollAction::SetRate(rate)))
+                }),
+            )
+            .shown(rate_text(self.rate_pps.into())),
+            Control::button(
+                "new-packet",
+                "Receive another packet",
+                ui.act(stage(StageAction::NewPacket)),
+            ),
+            Control::note("Step moves the packet through the next stage on the path."),
+            editor,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    #[test]
+    fn at_ten_million_packets_interrupts_need_more_than_a_core() {
+        let mut m = BusyPoll::new(&Default::default());
+        m.apply(&BusyPollAction::SetRate(RATE_MAX)).unwrap();
+        let scene = crate::build(&m, &0).0;
+        let table = scene.table_named("cpu-panel").unwrap();
+        assert!(table.rows[0].cells[0].text.ends_with("more than a core"));
+        assert_eq!(table.rows[0].cells[2].text, "550.0 %");
+        let cheaper = &scene.list_named("cpu-verdict").unwrap().items[0].text;
+        assert!(cheaper.contains("busy polling"));
+    }
+
+    #[test]
+    fn the_chart_marks_the_crossover_inside_the_plot() {
+        let m = BusyPoll::new(&Default::default());
+        let scene = crate::build(&m, &0).0;
+        let crossover = scene.find("chart-crossover").unwrap();
+        let label = crossover.children()[1].text_content().unwrap();
+        assert_eq!(label, "crossover 1.82 M pkt/s");
+    }
+}

@@ -1,0 +1,268 @@
+//! Cut-through (CTPIO): store-and-forward and cut-through on one time axis,
+//! each with its PCIe lane, its wire lane and its chunks' states now; the
+//! same facts as a table of counts.
+
+use crate::control::Control;
+use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
+use crate::live::{Command, Ui, View};
+use crate::scene::{Cell, Figure, Scene, Shape, Table};
+use demos::nic::cut_through::{
+    ChunkState, CtAction, CutThrough, Plan, CHUNKS_MAX, CHUNKS_MIN, PCIE_MAX,
+    PCIE_MIN, WIRE_RATES,
+};
+use demos::text::fixed;
+
+
+const LANE: f32 = 28.0;
+const GROUP: f32 = 166.0;
+const TOP: f32 = 64.0;
+
+/// Semantic class and glyph of a chunk's state (the glyph says it without colour).
+fn look(state: ChunkState) -> (&'static str, &'static str) {
+    match state {
+        ChunkState::NotArrived => ("idle dashed", "·"),
+        ChunkState::Arrived => ("nic", "+"),
+        ChunkState::OnWire => ("driver thick", "▶"),
+        ChunkState::Sent => ("done", "✓"),
+        ChunkState::CutOff => ("fault", "✗"),
+    }
+}
+
+/// Test-hook name of a state: `not-arrived`, `cut-off`.
+fn state_key(state: ChunkState) -> String {
+    state.label().replace(' ', "-")
+}
+
+fn ns_text(m: &CutThrough, units: u64) -> String {
+    format!("{} ns", fixed(m.ns(units), 1))
+}
+
+fn pcie_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
+    (0..plan.chunks)
+        .map(|k| Bar {
+            start: m.ns(plan.arrival(k) - plan.pcie_unit),
+            end: m.ns(plan.arrival(k)),
+            class: "nic",
+            label: k.to_string(),
+            track: 0,
+        })
+        .collect()
+}
+
+fn wire_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
+    let mut bars: Vec<Bar> = (0..plan.sent_whole())
+        .map(|k| Bar {
+            start: m.ns(plan.wire_start(k)),
+            end: m.ns(plan.wire_start(k) + plan.wire_unit),
+            class: "done",
+            label: k.to_string(),
+            track: 0,
+        })
+        .collect();
+    if plan.underrun.is_some() {
+        // The poisoned end: a bad FCS where the next chunk should have been.
+        let at = m.ns(plan.end);
+        bars.push(Bar {
+            start: at,
+            end: at + m.ns(plan.wire_unit).max(m.ns(plan.pcie_unit) / 4.0),
+            class: "fault thick",
+            label: "bad FCS".into(),
+            track: 0,
+        });
+    }
+    bars
+}
+
+/// One timeline: PCIe lane, wire lane, and the strip of chunks now.
+fn timeline(m: &CutThrough, axis: Axis, y: f32, plan: &Plan, name: &str, key: &str) -> Shape {
+    let now_units = m.now_units();
+    let now = m.ns(now_units);
+    let cell = ((RIGHT - LEFT) / plan.chunks as f32).min(36.0);
+    let strip_y = y + 2.0 * (LANE + 6.0) + 16.0;
+    let mut shapes = vec![
+        heading("heading", y - 8.0, name.to_string()),
+        axis.lane("pcie", y, LANE, "PCIe → NIC", &pcie_bars(m, plan), now),
+        axis.lane(&format!("{key}-wire"), y + LANE + 6.0, LANE, "NIC → wire", &wire_bars(m, plan), now)
+            .focus(key),
+        Shape::text("strip-name", LEFT - 10.0, strip_y + 17.0, "chunks now")
+            .end()
+            .class("muted"),
+    ];
+    for k in 0..plan.chunks {
+        let state = plan.state(k, now_units);
+        let (class, glyph) = look(state);
+        let x = LEFT + k as f32 * cell;
+        shapes.push(
+            Shape::group(
+                format!("{key}-chunk-{k}"),
+                vec![
+                    Shape::rect("r", x + 1.0, strip_y, cell - 2.0, 24.0).rounded(3.0),
+                    Shape::text("g", x + cell / 2.0, strip_y + 17.0, glyph).class("strong"),
+                ],
+            )
+            .class(class)
+            .state(state.label())
+            .label(format!("chunk {k}: {}", state.label())),
+        );
+    }
+    shapes.push(axis.marker(
+        "first",
+        m.ns(plan.start),
+        (y - 4.0, y + 2.0 * LANE + 6.0),
+        y - 8.0,
+        format!("first bit {}", ns_text(m, plan.start)),
+        "driver",
+    ));
+    let (last, class) = match plan.underrun {
+        Some(_) => (format!("poisoned at {}", ns_text(m, plan.end)), "fault"),
+        None => (format!("last bit {}", ns_text(m, plan.end)), "done"),
+    };
+    shapes.push(axis.marker(
+        "last",
+        m.ns(plan.end),
+        (y + LANE + 6.0, strip_y + 28.0),
+        strip_y + 42.0,
+        last,
+        class,
+    ));
+    Shape::group(format!("{key}-timeline"), shapes)
+}
+
+fn timelines(m: &CutThrough) -> Figure {
+    let (sf, ct) = (m.store_and_forward(), m.cut_through());
+    let end = m.ns(sf.end.max(ct.end).max(m.chunks as u64 * m.tick_units()));
+    let axis = Axis::new(end);
+    let height = TOP + 2.0 * GROUP + 8.0;
+    let mut f = Figure::new(
+        "ct-timelines",
+        format!(
+            "Tick {}: store-and-forward first bit {}, last {}; cut-through first bit {}, {} {}",
+            m.tick,
+            ns_text(m, sf.start),
+            ns_text(m, sf.end),
+            ns_text(m, ct.start),
+            if ct.underrun.is_some() { "poisoned at" } else { "last" },
+            ns_text(m, ct.end)
+        ),
+        WIDTH,
+        height,
+    )
+    .legend("idle dashed", "· not yet arrived")
+    .legend("nic", "+ arrived over PCIe")
+    .legend("driver", "▶ transmitting on the wire")
+    .legend("done", "✓ sent")
+    .legend("fault", "✗ cut off (frame poisoned)");
+    f.push(axis.ticks(18.0, height - 8.0, "ns"));
+    f.push(timeline(m, axis, TOP, &sf, "Store-and-forward", "sf"));
+    f.push(timeline(m, axis, TOP + GROUP, &ct, "Cut-through", "ct"));
+    f.push(axis.cursor(m.ns(m.now_units()), 22.0, height - 8.0));
+    f
+}
+
+fn counts(m: &CutThrough) -> Table {
+    let now = m.now_units();
+    let mut columns = vec!["timeline"];
+    columns.extend(ChunkState::ALL.iter().map(|s| s.label()));
+    let mut t = Table::new("ct-counts", "Chunks in each state now", &columns);
+    for (name, key, plan) in [
+        ("Store-and-forward", "sf", m.store_and_forward()),
+        ("Cut-through", "ct", m.cut_through()),
+    ] {
+        let mut cells = vec![Cell::text(name)];
+        cells.extend(ChunkState::ALL.iter().map(|&s| {
+            Cell::mono(plan.count(s, now).to_string())
+                .key(format!("{key}-count-ct-{}", state_key(s)))
+        }));
+        t.row(format!("counts-{key}"), cells);
+    }
+    t
+}
+
+impl View for CutThrough {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        let (sf, ct) = (self.store_and_forward(), self.cut_through());
+        Scene::new(
+            "Cut-through (CTPIO)",
+            format!(
+                "A {}-chunk frame, PCIe at {} Gb/s, the wire at {} Gb/s. Store-and-forward starts the wire at {}; cut-through after {} chunk(s), at {}{}.",
+                self.chunks,
+                self.pcie_gbps,
+                self.wire_gbps,
+                ns_text(self, sf.start),
+                self.threshold,
+                ns_text(self, ct.start),
+                if ct.underrun.is_some() { ", and runs dry" } else { "" }
+            ),
+        )
+        .figure(timelines(self))
+        .table(counts(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let act = |a| Ok(Command::Do(a));
+        let wire = WIRE_RATES.iter().position(|&g| g == self.wire_gbps).unwrap_or(0);
+        let wires = WIRE_RATES
+            .iter()
+            .map(|&g| (g.to_string(), format!("{g} GbE"), ui.act(CtAction::SetWire(g))))
+            .collect();
+        vec![
+            Control::slider("frame-size", "Frame size", (self.chunks as i64, CHUNKS_MIN as i64, CHUNKS_MAX as i64), "× 64 B chunks", ui.number(move |v| {
+                act(CtAction::SetChunks(v.max(0) as usize))
+            })),
+            Control::slider("pcie-rate", "PCIe delivery rate", (i64::from(self.pcie_gbps), i64::from(PCIE_MIN), i64::from(PCIE_MAX)), "Gb/s", ui.number(move |v| {
+                act(CtAction::SetPcie(v.clamp(0, i64::from(u32::MAX)) as u32))
+            })),
+            Control::choice("wire", "Wire rate", wire, wires),
+            Control::slider("threshold", "Cut-through threshold", (self.threshold as i64, 1, self.chunks as i64), "× 64 B chunks", ui.number(move |v| {
+                act(CtAction::SetThreshold(v.max(0) as usize))
+            })),
+            Control::group(
+                "Threshold and clock",
+                vec![
+                    Control::button(
+                        "use-safe",
+                        format!("Use the safe threshold ({})", self.safe_threshold()),
+                        ui.act(CtAction::UseSafeThreshold),
+                    ),
+                    Control::button("run-to-end", "Run to the end", ui.act(CtAction::RunToEnd)),
+                ],
+            ),
+            Control::note("Step delivers one more chunk over PCIe; changing a setting restarts the clock."),
+            Control::danger_group(
+                "Break it",
+                vec![Control::button(
+                    "break-it",
+                    "A 100 GbE wire, threshold 1",
+                    ui.act(CtAction::BreakIt),
+                )
+                .danger()],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::nic::cut_through::CutThroughConfig;
+    use demos::Model;
+
+    #[test]
+    fn an_underrun_cuts_off_the_chunk_the_wire_wanted() {
+        let mut m = CutThrough::new(&CutThroughConfig::default());
+        m.apply(&CtAction::BreakIt).unwrap();
+        m.apply(&CtAction::RunToEnd).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(scene.find("ct-chunk-1").unwrap().state.as_deref(), Some("cut off"));
+        assert_eq!(scene.find("sf-chunk-1").unwrap().state.as_deref(), Some("sent"));
+        let table = scene.table_named("ct-counts").unwrap();
+        let cut_off = table.rows[1]
+            .cells
+            .iter()
+            .find(|c| c.key.as_deref() == Some("ct-count-ct-cut-off"))
+            .unwrap();
+        assert_ne!(cut_off.text, "0");
+    }
+}

@@ -1,0 +1,477 @@
+//! Descriptor ring: the driver, the ring and the NIC side by side; host
+//! memory as a table; what reached the stack or the wire; the damage.
+
+use crate::control::Control;
+use crate::draw::geometry::{polar, sector};
+use crate::live::{Ui, View};
+use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
+use demos::nic::descriptor_ring::{
+    hex, DescriptorRing, Direction, Field, NicPhase, RingAction, RingConfig, SlotState, RING_SIZE,
+};
+
+
+const CX: f32 = 450.0;
+const CY: f32 = 240.0;
+const INNER: f32 = 92.0;
+const OUTER: f32 = 158.0;
+const SLICE: f32 = 360.0 / RING_SIZE as f32;
+
+fn state_class(state: SlotState) -> &'static str {
+    match state {
+        SlotState::Free => "driver",
+        SlotState::Owned => "nic",
+        SlotState::Done => "done",
+    }
+}
+
+fn field_name(field: Field) -> &'static str {
+    match field {
+        Field::Addr => "addr",
+        Field::Len => "len",
+        Field::Flags => "flags",
+    }
+}
+
+fn direction_word(m: &DescriptorRing) -> &'static str {
+    match m.config.direction {
+        Direction::Rx => "RX",
+        Direction::Tx => "TX",
+    }
+}
+
+/// One sector of the ring: index, state, and a note when it is not what it seems.
+fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
+    let from = i as f32 * SLICE + 1.5;
+    let to = (i + 1) as f32 * SLICE - 1.5;
+    let (tx, ty) = polar(CX, CY, (INNER + OUTER) / 2.0, (from + to) / 2.0);
+    let state = m.slots[i].state;
+    let pending = m.store_buffer.iter().any(|s| s.slot == i);
+    let unpublished = state == SlotState::Owned && !m.is_published(i);
+    let note = if pending {
+        "stores pending"
+    } else if unpublished {
+        "unpublished"
+    } else {
+        ""
+    };
+    let mut label = format!("descriptor {i}: {}", state.label());
+    if !note.is_empty() {
+        label.push_str(", ");
+        label.push_str(note);
+    }
+    Shape::group(
+        format!("desc-{i}"),
+        vec![
+            Shape::path("sector", sector(CX, CY, INNER, OUTER, from, to)),
+            Shape::text("index", tx, ty - 12.0, format!("#{i}"))
+                .mono()
+                .size(Size::Small),
+            Shape::text("state", tx, ty + 10.0, state.label())
+                .mono()
+                .size(Size::Large),
+            Shape::text("note", tx, ty + 27.0, note)
+                .size(Size::Small)
+                .class("fault tone"),
+        ],
+    )
+    .class(state_class(state))
+    .class_if(unpublished, "dashed")
+    .state(state.label())
+    .label(label)
+    .focus(format!("desc-{i}"))
+}
+
+/// A pointer from outside the ring to the descriptor at `index`.
+fn pointer(key: &str, text: String, index: usize, radius: f32, offset: f32, class: &str) -> Shape {
+    let mid = index as f32 * SLICE + SLICE / 2.0 + offset;
+    let tip = polar(CX, CY, OUTER + 4.0, mid);
+    let tail = polar(CX, CY, radius - 10.0, mid);
+    let (lx, ly) = polar(CX, CY, radius, mid);
+    let side = polar(0.0, 0.0, 1.0, mid).0;
+    let text = Shape::text("label", lx, ly + 6.0, text).mono().class("tone");
+    let text = match side {
+        x if x > 0.35 => text.start(),
+        x if x < -0.35 => text.end(),
+        _ => text,
+    };
+    Shape::group(
+        key,
+        vec![Shape::arrow("arrow", tail, tip).class("thick"), text],
+    )
+    .class(class)
+}
+
+/// A panel: a box with a title and lines of text below it.
+fn panel(key: &str, x: f32, title: &str, class: &str, lines: Vec<Shape>) -> Shape {
+    let mut children = vec![
+        Shape::rect("box", x, 30.0, 230.0, 420.0).class("panel"),
+        Shape::text("title", x + 14.0, 60.0, title)
+            .start()
+            .size(Size::Title),
+    ];
+    children.extend(lines);
+    Shape::group(key, children).class(class)
+}
+
+/// A register: its name and value on one line.
+fn register(key: &str, x: f32, y: f32, name: &str, value: String) -> Shape {
+    Shape::group(
+        key,
+        vec![
+            Shape::text("name", x + 14.0, y, name).start().class("muted"),
+            Shape::text("value", x + 216.0, y, value)
+                .end()
+                .mono()
+                .size(Size::Large),
+        ],
+    )
+}
+
+fn driver_panel(m: &DescriptorRing) -> Shape {
+    let x = 10.0;
+    let mut lines = vec![
+        register("reg-tail", x, 100.0, "TAIL", m.tail.to_string()),
+        register("reg-reap", x, 132.0, "next to reap", m.next_to_clean.to_string()),
+        Shape::text("sb-title", x + 14.0, 176.0, "Store buffer")
+            .start()
+            .class("strong"),
+    ];
+    if m.store_buffer.is_empty() {
+        lines.push(
+            Shape::text("sb-empty", x + 14.0, 202.0, "empty: all stores visible")
+                .start()
+                .size(Size::Small),
+        );
+    }
+    for (n, s) in m.store_buffer.iter().enumerate().take(8) {
+        let value = match s.field {
+            Field::Addr => hex(s.value),
+            Field::Len => format!("{} B", s.value),
+            Field::Flags => "OWN=1 DD=0".to_string(),
+        };
+        let y = 192.0 + n as f32 * 30.0;
+        lines.push(Shape::group(
+            format!("store-{n}"),
+            vec![
+                Shape::rect("chip", x + 10.0, y, 210.0, 24.0).class("warn"),
+                Shape::text(
+                    "text",
+                    x + 18.0,
+                    y + 17.0,
+                    format!("#{}.{} ← {value}", s.slot, field_name(s.field)),
+                )
+                .start()
+                .mono()
+                .size(Size::Small),
+            ],
+        ));
+    }
+    panel("driver-panel", x, "Driver · CPU", "driver", lines)
+        .focus("store-buffer")
+        .label(format!(
+            "Driver: TAIL {}, next to reap {}, {} store{} pending",
+            m.tail,
+            m.next_to_clean,
+            m.store_buffer.len(),
+            demos::text::plural(m.store_buffer.len())
+        ))
+}
+
+fn nic_panel(m: &DescriptorRing) -> Shape {
+    let x = 660.0;
+    let dma = match m.nic {
+        NicPhase::Idle => vec!["idle".to_string()],
+        NicPhase::Fetched { slot, seen } => vec![
+            format!("holds #{slot}:"),
+            format!("{} / {} B", hex(seen.addr), seen.len),
+        ],
+        NicPhase::Moved { slot, bytes, .. } => {
+            vec![format!("moved {bytes} B for #{slot};"), "write-back next".into()]
+        }
+    };
+    let mut lines = vec![
+        register("reg-head", x, 100.0, "HEAD", m.head.to_string()),
+        register("nic-tail", x, 132.0, "TAIL register", m.doorbell.to_string()),
+        Shape::text("dma-title", x + 14.0, 176.0, "DMA engine")
+            .start()
+            .class("strong"),
+    ];
+    let dma_lines = dma
+        .iter()
+        .enumerate()
+        .map(|(n, line)| {
+            Shape::text(format!("l{n}"), x + 14.0, 202.0 + n as f32 * 22.0, line.clone())
+                .start()
+                .mono()
+                .size(Size::Small)
+        })
+        .collect();
+    lines.push(Shape::group("dma", dma_lines).label(format!("DMA engine: {}", dma.join(" "))));
+    if m.config.direction == Direction::Rx {
+        lines.push(
+            Shape::text("fifo-title", x + 14.0, 270.0, "On-chip FIFO")
+                .start()
+                .class("strong"),
+        );
+        let mut chips: Vec<Shape> = m
+            .rx_fifo
+            .iter()
+            .enumerate()
+            .map(|(n, f)| {
+                let y = 282.0 + n as f32 * 30.0;
+                Shape::group(
+                    format!("frame-{}", f.id),
+                    vec![
+                        Shape::rect("chip", x + 10.0, y, 210.0, 24.0).class("nic"),
+                        Shape::text("t", x + 18.0, y + 17.0, format!("#{} · {} B", f.id, f.len))
+                            .start()
+                            .mono()
+                            .size(Size::Small),
+                    ],
+                )
+            })
+            .collect();
+        if chips.is_empty() {
+            chips.push(
+                Shape::text("empty", x + 14.0, 296.0, "empty")
+                    .start()
+                    .size(Size::Small),
+            );
+        }
+        lines.push(Shape::group("fifo", chips));
+    }
+    panel("nic-panel", x, "NIC", "nic", lines)
+        .focus("nic")
+        .label(format!(
+            "NIC: HEAD {}, TAIL register {}, DMA engine {}",
+            m.head,
+            m.doorbell,
+            dma.join(" ")
+        ))
+}
+
+fn ring(m: &DescriptorRing) -> Figure {
+    let mut f = Figure::new("ring", format!("{} descriptor ring", direction_word(m)), 900.0, 480.0)
+        .legend("driver", "FREE · driver's")
+        .legend("nic", "OWN · NIC's")
+        .legend("done", "DD · done, to reap");
+    f.push(driver_panel(m));
+    f.push(nic_panel(m));
+    f.extend((0..RING_SIZE).map(|i| descriptor(m, i)));
+    f.push(
+        Shape::text("ring-mode", CX, CY - 6.0, format!("{} ring", direction_word(m)))
+            .size(Size::Large),
+    );
+    f.push(Shape::text("ring-fill", CX, CY + 20.0, m.fill_label()).class("muted"));
+    f.push(pointer("ptr-head", format!("HEAD {}", m.head), m.head, 182.0, -12.0, "nic"));
+    f.push(pointer("ptr-tail", format!("TAIL {}", m.tail), m.tail, 182.0, 12.0, "driver"));
+    f.push(
+        pointer(
+            "ptr-doorbell",
+            format!("NIC TAIL {}", m.doorbell),
+            m.doorbell,
+            214.0,
+            0.0,
+            "idle",
+        )
+        .class("dashed")
+        .focus("doorbell"),
+    );
+    f
+}
+
+fn memory_table(m: &DescriptorRing) -> Table {
+    let mut t = Table::new(
+        "memory-table",
+        "Host memory: the descriptors as the NIC would read them",
+        &["slot", "state", "addr", "len", "OWN", "DD", "buffer"],
+    );
+    for i in 0..RING_SIZE {
+        let d = m.memory[i];
+        let slot = &m.slots[i];
+        let state = match slot.state {
+            SlotState::Owned if !m.is_published(i) => "OWN (not published)".to_string(),
+            s => s.label().to_string(),
+        };
+        let buffer = match slot.frame {
+            Some(f) => format!("#{} · {} B", f.id, f.len),
+            None if slot.state == SlotState::Free => "—".into(),
+            None => "empty".into(),
+        };
+        let flag = |on: bool| if on { "1" } else { "0" };
+        t.row(
+            format!("mem-{i}"),
+            vec![
+                Cell::text(format!("#{i}")),
+                Cell::text(state),
+                Cell::mono(hex(d.addr)),
+                Cell::mono(d.len.to_string()),
+                Cell::mono(flag(d.own)),
+                Cell::mono(flag(d.dd)),
+                Cell::mono(buffer),
+            ],
+        )
+        .class(state_class(slot.state))
+        .state(slot.state.label())
+        .focus(format!("desc-{i}"));
+    }
+    t
+}
+
+impl View for DescriptorRing {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        let m = self;
+        let delivered = m.delivered.iter().rev().take(8).fold(
+            List::new(
+                "delivered",
+                match m.config.direction {
+                    Direction::Rx => "Handed to the stack",
+                    Direction::Tx => "Sent on the wire",
+                },
+                "none yet",
+            )
+            .chips()
+            .focus("wire"),
+            |list, f| {
+                list.item(
+                    Item::new(format!("f{}", f.id), format!("#{} · {} B", f.id, f.len))
+                        .class("done")
+                        .mono(),
+                )
+            },
+        );
+        let damage = m.damage.iter().enumerate().fold(
+            List::new("damage", "Damage", "no corrupted DMA").focus("wire"),
+            |list, (n, d)| {
+                list.item(
+                    Item::new(format!("d{n}"), d.summary.clone())
+                        .class("fault")
+                        .tag("Fault:"),
+                )
+            },
+        );
+        Scene::new(
+            format!("{} descriptor ring", direction_word(m)),
+            format!(
+                "{} descriptors: {} FREE, {} OWN, {} DD. HEAD {}, TAIL {}, the NIC's TAIL register {}; {} store{} pending in the CPU's store buffer.",
+                RING_SIZE,
+                m.count(SlotState::Free),
+                m.count(SlotState::Owned),
+                m.count(SlotState::Done),
+                m.head,
+                m.tail,
+                m.doorbell,
+                m.store_buffer.len(),
+                demos::text::plural(m.store_buffer.len())
+            ),
+        )
+        .figure(ring(m))
+        .table(memory_table(m))
+        .list(delivered)
+        .list(damage)
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let mut restart = |direction| {
+            ui.restart(RingConfig {
+                direction,
+                ..self.config.clone()
+            })
+        };
+        let options = vec![
+            ("rx", "RX (receive)".to_string(), restart(Direction::Rx)),
+            ("tx", "TX (send)".to_string(), restart(Direction::Tx)),
+        ];
+        let selected = usize::from(self.config.direction == Direction::Tx);
+        let driver = vec![
+            Control::button("post", "Post a buffer", ui.act(RingAction::Post)).primary(),
+            Control::button("barrier", "wmb() barrier", ui.act(RingAction::Barrier)),
+            Control::button("doorbell", "Ring the doorbell", ui.act(RingAction::Doorbell)),
+            Control::button("reap", "Reap completions", ui.act(RingAction::Reap)),
+        ];
+        let mut out = vec![
+            Control::choice("mode", "Direction", selected, options),
+            Control::group("Driver", driver),
+        ];
+        if self.config.direction == Direction::Rx {
+            out.push(Control::group(
+                "Wire",
+                vec![Control::button(
+                    "arrive",
+                    "A frame arrives",
+                    ui.act(RingAction::FrameArrives),
+                )],
+            ));
+        }
+        out.push(Control::note("Step runs the NIC: fetch, DMA, write-back."));
+        out.push(Control::danger_group(
+            "Break it",
+            vec![Control::toggle(
+                "skip-barrier",
+                "Skip the barrier",
+                self.skip_barrier,
+                ui.act(RingAction::SetSkipBarrier(!self.skip_barrier)),
+            )
+            .danger()],
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    fn ring_after(actions: &[RingAction]) -> DescriptorRing {
+        let mut m = DescriptorRing::new(&RingConfig::default());
+        for a in actions {
+            m.apply(a).expect("accepted");
+        }
+        m
+    }
+
+    #[test]
+    fn a_round_trip_marks_descriptor_zero_done_and_moves_head() {
+        use RingAction::*;
+        let m = ring_after(&[Post, Barrier, Doorbell, FrameArrives, NicFetch, NicDma, NicWriteBack]);
+        let scene = crate::build(&m, &()).0;
+        let d0 = scene.find("desc-0").expect("descriptor 0 drawn");
+        assert_eq!(d0.state.as_deref(), Some("DD"));
+        assert!(d0.has_class("done"));
+        let head = scene.find("ptr-head").expect("HEAD arrow drawn");
+        let label = head.children().iter().find_map(|c| c.text_content());
+        assert_eq!(label, Some("HEAD 1"));
+    }
+
+    #[test]
+    fn pending_stores_are_listed_and_marked_on_their_descriptor() {
+        let m = ring_after(&[RingAction::Post]);
+        let scene = crate::build(&m, &()).0;
+        let d0 = scene.find("desc-0").unwrap();
+        assert!(d0.label.as_deref().unwrap().contains("stores pending"));
+        assert!(scene.find("store-2").is_some(), "three stores: addr, len, flags");
+        assert!(scene.find("store-3").is_none());
+    }
+
+    #[test]
+    fn the_wire_controls_exist_only_in_rx() {
+        let rx = DescriptorRing::new(&RingConfig::default());
+        assert!(Control::find(&crate::build(&rx, &()).1, "arrive").is_some());
+        let tx = DescriptorRing::new(&RingConfig {
+            direction: Direction::Tx,
+            ..RingConfig::default()
+        });
+        assert!(Control::find(&crate::build(&tx, &()).1, "arrive").is_none());
+    }
+
+    #[test]
+    fn the_memory_table_has_one_row_per_descriptor() {
+        let scene = crate::build(&ring_after(&[]), &()).0;
+        let table = scene.table_named("memory-table").unwrap();
+        assert_eq!(table.rows.len(), RING_SIZE);
+        assert!(table.rows.iter().all(|r| r.state.as_deref() == Some("FREE")));
+    }
+}

@@ -1,0 +1,452 @@
+//! IOMMU / IOVA: the device's IOVA pages beside host physical memory, the
+//! IOMMU's entries between them, the latest DMA and its fate; the page table
+//! and the kernel's fault log.
+
+use crate::control::{Control, Field};
+use crate::draw::geometry::PathData;
+use crate::live::{Command, Ui, View};
+use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
+use demos::nic::iommu::{
+    hex, region_at, Access, Iommu, IommuAction, Owner, Verdict, PAGE, PAGES, REGIONS,
+};
+
+
+const TOP: f32 = 64.0;
+const ROW: f32 = 32.0;
+const IOVA_X: f32 = 64.0;
+const IOVA_W: f32 = 130.0;
+const PA_X: f32 = 430.0;
+const PA_W: f32 = 300.0;
+const WIDTH: f32 = PA_X + PA_W + 6.0;
+const PRESETS: &[(&str, &str)] = &[
+    ("0x1000", "RX buffer"),
+    ("0x1234", "inside RX page"),
+    ("0x2000", "TX buffer"),
+    ("0x5000", "unmapped"),
+    ("0x0100", "stray, low"),
+    ("0xf000", "stray, high"),
+];
+
+fn row_y(addr: u64) -> f32 {
+    TOP + (addr as f32 / PAGE as f32) * ROW
+}
+
+/// The middle of the row holding page `addr`.
+fn row_mid(addr: u64) -> f32 {
+    row_y(addr & !(PAGE - 1)) + ROW / 2.0
+}
+
+/// A curve from an IOVA page's right edge to a physical page's left edge.
+fn link(iova: u64, pa: u64) -> PathData {
+    let (y0, y1) = (row_mid(iova), row_mid(pa));
+    let (x0, x1) = (IOVA_X + IOVA_W, PA_X);
+    let mid = (x0 + x1) / 2.0;
+    PathData::new()
+        .move_to(x0, y0)
+        .curve_to((mid, y0), (mid, y1), (x1, y1))
+}
+
+fn iova_pages(m: &Iommu) -> Vec<Shape> {
+    (0..PAGES)
+        .map(|p| {
+            let addr = p * PAGE;
+            let y = row_y(addr);
+            let entry = m.mapping(addr);
+            let hit = m
+                .last
+                .is_some_and(|r| r.iova < 0x1_0000 && r.iova & !(PAGE - 1) == addr);
+            let perm = entry.map_or("—", |e| match (e.read, e.write) {
+                (true, true) => "R W",
+                (true, false) => "R",
+                _ => "W",
+            });
+            Shape::group(
+                format!("iova-{addr:#x}"),
+                vec![
+                    Shape::rect("r", IOVA_X, y + 1.0, IOVA_W, ROW - 2.0).rounded(3.0),
+                    Shape::text("a", IOVA_X + 8.0, y + 21.0, hex(addr)).start().mono(),
+                    Shape::text("p", IOVA_X + IOVA_W - 8.0, y + 21.0, perm)
+                        .end()
+                        .mono()
+                        .size(Size::Small),
+                ],
+            )
+            .class(if entry.is_some() { "driver" } else { "idle" })
+            .class_if(hit, "thick")
+            .state(if entry.is_some() { "mapped" } else { "no entry" })
+        })
+        .collect()
+}
+
+fn regions(m: &Iommu) -> Vec<Shape> {
+    REGIONS
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let y = row_y(r.start);
+            let h = (r.end - r.start) as f32 / PAGE as f32 * ROW;
+            let t = m.touched[i];
+            let harmed = r.owner != Owner::App && (t.written > 0 || t.read > 0);
+            let note = if r.owner == Owner::App {
+                match t.written + t.read {
+                    0 => String::new(),
+                    n => format!("device I/O {n} B"),
+                }
+            } else if t.written > 0 {
+                format!("OVERWRITTEN {} B", t.written)
+            } else if t.read > 0 {
+                format!("LEAKED {} B", t.read)
+            } else {
+                String::new()
+            };
+            // One-page regions carry their state beside the name; taller ones on their last row.
+            let note_y = if h > ROW { y + h - 10.0 } else { y + 20.0 };
+            let note = if note.is_empty() && h <= ROW {
+                hex(r.start)
+            } else {
+                note
+            };
+            let class = match (harmed, r.owner) {
+                (true, _) => "fault thick",
+                (false, Owner::App) => "done",
+                (false, Owner::Kernel) => "idle",
+                (false, Owner::OtherProcess) => "idle dashed",
+            };
+            let mut shapes = vec![
+                Shape::rect("r", PA_X, y + 1.0, PA_W, h - 2.0),
+                Shape::text("name", PA_X + 8.0, y + 20.0, r.name).start().class("strong"),
+                Shape::text("note", PA_X + PA_W - 8.0, note_y, note)
+                    .end()
+                    .mono()
+                    .size(Size::Small)
+                    .class("tone"),
+            ];
+            if h > ROW {
+                shapes.push(
+                    Shape::text(
+                        "range",
+                        PA_X + 8.0,
+                        y + 20.0 + ROW,
+                        format!("{}–{:#06x} · {}", hex(r.start), r.end - 1, r.owner.label()),
+                    )
+                    .start()
+                    .mono()
+                    .size(Size::Small),
+                );
+            }
+            Shape::group(format!("region-{}", r.key), shapes)
+                .class(class)
+                .state(if harmed { "harmed" } else { "intact" })
+                .focus(format!("region-{}", r.key))
+        })
+        .collect()
+}
+
+/// What became of a DMA: its state word, class, outcome and where it landed.
+fn fate(verdict: Verdict) -> (&'static str, &'static str, String, Option<u64>) {
+    match verdict {
+        Verdict::Allowed { pa } => ("allowed", "done", format!("ALLOWED → {}", hex(pa)), Some(pa)),
+        Verdict::Blocked(reason) => (
+            "blocked",
+            "fault",
+            format!("BLOCKED · fault {:#04x}", reason.code()),
+            None,
+        ),
+        Verdict::Unchecked { pa } => ("unchecked", "fault", format!("UNCHECKED → {}", hex(pa)), Some(pa)),
+        Verdict::NoMemory => ("blocked", "fault", "NO MEMORY THERE".to_string(), None),
+    }
+}
+
+/// The latest DMA: an arrow into its IOVA row, and what became of it.
+fn last_dma(m: &Iommu) -> Option<Shape> {
+    let r = m.last?;
+    let y = if r.iova < 0x1_0000 {
+        row_mid(r.iova)
+    } else {
+        TOP + ROW * PAGES as f32 + 16.0
+    };
+    let (state, class, outcome, to) = fate(r.verdict);
+    let mut shapes = vec![
+        Shape::arrow("in", (6.0, y), (IOVA_X - 4.0, y)),
+        Shape::text("access", 2.0, y - 7.0, r.access.label())
+            .start()
+            .size(Size::Small)
+            .class("tone"),
+    ];
+    if let Some(pa) = to {
+        let path = if m.translating {
+            link(r.iova, pa)
+        } else {
+            PathData::new()
+                .move_to(IOVA_X + IOVA_W, y)
+                .line_to(PA_X, row_mid(pa))
+        };
+        shapes.push(Shape::path("path", path).class("line").arrowhead(crate::scene::Arrow::End));
+    }
+    shapes.push(Shape::rect("pill", 210.0, 68.0, 206.0, 50.0).rounded(12.0));
+    shapes.push(
+        Shape::text("what", 313.0, 89.0, format!("{} {}", r.access.label(), hex(r.iova)))
+            .mono()
+            .size(Size::Small)
+            .class("strong"),
+    );
+    shapes.push(Shape::text("outcome", 313.0, 109.0, outcome).mono().size(Size::Small).class("strong"));
+    Some(Shape::group("last-dma", shapes).class(class).state(state))
+}
+
+fn spaces(m: &Iommu) -> Figure {
+    let height = TOP + ROW * PAGES as f32 + 34.0;
+    let mut f = Figure::new(
+        "iommu-spaces",
+        format!(
+            "Device IOVA space and host physical memory; {} mapping(s); IOMMU {}",
+            m.mappings.len(),
+            if m.translating { "translating" } else { "in passthrough" }
+        ),
+        WIDTH,
+        height,
+    )
+    .legend("driver", "mapped IOVA page")
+    .legend("done", "device owner's memory")
+    .legend("idle", "kernel / other process")
+    .legend("fault", "harmed by stray DMA");
+    let (iova_mid, pa_mid) = (IOVA_X + IOVA_W / 2.0, PA_X + PA_W / 2.0);
+    f.push(Shape::text("col-iova", iova_mid, 28.0, "Device's IOVA space").class("strong"));
+    f.push(Shape::text("col-iova-sub", iova_mid, 48.0, "what the NIC addresses").size(Size::Small));
+    f.push(Shape::text("col-pa", pa_mid, 28.0, "Host physical memory").class("strong"));
+    f.push(Shape::text("col-pa-sub", pa_mid, 48.0, "what really gets touched").size(Size::Small));
+    f.push(
+        Shape::group(
+            "iommu-mode",
+            vec![
+                Shape::rect("band", 206.0, 60.0, 214.0, ROW * PAGES as f32 + 8.0).rounded(10.0),
+                Shape::text(
+                    "mode",
+                    313.0,
+                    TOP + ROW * PAGES as f32 - 10.0,
+                    if m.translating {
+                        "IOMMU · TRANSLATING"
+                    } else {
+                        "IOMMU · PASSTHROUGH"
+                    },
+                )
+                .mono()
+                .size(Size::Small)
+                .class("tone"),
+            ],
+        )
+        .class(if m.translating { "driver ghost" } else { "fault ghost" })
+        .state(if m.translating { "translating" } else { "passthrough" })
+        .focus("iommu"),
+    );
+    f.extend(iova_pages(m));
+    f.extend(regions(m));
+    let hot_page = m.last.and_then(|r| match r.verdict {
+        Verdict::Allowed { .. } => Some(r.iova & !(PAGE - 1)),
+        _ => None,
+    });
+    f.push(Shape::group(
+        "links",
+        m.mappings
+            .iter()
+            .map(|e| {
+                Shape::path(format!("pte-link-{:x}", e.iova), link(e.iova, e.pa))
+                    .class("line")
+                    .class(if m.translating { "driver" } else { "idle dashed" })
+                    .class_if(hot_page == Some(e.iova), "thick")
+            })
+            .collect(),
+    ));
+    f.extend(last_dma(m));
+    f.push(
+        Shape::text("outside", IOVA_X, height - 8.0, "≥ 0x10000: outside the window")
+            .start()
+            .size(Size::Small),
+    );
+    f
+}
+
+fn page_table(m: &Iommu) -> Table {
+    let mut t = Table::new(
+        "page-table",
+        "Page table of device 03:00.0 (any other IOVA: no entry, so the DMA faults)",
+        &["IOVA page", "PA page", "holds", "perm"],
+    );
+    for e in &m.mappings {
+        let region = region_at(e.pa).map_or("", |(_, r)| r.name);
+        t.row(
+            format!("pte-{:#x}", e.iova),
+            vec![
+                Cell::mono(hex(e.iova)),
+                Cell::mono(format!("→ {}", hex(e.pa))),
+                Cell::text(region),
+                Cell::mono(e.perms()),
+            ],
+        )
+        .class("driver")
+        .focus(format!("pte-{:x}", e.iova));
+    }
+    t
+}
+
+fn fault_log(m: &Iommu) -> List {
+    m.faults.iter().rev().enumerate().fold(
+        List::new("fault-log", "Kernel log (dmesg)", "no faults").focus("fault-log"),
+        |list, (i, r)| {
+            list.item(
+                Item::new(format!("dmesg-{i}"), r.dmar_line().unwrap_or_default())
+                    .class("fault")
+                    .mono(),
+            )
+        },
+    )
+}
+
+fn damage(m: &Iommu) -> List {
+    m.harmed().enumerate().fold(
+        List::new("damage", "Damage", "none: every DMA stayed where it belonged"),
+        |list, (i, (r, t))| {
+            let what = if t.written > 0 {
+                format!("{} overwritten ({} B): {}.", r.name, t.written, r.harm)
+            } else {
+                format!("{} read by the device ({} B): its contents leaked.", r.name, t.read)
+            };
+            list.item(Item::new(format!("harm-{i}"), what).class("fault").tag("Damage:"))
+        },
+    )
+}
+
+impl View for Iommu {
+    /// Whether the presets and the address form make the device read or write.
+    type Look = Access;
+
+    fn scene(&self, _: &Access, _: &mut Ui<Self>) -> Scene {
+        let last = self.last.map_or("No DMA yet.".to_string(), |r| {
+            format!("The latest DMA, a {} to {}: {}.", r.access.label(), hex(r.iova), fate(r.verdict).2)
+        });
+        Scene::new(
+            "IOMMU / IOVA",
+            format!(
+                "The IOMMU is {}; the device's page table has {} entries. {last}",
+                if self.translating { "translating" } else { "in passthrough" },
+                self.mappings.len()
+            ),
+        )
+        .figure(spaces(self))
+        .table(page_table(self))
+        .list(fault_log(self))
+        .list(damage(self))
+    }
+
+    fn controls(&self, access: &Access, ui: &mut Ui<Self>) -> Vec<Control> {
+        let access = *access;
+        let dma = move |addr: &str| IommuAction::Dma { access, addr: addr.into() };
+        let access_options = vec![
+            ("write", "DMA Write".to_string(), ui.look(Access::Write)),
+            ("read", "DMA Read".to_string(), ui.look(Access::Read)),
+        ];
+        let presets = PRESETS
+            .iter()
+            .map(|(addr, note)| {
+                Control::button(&format!("preset-{addr}"), format!("{addr} · {note}"), ui.act(dma(addr)))
+            })
+            .collect();
+        let unmaps = self
+            .mappings
+            .iter()
+            .map(|e| {
+                Control::button(
+                    &format!("unmap-{:#x}", e.iova),
+                    format!("Unmap {}", hex(e.iova)),
+                    ui.act(IommuAction::Unmap { iova: e.iova }),
+                )
+            })
+            .collect();
+        vec![
+            Control::choice(
+                "access",
+                "The device makes a",
+                usize::from(access == Access::Read),
+                access_options,
+            ),
+            Control::group("DMA to", presets),
+            Control::form(
+                "dma-go",
+                "Any address",
+                vec![Field::text("dma-addr", "Address (hex)", "0x3000")
+                    .help("0x-prefixed or bare hex; underscores allowed.")],
+                "DMA",
+                ui.form(move |v| Ok(Command::Do(dma(v.first().map_or("", |s| s.as_str()))))),
+            ),
+            Control::form(
+                "map-go",
+                "VFIO_IOMMU_MAP_DMA",
+                vec![
+                    Field::text("map-iova", "IOVA page", "0x3000"),
+                    Field::text("map-pa", "PA page", "0x6000")
+                        .help("Spare memory the device owner may map: 0x5000-0x7fff."),
+                    Field::check("map-read", "READ", true),
+                    Field::check("map-write", "WRITE", true),
+                ],
+                "Map page",
+                ui.form(|v| {
+                    let field = |i: usize| v.get(i).cloned().unwrap_or_default();
+                    Ok(Command::Do(IommuAction::Map {
+                        iova: field(0),
+                        pa: field(1),
+                        read: field(2) == "true",
+                        write: field(3) == "true",
+                    }))
+                }),
+            ),
+            Control::group("VFIO_IOMMU_UNMAP_DMA", unmaps),
+            Control::note("Step makes ordinary traffic: RX writes, TX reads."),
+            Control::danger_group(
+                "Break it",
+                vec![Control::toggle(
+                    "passthrough",
+                    "IOMMU off (passthrough)",
+                    !self.translating,
+                    ui.act(IommuAction::SetTranslation(!self.translating)),
+                )
+                .danger()],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    fn dma(m: &mut Iommu, access: Access, addr: &str) {
+        m.apply(&IommuAction::Dma { access, addr: addr.into() }).unwrap();
+    }
+
+    #[test]
+    fn a_stray_write_in_passthrough_harms_the_page_tables() {
+        let mut m = Iommu::new(&Default::default());
+        m.apply(&IommuAction::SetTranslation(false)).unwrap();
+        dma(&mut m, Access::Write, "0xf000");
+        let scene = crate::build(&m, &Access::Write).0;
+        assert_eq!(scene.find("last-dma").unwrap().state.as_deref(), Some("unchecked"));
+        let ptables = scene.find("region-ptables").unwrap();
+        assert_eq!(ptables.state.as_deref(), Some("harmed"));
+        assert!(ptables.children().iter().any(|c| c.text_content() == Some("OVERWRITTEN 64 B")));
+    }
+
+    #[test]
+    fn the_presets_send_the_access_being_looked_at() {
+        let m = Iommu::new(&Default::default());
+        let (_, controls, ui) = crate::build(&m, &Access::Read);
+        let Some(Control::Button(b)) = Control::find(&controls, "preset-0x1000") else {
+            panic!("preset");
+        };
+        let command = ui.resolve(b.send, &crate::Input::Press).unwrap();
+        assert_eq!(
+            command,
+            Command::Do(IommuAction::Dma { access: Access::Read, addr: "0x1000".into() })
+        );
+    }
+}

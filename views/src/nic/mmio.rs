@@ -1,0 +1,233 @@
+//! MMIO write vs read: one clock, posted writes above, non-posted reads
+//! below, and (break it) a per-packet loop with and without a register read.
+
+use crate::control::Control;
+use crate::draw::lanes::{assign_tracks, heading, Axis, Bar, LEFT, WIDTH};
+use crate::live::{Command, Ui, View};
+use crate::scene::{Figure, Item, List, Scene, Shape, Size};
+use demos::nic::mmio::{
+    Mmio, MmioAction, OpKind, Segment, SegmentKind, COUNT_MAX, COUNT_MIN, ISSUE_MAX, ISSUE_MIN,
+    RTT_MAX, RTT_MIN, WORK_MAX, WORK_MIN,
+};
+use demos::text::plural;
+
+
+const LANE: f32 = 32.0;
+
+/// Semantic class of each kind of bar, with the border style telling apart
+/// the kinds that share a colour.
+fn class(kind: SegmentKind) -> &'static str {
+    match kind {
+        SegmentKind::Issue => "driver",
+        SegmentKind::Stall => "fault",
+        SegmentKind::Free => "done dashed",
+        SegmentKind::ToDevice => "nic",
+        SegmentKind::Completion => "nic dashed",
+        SegmentKind::Work => "idle",
+    }
+}
+
+fn bars(segments: Vec<Segment>, stack: bool) -> Vec<Bar> {
+    let spans: Vec<(f64, f64)> = segments
+        .iter()
+        .map(|s| (s.start as f64, s.end as f64))
+        .collect();
+    let tracks = if stack {
+        assign_tracks(&spans, 4)
+    } else {
+        vec![0; spans.len()]
+    };
+    segments
+        .into_iter()
+        .zip(tracks)
+        .map(|(s, track)| Bar {
+            start: s.start as f64,
+            end: s.end as f64,
+            class: class(s.kind),
+            label: s.label,
+            track,
+        })
+        .collect()
+}
+
+fn timeline(m: &Mmio) -> Figure {
+    let height = if m.hot_read { 390.0 } else { 272.0 };
+    let bottom = height - 24.0;
+    let axis = Axis::new(m.horizon() as f64);
+    let now = m.now as f64;
+    let t = |ns: u64| ns as f64;
+    let mut f = Figure::new(
+        "mmio-timeline",
+        format!(
+            "At {} ns: writes core {}, {} of {} writes landed; reads core {}, {} of {} reads retired",
+            m.now,
+            m.core_state(OpKind::Write, m.now).label(OpKind::Write),
+            m.landed(OpKind::Write, m.now),
+            m.count,
+            m.core_state(OpKind::Read, m.now).label(OpKind::Read),
+            m.retired_reads(m.now),
+            m.count
+        ),
+        WIDTH,
+        height,
+    )
+    .legend("driver", "issue: the core sends it")
+    .legend("fault", "stalled: waiting for the Completion")
+    .legend("done dashed", "free: the core can go on")
+    .legend("nic", "crossing PCIe to the device")
+    .legend("nic dashed", "Completion coming back")
+    .legend("idle", "real work per packet");
+    f.push(axis.ticks(18.0, bottom, "ns"));
+    f.push(heading("h-writes", 46.0, "Posted writes".into()));
+    f.push(axis.lane("writes-core", 54.0, LANE, "core", &bars(m.core_segments(OpKind::Write), false), now));
+    f.push(axis.lane("writes-link", 90.0, LANE, "PCIe → device", &bars(m.link_segments(OpKind::Write), true), now));
+    f.push(axis.marker(
+        "m-writes-free",
+        t(m.writes_core_free()),
+        (42.0, 88.0),
+        46.0,
+        format!("core free {} ns", m.writes_core_free()),
+        "done",
+    ));
+    f.push(axis.marker(
+        "m-writes-land",
+        t(m.last_write_lands()),
+        (88.0, 134.0),
+        138.0,
+        format!("last write lands {} ns", m.last_write_lands()),
+        "nic",
+    ));
+    f.push(heading("h-reads", 166.0, "Non-posted reads".into()));
+    f.push(axis.lane("reads-core", 174.0, LANE, "core", &bars(m.core_segments(OpKind::Read), false), now));
+    f.push(axis.lane("reads-link", 210.0, LANE, "PCIe ⇄ device", &bars(m.link_segments(OpKind::Read), false), now));
+    f.push(axis.marker(
+        "m-reads-free",
+        t(m.reads_core_free()),
+        (162.0, 242.0),
+        166.0,
+        format!("core free {} ns", m.reads_core_free()),
+        "done",
+    ));
+    if m.hot_read {
+        let (plain, read) = m.loop_packets(m.now);
+        f.push(heading("h-loop", 276.0, "Per-packet loop".into()));
+        f.push(Shape::text("h-loop-sub", 8.0, 294.0, "break it").start().size(Size::Small).class("fault tone"));
+        f.push(axis.lane("hot-loop", 284.0, LANE, "work only", &bars(m.loop_segments(false), false), now));
+        f.push(axis.lane("hot-loop-read", 320.0, LANE, "work + readl()", &bars(m.loop_segments(true), false), now).focus("hot-loop"));
+        f.push(
+            Shape::text(
+                "loop-count",
+                LEFT,
+                374.0,
+                format!(
+                    "by {} ns: {plain} packet{} without the read, {read} with it",
+                    m.now,
+                    plural(plain as usize)
+                ),
+            )
+            .start()
+            .class("muted"),
+        );
+    }
+    f.push(axis.cursor(now, 22.0, bottom));
+    f
+}
+
+impl View for Mmio {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        let m = self;
+        let states = List::new("core-states", "The two cores now", "")
+            .chips()
+            .item(
+                Item::new(
+                    "writes-state",
+                    format!("writes core: {}", m.core_state(OpKind::Write, m.now).label(OpKind::Write)),
+                )
+                .mono(),
+            )
+            .item(
+                Item::new(
+                    "reads-state",
+                    format!("reads core: {}", m.core_state(OpKind::Read, m.now).label(OpKind::Read)),
+                )
+                .mono(),
+            );
+        Scene::new(
+            "MMIO write vs read",
+            format!(
+                "{n} posted writes free the core at {} ns; {n} non-posted reads hold it until {} ns. The clock reads {} ns.",
+                m.writes_core_free(),
+                m.reads_core_free(),
+                m.now,
+                n = m.count
+            ),
+        )
+        .figure(timeline(m))
+        .list(states)
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let act = |a| Ok(Command::Do(a));
+        let mut out = vec![
+            Control::slider("issue-cost", "Issue cost", (self.issue_ns as i64, ISSUE_MIN as i64, ISSUE_MAX as i64), "ns", ui.number(move |v| {
+                act(MmioAction::SetIssue(v.max(0) as u64))
+            })),
+            Control::slider("round-trip", "PCIe round trip", (self.rtt_ns as i64, RTT_MIN as i64, RTT_MAX as i64), "ns", ui.number(move |v| {
+                act(MmioAction::SetRoundTrip(v.max(0) as u64))
+            })),
+            Control::slider("op-count", "Operations of each kind", (self.count as i64, COUNT_MIN as i64, COUNT_MAX as i64), "each", ui.number(move |v| {
+                act(MmioAction::SetCount(v.max(0) as usize))
+            })),
+            Control::group(
+                "Clock",
+                vec![Control::button("run-to-end", "Run to the end", ui.act(MmioAction::RunToEnd))],
+            ),
+            Control::note("Step moves the clock to the next event; changing a setting restarts it."),
+        ];
+        let mut danger = vec![Control::toggle(
+            "hot-read",
+            "Read a NIC register every packet",
+            self.hot_read,
+            ui.act(MmioAction::SetHotRead(!self.hot_read)),
+        )
+        .danger()];
+        if self.hot_read {
+            danger.push(Control::slider(
+                "work",
+                "Real work per packet",
+                (self.work_ns as i64, WORK_MIN as i64, WORK_MAX as i64),
+                "ns",
+                ui.number(move |v| act(MmioAction::SetWork(v.max(0) as u64))),
+            ));
+        }
+        out.push(Control::danger_group("Break it", danger));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    #[test]
+    fn nothing_is_drawn_after_the_clock() {
+        let m = Mmio::new(&Default::default());
+        let scene = crate::build(&m, &()).0;
+        let lane = scene.find("reads-core").unwrap();
+        assert_eq!(lane.children().len(), 2, "at t = 0 only the name and the track");
+    }
+
+    #[test]
+    fn breaking_it_adds_the_loop_lanes_and_the_count() {
+        let mut m = Mmio::new(&Default::default());
+        m.apply(&MmioAction::SetHotRead(true)).unwrap();
+        m.apply(&MmioAction::RunToEnd).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert!(scene.find("hot-loop-read").is_some());
+        let count = scene.find("loop-count").unwrap().text_content().unwrap();
+        assert!(count.contains("16 packets without the read, 3 with it"), "{count}");
+    }
+}

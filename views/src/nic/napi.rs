@@ -1,0 +1,221 @@
+//! NAPI poll loop: the NIC, the RX ring, the interrupt line and the poll,
+//! and the last few polls as bars against their budget.
+
+use crate::control::{Control, Field};
+use crate::draw::geometry::PathData;
+use crate::live::{Command, Ui, View};
+use crate::scene::{Figure, Scene, Shape, Size};
+use demos::nic::napi::{
+    Line, Napi, NapiAction, NapiConfig, BUDGET_MAX, BUDGET_MIN, BURST_MAX, BURST_MIN, RING_MAX,
+    RING_MIN,
+};
+
+
+const COLUMNS: usize = 8;
+const CELL: f32 = 30.0;
+const RING_X: f32 = 200.0;
+const RING_Y: f32 = 108.0;
+
+/// A box with a title and a line under it.
+fn unit(key: &str, x: f32, w: f32, title: &str, sub: Vec<String>, class: &str) -> Shape {
+    let cx = x + w / 2.0;
+    let mut shapes = vec![
+        Shape::rect("box", x, 80.0, w, 108.0).class("panel"),
+        Shape::text("title", cx, 114.0, title).size(Size::Title),
+    ];
+    for (i, line) in sub.into_iter().enumerate() {
+        shapes.push(Shape::text(format!("l{i}"), cx, 142.0 + 24.0 * i as f32, line).class("muted"));
+    }
+    Shape::group(key, shapes).class(class)
+}
+
+fn ring(m: &Napi) -> Figure {
+    let rows = m.ring_size.div_ceil(COLUMNS) as f32;
+    let height = (RING_Y + rows * (CELL + 4.0) + 20.0).max(206.0);
+    let armed = m.line == Line::Armed;
+    let mut f = Figure::new(
+        "napi",
+        format!(
+            "RX ring {} of {} full, interrupt line {}, {}",
+            m.occupancy,
+            m.ring_size,
+            m.line.label(),
+            if m.poll_scheduled { "poll scheduled" } else { "no poll pending" }
+        ),
+        700.0,
+        height,
+    )
+    .legend("done", "packet waiting")
+    .legend("driver", "empty descriptor")
+    .legend("done", "ARMED: the next packet interrupts")
+    .legend("idle dashed", "MASKED: polling, no interrupts");
+    f.push(
+        unit("nic", 6.0, 150.0, "NIC", vec!["DMA into ring".into()], "nic").focus("ring"),
+    );
+    f.push(Shape::arrow("flow", (156.0, 134.0), (RING_X - 6.0, 134.0)));
+    f.push(
+        Shape::text(
+            "napi-occupancy",
+            RING_X,
+            RING_Y - 14.0,
+            format!("RX ring {}/{}", m.occupancy, m.ring_size),
+        )
+        .start()
+        .mono()
+        .class("strong"),
+    );
+    let cells = (0..m.ring_size)
+        .map(|i| {
+            let x = RING_X + (i % COLUMNS) as f32 * (CELL + 4.0);
+            let y = RING_Y + (i / COLUMNS) as f32 * (CELL + 4.0);
+            Shape::rect(format!("cell-{i}"), x, y, CELL, CELL)
+                .rounded(3.0)
+                .class(if i < m.occupancy { "done" } else { "driver" })
+        })
+        .collect();
+    f.push(Shape::group("napi-ring", cells).focus("ring"));
+    f.push(
+        unit(
+            "cpu",
+            490.0,
+            204.0,
+            "CPU · softirq",
+            vec![
+                if m.poll_scheduled { "poll scheduled" } else { "no poll pending" }.into(),
+                format!("drained {}/{}", m.drained_last, m.budget),
+            ],
+            "driver",
+        )
+        .focus("poll"),
+    );
+    let wire = PathData::new()
+        .move_to(81.0, 80.0)
+        .line_to(81.0, 36.0)
+        .line_to(592.0, 36.0)
+        .line_to(592.0, 80.0);
+    f.push(
+        Shape::group(
+            "irq-line",
+            vec![
+                Shape::path("wire", wire).class("line thick"),
+                Shape::rect("pill", 236.0, 16.0, 220.0, 40.0).rounded(20.0),
+                Shape::text("text", 346.0, 42.0, format!("IRQ line {}", m.line.label()))
+                    .mono()
+                    .class("strong"),
+            ],
+        )
+        .class(if armed { "done" } else { "idle dashed" })
+        .state(m.line.label())
+        .focus("irq-line"),
+    );
+    f
+}
+
+/// The last polls: how much of its budget each used, and what it decided.
+fn history(m: &Napi) -> Figure {
+    let rows = m.history.len().max(1) as f32;
+    let mut f = Figure::new("poll-history", "Recent polls", 700.0, 34.0 * rows + 44.0);
+    f.push(Shape::text("title", 0.0, 22.0, "Recent polls").start().size(Size::Title));
+    if m.history.is_empty() {
+        f.push(Shape::text("none", 0.0, 54.0, "no polls yet").start().class("muted"));
+    }
+    for (i, p) in m.history.iter().enumerate() {
+        let y = 40.0 + 34.0 * i as f32;
+        let full = 300.0 * p.drained as f32 / p.budget.max(1) as f32;
+        let outcome = if p.completed { "re-armed" } else { "poll again" };
+        f.push(
+            Shape::group(
+                format!("poll-{}", p.number),
+                vec![
+                    Shape::text("name", 0.0, y + 19.0, format!("poll {}", p.number)).start(),
+                    Shape::rect("track", 90.0, y + 4.0, 300.0, 20.0).class("track"),
+                    Shape::rect("fill", 90.0, y + 4.0, full, 20.0).class("bar"),
+                    Shape::text("text", 404.0, y + 19.0, format!("{}/{} → {outcome}", p.drained, p.budget))
+                        .start()
+                        .mono(),
+                ],
+            )
+            .class(if p.completed { "done" } else { "driver" }),
+        );
+    }
+    f
+}
+
+impl View for Napi {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        Scene::new(
+            "NAPI poll loop",
+            format!(
+                "The RX ring holds {} of {} packets; the interrupt line is {}; {} hard IRQ(s) and {} poll(s) so far, at a budget of {} per poll.",
+                self.occupancy,
+                self.ring_size,
+                self.line.label(),
+                self.hard_irqs,
+                self.polls,
+                self.budget
+            ),
+        )
+        .figure(ring(self))
+        .figure(history(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let budget = self.budget;
+        vec![
+            Control::form(
+                "send-burst",
+                "The wire",
+                vec![Field::number("burst-size", "Burst size (packets)", 6, BURST_MIN as i64, BURST_MAX as i64)],
+                "Send a burst",
+                ui.form(|values| {
+                    let n = values
+                        .first()
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .filter(|n| (BURST_MIN..=BURST_MAX).contains(n))
+                        .ok_or(format!("A burst is {BURST_MIN} to {BURST_MAX} packets."))?;
+                    Ok(Command::Do(NapiAction::Burst(n)))
+                }),
+            ),
+            Control::slider("budget", "Poll budget", (budget as i64, BUDGET_MIN as i64, BUDGET_MAX as i64), "per poll", ui.number(|v| {
+                Ok(Command::Do(NapiAction::SetBudget(v.max(0) as usize)))
+            })),
+            Control::slider("ring-size", "Ring size (restarts)", (self.ring_size as i64, RING_MIN as i64, RING_MAX as i64), "descriptors", ui.number(move |v| {
+                Ok(Command::Restart(NapiConfig { ring_size: v.max(0) as usize, budget }))
+            })),
+            Control::note("Step runs one poll of the softirq."),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    #[test]
+    fn a_burst_masks_the_line_and_fills_cells() {
+        let mut m = Napi::new(&NapiConfig::default());
+        m.apply(&NapiAction::Burst(6)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        let line = scene.find("irq-line").unwrap();
+        assert_eq!(line.state.as_deref(), Some("MASKED"));
+        let ring = scene.find("napi-ring").unwrap();
+        let full = ring.children().iter().filter(|c| c.has_class("done")).count();
+        assert_eq!(full, 6);
+    }
+
+    #[test]
+    fn the_burst_form_refuses_a_size_out_of_range() {
+        let m = Napi::new(&NapiConfig::default());
+        let (_, controls, ui) = crate::build(&m, &());
+        let Some(Control::Form(form)) = Control::find(&controls, "send-burst") else {
+            panic!("burst form");
+        };
+        let input = crate::Input::Fields(vec!["0".into()]);
+        assert!(ui.resolve(form.send, &input).is_err());
+        let input = crate::Input::Fields(vec!["6".into()]);
+        assert_eq!(ui.resolve(form.send, &input).unwrap(), Command::Do(NapiAction::Burst(6)));
+    }
+}

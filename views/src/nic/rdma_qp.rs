@@ -1,0 +1,365 @@
+//! RDMA queue pair: userspace above, the NIC below, the kernel between and
+//! out of the way; the registered region, the send and completion queues,
+//! the NIC's DMA engine and the wire; the sockets contrast; the completions.
+
+use crate::control::Control;
+use crate::draw::geometry::PathData;
+use crate::live::{Command, Ui, View};
+use crate::scene::{Arrow, Cell, Figure, Item, List, Scene, Shape, Size, Table};
+use demos::nic::rdma_qp::{
+    QpState, RdmaAction, RdmaConfig, RdmaQp, Stage, WcStatus, WorkRequest, DEPTH_MAX, DEPTH_MIN,
+    LKEY, MR_ADDR, MR_LEN, MSG_BYTES,
+};
+use demos::text::plural;
+
+
+const QUEUE_W: f32 = 220.0;
+const SQ_X: f32 = 272.0;
+const CQ_X: f32 = 518.0;
+const QUEUE_Y: f32 = 74.0;
+
+/// Cell of entry `i` in a queue of `depth` entries: (x, y, w, h).
+fn cell(x0: f32, depth: usize, i: usize) -> (f32, f32, f32, f32) {
+    let cols = depth.clamp(1, 8);
+    let w = QUEUE_W / cols as f32;
+    let h = if depth > 8 { 34.0 } else { 52.0 };
+    (
+        x0 + (i % cols) as f32 * w,
+        QUEUE_Y + (i / cols) as f32 * (h + 4.0),
+        w - 4.0,
+        h,
+    )
+}
+
+fn status_short(status: WcStatus) -> &'static str {
+    match status {
+        WcStatus::Success => "OK",
+        WcStatus::LocProtErr => "PROT",
+        WcStatus::WrFlushErr => "FLUSH",
+    }
+}
+
+fn queue_cell(key: String, (x, y, w, h): (f32, f32, f32, f32), lines: Vec<String>) -> Vec<Shape> {
+    let mut shapes = vec![Shape::rect("r", x, y, w, h)];
+    let tall = h > 40.0;
+    for (i, line) in lines.into_iter().enumerate().take(if tall { 2 } else { 1 }) {
+        let ty = if tall { y + 22.0 + 20.0 * i as f32 } else { y + h / 2.0 + 5.0 };
+        shapes.push(Shape::text(format!("{key}-t{i}"), x + w / 2.0, ty, line).mono().size(Size::Small).class("strong"));
+    }
+    shapes
+}
+
+fn queues(m: &RdmaQp) -> Vec<Shape> {
+    let sq = (0..m.config.sq_depth)
+        .map(|i| {
+            let entry = m.sq.get(i).copied();
+            let class = entry.map_or("idle dashed", |e| match e.stage {
+                Stage::Posted => "driver",
+                Stage::Fetched | Stage::Sent => "nic",
+                Stage::Failed => "fault",
+            });
+            let lines = entry.map_or(Vec::new(), |e| vec![format!("#{}", e.wr_id)]);
+            Shape::group(format!("sq-{i}"), queue_cell("c".into(), cell(SQ_X, m.config.sq_depth, i), lines))
+                .class(class)
+                .state(entry.map_or("empty", |e| e.stage.label()))
+        })
+        .collect();
+    let cq = (0..m.config.cq_depth)
+        .map(|i| {
+            let entry = m.cq.get(i).copied();
+            let class = match entry.map(|e| e.status) {
+                None => "idle dashed",
+                Some(WcStatus::Success) => "done",
+                Some(_) => "fault",
+            };
+            let lines = entry.map_or(Vec::new(), |e| {
+                vec![format!("#{}", e.wr_id), status_short(e.status).to_string()]
+            });
+            Shape::group(format!("cq-{i}"), queue_cell("c".into(), cell(CQ_X, m.config.cq_depth, i), lines))
+                .class(class)
+                .state(entry.map_or("empty", |e| e.status.label()))
+        })
+        .collect();
+    vec![
+        Shape::group(
+            "sq",
+            [
+                vec![Shape::text("title", SQ_X, 60.0, format!("Send Queue {}/{}", m.sq.len(), m.config.sq_depth))
+                    .start()
+                    .mono()
+                    .class("strong")],
+                sq,
+            ]
+            .concat(),
+        )
+        .focus("sq"),
+        Shape::group(
+            "cq",
+            [
+                vec![Shape::text("title", CQ_X, 60.0, format!("Completion Queue {}/{}", m.cq.len(), m.config.cq_depth))
+                    .start()
+                    .mono()
+                    .class("strong")],
+                cq,
+            ]
+            .concat(),
+        )
+        .focus("cq"),
+    ]
+}
+
+fn engine_text(m: &RdmaQp) -> String {
+    match m.sq.front() {
+        Some(w) if w.stage == Stage::Fetched => format!("holds WR #{}: checking lkey", w.wr_id),
+        Some(w) if w.stage == Stage::Sent => format!("WR #{} sent; CQE next", w.wr_id),
+        Some(w) if w.stage == Stage::Failed => format!("WR #{} failed; error CQE next", w.wr_id),
+        Some(w) if m.qp == QpState::Err => format!("flushing WR #{}", w.wr_id),
+        Some(w) => format!("WR #{} waiting to be fetched", w.wr_id),
+        None => "DMA engine idle".to_string(),
+    }
+}
+
+/// A flow between the parts, highlighted when the narration is about it.
+fn flow(key: &str, d: PathData, label: (f32, f32, &str, bool), focus: &str, dashed: bool) -> Shape {
+    let text = Shape::text("label", label.0, label.1, label.2).size(Size::Small);
+    let text = if label.3 { text.end() } else { text.start() };
+    Shape::group(
+        key,
+        vec![Shape::path("p", d).class("line").arrowhead(Arrow::End), text],
+    )
+    .class("idle")
+    .class_if(dashed, "dashed")
+    .focus(focus)
+}
+
+fn diagram(m: &RdmaQp) -> Figure {
+    let msg_w = 212.0 * MSG_BYTES as f32 / MR_LEN as f32;
+    let mut f = Figure::new(
+        "rdma",
+        format!(
+            "QP {}, send queue {} of {}, completion queue {} of {}",
+            m.qp.label(),
+            m.sq.len(),
+            m.config.sq_depth,
+            m.cq.len(),
+            m.config.cq_depth
+        ),
+        760.0,
+        450.0,
+    )
+    .legend("driver", "posted")
+    .legend("nic", "with the NIC")
+    .legend("done", "completed OK")
+    .legend("fault", "error / flushed");
+    f.push(Shape::rect("band-user", 4.0, 4.0, 752.0, 196.0).rounded(10.0).class("driver ghost"));
+    f.push(Shape::text("band-user-label", 16.0, 26.0, "USERSPACE · the app's memory").start().size(Size::Small).class("strong"));
+    f.push(
+        Shape::group(
+            "mr",
+            vec![
+                Shape::rect("frame", 16.0, 40.0, 236.0, 146.0).rounded(8.0).class("panel"),
+                Shape::text("t", 28.0, 64.0, "Memory region").start().class("strong"),
+                Shape::text("l1", 28.0, 86.0, "registered · pinned").start().size(Size::Small),
+                Shape::text("l2", 28.0, 110.0, format!("{MR_ADDR:#x}–{:#x}", MR_ADDR + MR_LEN)).start().mono().size(Size::Small),
+                Shape::text("l3", 28.0, 132.0, format!("lkey {LKEY:#x}")).start().mono().size(Size::Small),
+                Shape::rect("msg", 28.0, 148.0, msg_w, 22.0).rounded(3.0).class("done"),
+                Shape::text("l4", 34.0 + msg_w, 164.0, format!("{MSG_BYTES} of {MR_LEN} B")).start().size(Size::Small),
+            ],
+        )
+        .class("driver")
+        .focus("mr"),
+    );
+    f.extend(queues(m));
+    f.push(Shape::rect("band-kernel", 4.0, 212.0, 752.0, 40.0).rounded(8.0).class("idle ghost"));
+    f.push(Shape::text("kernel-label", 16.0, 237.0, "KERNEL · bypassed").start().mono().class("muted"));
+    f.push(
+        Shape::text(
+            "kernel-syscalls",
+            744.0,
+            237.0,
+            format!("{} syscalls on the data path", m.counters.data_syscalls),
+        )
+        .end()
+        .mono()
+        .class("muted"),
+    );
+    f.push(Shape::rect("band-hw", 4.0, 264.0, 752.0, 182.0).rounded(10.0).class("nic ghost"));
+    f.push(Shape::text("band-hw-label", 16.0, 436.0, "HARDWARE · RDMA NIC and the wire").start().size(Size::Small).class("strong"));
+    let err = m.qp == QpState::Err;
+    f.push(
+        Shape::group(
+            "nic",
+            vec![
+                Shape::rect("frame", 150.0, 300.0, 330.0, 116.0).rounded(8.0).class("panel"),
+                Shape::text("t", 166.0, 326.0, "RDMA NIC").start().class("strong"),
+                Shape::text("nic-engine", 166.0, 352.0, engine_text(m)).start().size(Size::Small),
+                Shape::group(
+                    "qp-state",
+                    vec![
+                        Shape::rect("pill", 166.0, 366.0, 150.0, 38.0).rounded(19.0),
+                        Shape::text("t", 241.0, 391.0, format!("QP {}", m.qp.label())).mono().class("strong"),
+                    ],
+                )
+                .class(if err { "fault" } else { "done" })
+                .state(m.qp.label())
+                .focus("qp-state"),
+            ],
+        )
+        .class("nic")
+        .focus("nic"),
+    );
+    let wire = match m.on_wire {
+        Some((id, len)) => format!("last: WR #{id}, {len} B"),
+        None => "quiet".to_string(),
+    };
+    f.push(
+        Shape::group(
+            "wire",
+            vec![
+                Shape::rect("frame", 520.0, 300.0, 220.0, 116.0).rounded(8.0).class("panel"),
+                Shape::text("t", 536.0, 326.0, "Wire").start().class("strong"),
+                Shape::text("l1", 536.0, 352.0, wire).start().size(Size::Small),
+                Shape::text("l2", 536.0, 378.0, format!("{} B sent in total", m.counters.bytes_sent))
+                    .start()
+                    .size(Size::Small),
+            ],
+        )
+        .class("done")
+        .focus("wire"),
+    );
+    f.push(flow("flow-dma", PathData::new().move_to(200.0, 186.0).line_to(200.0, 298.0), (194.0, 294.0, "DMA payload", true), "mr", false));
+    f.push(flow("flow-doorbell", PathData::new().move_to(300.0, 132.0).line_to(300.0, 298.0), (306.0, 294.0, "doorbell", false), "doorbell", true));
+    f.push(flow("flow-fetch", PathData::new().move_to(380.0, 132.0).line_to(380.0, 298.0), (386.0, 294.0, "fetch WQE", false), "sq", false));
+    f.push(flow(
+        "flow-cqe",
+        PathData::new().move_to(470.0, 300.0).line_to(470.0, 164.0).line_to(628.0, 164.0).line_to(628.0, 134.0),
+        (520.0, 158.0, "write CQE", false),
+        "cq",
+        false,
+    ));
+    f.push(flow("flow-wire", PathData::new().move_to(480.0, 358.0).line_to(518.0, 358.0), (480.0, 350.0, "", false), "wire", false));
+    f
+}
+
+fn contrast(m: &RdmaQp) -> Table {
+    let c = &m.counters;
+    let mut t = Table::new(
+        "contrast",
+        format!(
+            "Per send: RDMA against sockets. Recovery used {} ibv_modify_qp call{} (control path, through the kernel).",
+            c.control_syscalls,
+            plural(c.control_syscalls as usize)
+        ),
+        &["", "RDMA verbs", "sockets send()"],
+    );
+    for (name, key, rdma, sock) in [
+        ("sends posted", "sends", c.posted, c.sock_sends),
+        ("system calls", "syscalls", c.data_syscalls, c.sock_syscalls),
+        ("copies by the CPU", "copies", c.copies, c.sock_copies),
+        ("bytes copied", "bytes", c.bytes_copied, c.sock_bytes_copied),
+    ] {
+        t.row(
+            format!("row-{key}"),
+            vec![
+                Cell::text(name),
+                Cell::mono(rdma.to_string()).key(format!("rdma-{key}")),
+                Cell::mono(sock.to_string()).key(format!("sock-{key}")),
+            ],
+        )
+        .focus("sockets");
+    }
+    t
+}
+
+fn polled(m: &RdmaQp) -> List {
+    m.polled.iter().rev().enumerate().fold(
+        List::new("polled", "ibv_poll_cq: latest completions", "nothing polled yet"),
+        |list, (i, c)| {
+            let text = format!("WR #{} · {} · {} B", c.wr_id, c.status.label(), c.byte_len);
+            let item = Item::new(format!("wc-{i}"), text).mono();
+            list.item(if c.status == WcStatus::Success {
+                item.class("done")
+            } else {
+                item.class("fault").tag("Error:")
+            })
+        },
+    )
+}
+
+impl View for RdmaQp {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        Scene::new(
+            "RDMA queue pair",
+            format!(
+                "The queue pair is in {}. {} work request(s) wait in the send queue, {} completion(s) in the completion queue; {} system call(s) on the data path so far.",
+                self.qp.label(),
+                self.sq.len(),
+                self.cq.len(),
+                self.counters.data_syscalls
+            ),
+        )
+        .figure(diagram(self))
+        .table(contrast(self))
+        .list(polled(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let config = self.config.clone();
+        let config2 = self.config.clone();
+        let mut act = |a| ui.act(a);
+        let app = vec![
+            Control::button("post-send", "Post a Send", act(RdmaAction::PostSend(WorkRequest::valid()))).primary(),
+            Control::button("poll-cq", "Poll the CQ", act(RdmaAction::PollCq)),
+        ];
+        let contrast = vec![Control::button("socket-send", "send() through a socket", act(RdmaAction::SocketSend(MSG_BYTES)))];
+        let breaks = vec![
+            Control::button("post-outside", "Post outside the region", act(RdmaAction::PostSend(WorkRequest::outside()))).danger(),
+            Control::button("post-badkey", "Post with a wrong lkey", act(RdmaAction::PostSend(WorkRequest::wrong_key()))).danger(),
+        ];
+        let recover = vec![Control::button("reset-qp", "Reset the QP to RTS", act(RdmaAction::ResetQp))];
+        vec![
+            Control::group("App", app),
+            Control::note("Step runs the NIC: fetch, DMA, completion."),
+            Control::group("Contrast", contrast),
+            Control::danger_group("Break it", breaks),
+            Control::group("Recover", recover),
+            Control::slider("sq-depth", "SQ depth (restarts)", (self.config.sq_depth as i64, DEPTH_MIN as i64, DEPTH_MAX as i64), "WQEs", ui.number(move |n| {
+                Ok(Command::Restart(RdmaConfig { sq_depth: n.max(0) as usize, ..config.clone() }))
+            })),
+            Control::slider("cq-depth", "CQ depth (restarts)", (self.config.cq_depth as i64, DEPTH_MIN as i64, DEPTH_MAX as i64), "CQEs", ui.number(move |n| {
+                Ok(Command::Restart(RdmaConfig { cq_depth: n.max(0) as usize, ..config2.clone() }))
+            })),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    #[test]
+    fn a_bad_key_turns_the_qp_pill_to_err() {
+        let mut m = RdmaQp::new(&RdmaConfig::default());
+        m.apply(&RdmaAction::PostSend(WorkRequest::wrong_key())).unwrap();
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+        }
+        let scene = crate::build(&m, &()).0;
+        let pill = scene.find("qp-state").unwrap();
+        assert_eq!(pill.state.as_deref(), Some("ERR"));
+        assert!(pill.has_class("fault"));
+    }
+
+    #[test]
+    fn the_contrast_counts_socket_syscalls() {
+        let mut m = RdmaQp::new(&RdmaConfig::default());
+        m.apply(&RdmaAction::SocketSend(MSG_BYTES)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        let t = scene.table_named("contrast").unwrap();
+        let syscalls = t.rows[1].cells.iter().find(|c| c.key.as_deref() == Some("sock-syscalls")).unwrap();
+        assert_eq!(syscalls.text, "1");
+    }
+}

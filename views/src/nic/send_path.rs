@@ -1,0 +1,101 @@
+//! Send path latency: the waterfall of a kernel send, the baseline against
+//! now, and the techniques that take stages off it.
+
+use crate::control::Control;
+use crate::draw::waterfall::{compare, cost_editor, waterfall};
+use crate::live::{Command, Ui, View};
+use crate::draw::waterfall::edited;
+use crate::scene::Scene;
+use demos::nic::send_path::{SendPath, BYPASS, CTPIO, SPEC, TX_PUSH};
+use demos::nic::stages::{StageAction, COST_MAX};
+use demos::text::ns;
+
+
+impl View for SendPath {
+    /// The stage picked for the cost editor.
+    type Look = usize;
+
+    fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
+        let w = self.pipe.waterfall(&SPEC);
+        Scene::new(
+            "Send path latency",
+            format!(
+                "A frame's way from send() to the wire: {} of {} stages on the path, {} in all, against {} with no technique.",
+                w.rows.iter().filter(|r| r.active).count(),
+                w.rows.len(),
+                ns(w.total_ns),
+                ns(w.baseline_ns)
+            ),
+        )
+        .figure(waterfall(&w, "send path", *selected, |i| ui.look(i)))
+        .figure(compare(&w, "send path"))
+    }
+
+    fn controls(&self, selected: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
+        let w = self.pipe.waterfall(&SPEC);
+        let mut toggle = |id: &str, label: &str, technique: usize| {
+            let on = self.pipe.uses(technique);
+            Control::toggle(id, label, on, ui.act(StageAction::Use { technique, on: !on }))
+        };
+        let techniques = vec![
+            toggle("use-bypass", "Kernel bypass", BYPASS),
+            Control::note("The app drives the NIC's rings from user space (ef_vi, DPDK): no syscall, stack, copy or wakeup."),
+            toggle("use-tx-push", "TX push", TX_PUSH),
+            Control::note("The descriptor rides inside the doorbell write: the NIC need not fetch it."),
+            toggle("use-ctpio", "CTPIO", CTPIO),
+            Control::note("The CPU writes the frame to the NIC, which sends it as it arrives: no fetch, no DMA. Needs kernel bypass, so it turns bypass on."),
+        ];
+        // Refused (and drawn so, with the reason) while a packet waits at the start.
+        let new_packet = Control::button(
+            "new-packet",
+            "Send another packet",
+            ui.act(StageAction::NewPacket),
+        );
+        let stage = edited(&w, *selected);
+        let set_cost = ui.number(move |v| {
+            let ns = v.clamp(0, i64::from(COST_MAX)) as u32;
+            Ok(Command::Do(StageAction::SetCost { stage, ns }))
+        });
+        let restore = ui.act(StageAction::RestoreCosts);
+        vec![
+            Control::group("Techniques", techniques),
+            new_packet,
+            Control::note("Step moves the packet through the next stage on the path."),
+            cost_editor(&w, *selected, |i| ui.look(i), set_cost, restore),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    #[test]
+    fn bypass_fades_the_kernel_stages_and_names_why() {
+        let mut m = SendPath::new(&Default::default());
+        m.apply(&StageAction::Use { technique: BYPASS, on: true }).unwrap();
+        let scene = crate::build(&m, &0).0;
+        let row = scene.find("row-syscall").unwrap();
+        assert_eq!(row.state.as_deref(), Some("off"));
+        let off = scene.find("off-syscall").unwrap();
+        assert_eq!(off.text_content(), Some("removed by kernel bypass"));
+        assert_eq!(scene.find("total").unwrap().text_content(), Some("730 ns"));
+        assert_eq!(
+            scene.find("saving").unwrap().text_content(),
+            Some("saves 500 ns (40.7 %)")
+        );
+    }
+
+    #[test]
+    fn the_cost_editor_edits_the_stage_picked() {
+        let m = SendPath::new(&Default::default());
+        let (_, controls, ui) = crate::build(&m, &7);
+        let Some(Control::Number(cost)) = Control::find(&controls, "stage-cost") else {
+            panic!("cost slider");
+        };
+        assert_eq!(cost.value, 300, "stage 7 is the descriptor fetch");
+        let command = ui.resolve(cost.send, &crate::Input::Number(900)).unwrap();
+        assert_eq!(command, Command::Do(StageAction::SetCost { stage: 7, ns: 900 }));
+    }
+}

@@ -1,0 +1,349 @@
+//! Scene → elements: figures as SVG, tables and lists as HTML, and the
+//! picture as text. The page and the figure export both use these mappings.
+
+use crate::element::{num, El};
+use crate::scene::{Anchor, Arrow, Figure, Kind, List, Part, Scene, Shape, Size, Table};
+
+/// Where the elements go: the live page (keys, slots, animated moves) or a
+/// standalone file (plain attributes, nothing interactive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Page,
+    Export,
+}
+
+/// The whole scene for the page: its parts, then the picture as text.
+pub fn scene(scene: &Scene) -> Vec<El> {
+    let mut out: Vec<El> = scene
+        .parts
+        .iter()
+        .map(|part| match part {
+            Part::Figure(f) => figure(f, Target::Page),
+            Part::Table(t) => table(t),
+            Part::List(l) => list(l),
+        })
+        .collect();
+    out.push(as_text(scene));
+    out
+}
+
+/// The picture in words, from the scene itself: its summary, then what each
+/// labelled shape says.
+pub fn describe(scene: &Scene) -> Vec<String> {
+    let mut lines = vec![scene.summary.clone()];
+    for figure in scene.figures() {
+        let labels: Vec<&str> = figure
+            .walk()
+            .into_iter()
+            .filter_map(|s| s.label.as_deref())
+            .collect();
+        if !labels.is_empty() {
+            lines.push(format!("{}: {}.", figure.label, labels.join("; ")));
+        }
+    }
+    lines
+}
+
+fn as_text(scene: &Scene) -> El {
+    El::html("details", "as-text")
+        .attr("class", "as-text")
+        .attr("data-testid", "as-text")
+        .child(El::html("summary", "s").text("The picture as text"))
+        .children(
+            describe(scene)
+                .into_iter()
+                .enumerate()
+                .map(|(i, line)| El::html("p", i.to_string()).text(line)),
+        )
+}
+
+/// A figure: the SVG drawing and its legend.
+pub fn figure(f: &Figure, target: Target) -> El {
+    let interactive = f.walk().iter().any(|s| s.on_click.is_some());
+    let svg = El::svg("svg", "svg")
+        .attr("class", "scene")
+        .attr(
+            "viewBox",
+            format!("0 0 {} {}", num(f.width), num(f.height)),
+        )
+        .attr("role", if interactive { "group" } else { "img" })
+        .attr("aria-label", f.label.clone())
+        .attr("data-testid", f.key.clone())
+        .children(f.shapes.iter().map(|s| shape(s, target)));
+    let mut out = El::html("figure", format!("fig-{}", f.key))
+        .class(&format!("scene-figure {}", f.class))
+        .child(svg);
+    if !f.legend.is_empty() {
+        out = out.child(
+            El::html("figcaption", "legend").attr("class", "legend").children(
+                f.legend.iter().enumerate().map(|(i, (class, meaning))| {
+                    El::html("span", i.to_string())
+                        .class(&format!("key {class}"))
+                        .text(meaning.clone())
+                }),
+            ),
+        );
+    }
+    out
+}
+
+fn size_class(size: Size) -> &'static str {
+    match size {
+        Size::Small => "t-small",
+        Size::Normal => "",
+        Size::Large => "t-large",
+        Size::Title => "t-title",
+    }
+}
+
+/// One shape. Keys become test hooks on the page, states `data-state`,
+/// labels a `<title>` (hover text and accessible name).
+pub fn shape(s: &Shape, target: Target) -> El {
+    let mut el = match &s.kind {
+        Kind::Rect { x, y, w, h, r } => El::svg("rect", s.key.clone())
+            .attr("x", num(*x))
+            .attr("y", num(*y))
+            .attr("width", num(w.max(0.0)))
+            .attr("height", num(h.max(0.0)))
+            .attr("rx", num(*r)),
+        Kind::Circle { x, y, r } => El::svg("circle", s.key.clone())
+            .attr("cx", num(*x))
+            .attr("cy", num(*y))
+            .attr("r", num(*r)),
+        Kind::Line {
+            x1,
+            y1,
+            x2,
+            y2,
+            arrow,
+        } => {
+            let line = El::svg("line", "line")
+                .attr("x1", num(*x1))
+                .attr("y1", num(*y1))
+                .attr("x2", num(*x2))
+                .attr("y2", num(*y2));
+            match arrow {
+                Arrow::None => line,
+                _ => with_heads(line, *arrow, [(*x1, *y1), (*x2, *y2)], [(*x2, *y2), (*x1, *y1)]),
+            }
+        }
+        Kind::Path {
+            d,
+            arrow,
+            start,
+            end,
+        } => {
+            let path = El::svg("path", "path").attr("d", d.clone());
+            match arrow {
+                Arrow::None => path,
+                _ => with_heads(path, *arrow, *end, [start[1], start[0]]),
+            }
+        }
+        Kind::Text {
+            x,
+            y,
+            text,
+            anchor,
+            size,
+            mono,
+        } => {
+            let anchor = match anchor {
+                Anchor::Start => "start",
+                Anchor::Middle => "middle",
+                Anchor::End => "end",
+            };
+            let mut class = size_class(*size).to_string();
+            if *mono {
+                class.push_str(" mono");
+            }
+            El::svg("text", s.key.clone())
+                .attr("x", num(*x))
+                .attr("y", num(*y))
+                .attr("text-anchor", anchor)
+                .class(&class)
+                .text(text.clone())
+        }
+        Kind::Group { x, y, children } => {
+            let mut g = El::svg("g", s.key.clone());
+            if *x != 0.0 || *y != 0.0 {
+                g = match target {
+                    // A CSS transform, so moving the group animates.
+                    Target::Page => g.attr(
+                        "style",
+                        format!("transform:translate({}px,{}px)", num(*x), num(*y)),
+                    ),
+                    Target::Export => {
+                        g.attr("transform", format!("translate({} {})", num(*x), num(*y)))
+                    }
+                };
+            }
+            g.children(children.iter().map(|c| shape(c, target)))
+        }
+    };
+    el.key = s.key.clone();
+    let mut el = el.class(&s.class).attr_opt("data-state", s.state.clone());
+    if target == Target::Page {
+        el = el.attr("data-testid", s.key.clone());
+        if let Some(slot) = s.on_click {
+            el = el
+                .attr("data-slot", slot.to_string())
+                .attr("role", "button")
+                .attr("tabindex", "0")
+                .attr_opt("aria-label", s.label.clone());
+        }
+    }
+    if let Some(label) = &s.label {
+        el = with_title(el, label);
+    }
+    el
+}
+
+/// Adds a `<title>` child; a text shape keeps its text by moving it into a
+/// `<tspan>` beside the title.
+fn with_title(mut el: El, label: &str) -> El {
+    let title = El::svg("title", "title").text(label.to_string());
+    if let Some(text) = el.text.take() {
+        el.children.push(title);
+        el.children.push(El::svg("tspan", "text").text(text));
+    } else {
+        el.children.insert(0, title);
+    }
+    el
+}
+
+/// A line or path with arrowheads: a group holding the stroke and its heads
+/// (drawn as paths, so they take the stroke's colour in any SVG viewer).
+fn with_heads(stroke: El, arrow: Arrow, end: [(f32, f32); 2], start: [(f32, f32); 2]) -> El {
+    let mut g = El::svg("g", "")
+        .attr("class", "arrow")
+        .child(stroke)
+        .child(head("head-end", end[0], end[1]));
+    if arrow == Arrow::Both {
+        g = g.child(head("head-start", start[0], start[1]));
+    }
+    g
+}
+
+/// A filled arrowhead with its tip at `tip`, pointing away from `from`.
+fn head(key: &str, from: (f32, f32), tip: (f32, f32)) -> El {
+    let (dx, dy) = (tip.0 - from.0, tip.1 - from.1);
+    let len = (dx * dx + dy * dy).sqrt().max(0.001);
+    let (ux, uy) = (dx / len, dy / len);
+    let (bx, by) = (tip.0 - 10.0 * ux, tip.1 - 10.0 * uy);
+    let (nx, ny) = (-uy * 5.0, ux * 5.0);
+    El::svg("path", key).attr("class", "head").attr(
+        "d",
+        format!(
+            "M{} {}L{} {}L{} {}Z",
+            num(tip.0),
+            num(tip.1),
+            num(bx + nx),
+            num(by + ny),
+            num(bx - nx),
+            num(by - ny)
+        ),
+    )
+}
+
+/// A table: caption, column headings, and rows whose first cell is their name.
+pub fn table(t: &Table) -> El {
+    let head = El::html("thead", "h").child(El::html("tr", "r").children(
+        t.columns.iter().enumerate().map(|(i, c)| {
+            El::html("th", i.to_string())
+                .attr("scope", "col")
+                .text(c.clone())
+        }),
+    ));
+    let rows = t.rows.iter().map(|row| {
+        let cells = row.cells.iter().enumerate().map(|(i, cell)| {
+            let tag = if i == 0 { "th" } else { "td" };
+            let mut class = cell.class.clone();
+            if cell.mono {
+                class.push_str(" mono");
+            }
+            let mut el = El::html(tag, i.to_string())
+                .attr_opt("scope", (i == 0).then_some("row"))
+                .class(&class)
+                .attr_opt("data-testid", cell.key.clone());
+            match (i, row.on_click) {
+                (0, Some(slot)) => {
+                    el = el.child(
+                        El::html("button", "b")
+                            .attr("type", "button")
+                            .attr("class", "row-btn")
+                            .attr("data-slot", slot.to_string())
+                            .text(cell.text.clone()),
+                    )
+                }
+                _ => el = el.text(cell.text.clone()),
+            }
+            el
+        });
+        El::html("tr", row.key.clone())
+            .class(&row.class)
+            .attr_opt("data-state", row.state.clone())
+            .attr("data-testid", row.key.clone())
+            .children(cells)
+    });
+    El::html("div", format!("table-{}", t.key))
+        .attr("class", "table-scroll")
+        .attr("tabindex", "0")
+        .attr("role", "region")
+        .attr("aria-label", t.caption.clone())
+        .child(
+            El::html("table", "t")
+                .attr("data-testid", t.key.clone())
+                .child(El::html("caption", "c").text(t.caption.clone()))
+                .child(head)
+                .child(El::html("tbody", "b").children(rows)),
+        )
+}
+
+/// A list: a heading and its items (or what "empty" means here).
+pub fn list(l: &List) -> El {
+    let items: Vec<El> = if l.items.is_empty() {
+        vec![El::html("li", "empty")
+            .attr("class", "muted")
+            .text(l.empty.clone())]
+    } else {
+        l.items
+            .iter()
+            .map(|item| {
+                let mut class = item.class.clone();
+                if item.mono {
+                    class.push_str(" mono");
+                }
+                let mut li = El::html("li", item.key.clone())
+                    .class(&class)
+                    .attr("data-testid", item.key.clone());
+                match &item.tag {
+                    Some(tag) => {
+                        li = li
+                            .child(
+                                El::html("span", "tag")
+                                    .attr("class", "tone-word")
+                                    .text(format!("{tag} ")),
+                            )
+                            .child(El::html("span", "text").text(item.text.clone()))
+                    }
+                    None => li = li.text(item.text.clone()),
+                }
+                li
+            })
+            .collect()
+    };
+    let class = if l.chips {
+        format!("scene-list chips {}", l.class)
+    } else {
+        format!("scene-list {}", l.class)
+    };
+    El::html("section", format!("list-{}", l.key))
+        .class(&class)
+        .attr("aria-label", l.heading.clone())
+        .child(El::html("h3", "h").text(l.heading.clone()))
+        .child(
+            El::html("ul", "u")
+                .attr("data-testid", l.key.clone())
+                .children(items),
+        )
+}
