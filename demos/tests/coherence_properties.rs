@@ -5,6 +5,8 @@
 use demos::coherence::{Op, Protocol, System};
 use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig};
 use demos::laws::check_laws;
+use demos::memory::false_sharing::{FalseSharing, FalseSharingConfig, FsAction, Layout};
+use demos::{Model, Timeline};
 use proptest::prelude::*;
 
 fn protocol() -> impl Strategy<Value = Protocol> {
@@ -31,6 +33,26 @@ fn mesi_config() -> impl Strategy<Value = MesiConfig> {
         cores,
         lines,
         protocol,
+    })
+}
+
+fn fs_action() -> impl Strategy<Value = FsAction> {
+    prop_oneof![
+        6 => Just(FsAction::Next),
+        3 => (0usize..3).prop_map(FsAction::Write),
+        1 => (0u8..6, 0u8..6).prop_map(|(a, b)| FsAction::SetRuns { a, b }),
+        1 => prop_oneof![Just(Layout::Shared), Just(Layout::Padded)].prop_map(FsAction::SetLayout),
+    ]
+}
+
+fn fs_config() -> impl Strategy<Value = FalseSharingConfig> {
+    (protocol(), 0u8..6, 0u8..6, 0u32..450).prop_map(|(protocol, a_run, b_run, writes)| {
+        FalseSharingConfig {
+            protocol,
+            a_run,
+            b_run,
+            writes,
+        }
     })
 }
 
@@ -81,5 +103,24 @@ proptest! {
         let c = s.counts;
         prop_assert_eq!(c.flushes + c.memory_reads, c.bus_rd + c.bus_rdx);
         prop_assert_eq!(s.core_cycles.iter().sum::<u64>(), c.cycles);
+    }
+
+    #[test]
+    fn false_sharing_obeys_the_laws(config in fs_config(), actions in prop::collection::vec(fs_action(), 0..100)) {
+        prop_assert_eq!(check_laws::<FalseSharing>(config, &actions), Ok(()));
+    }
+
+    /// On one line, the line moves exactly when the writer changes; padded, never.
+    #[test]
+    fn one_line_transfers_once_per_change_of_writer(writers in prop::collection::vec(0usize..2, 1..120)) {
+        let mut t = Timeline::<FalseSharing>::new(FalseSharingConfig { writes: 400, ..FalseSharingConfig::default() });
+        for &w in &writers {
+            t.apply(FsAction::Write(w)).unwrap();
+        }
+        let switches = writers.windows(2).filter(|p| p[0] != p[1]).count() as u32;
+        let m = t.model();
+        prop_assert_eq!(m.shared.counts.flushes, switches);
+        prop_assert_eq!(m.padded.counts.flushes, 0);
+        prop_assert_eq!(m.check(), Ok(()));
     }
 }
