@@ -1,0 +1,81 @@
+//! Property tests for the lock-free demos: the laws every model obeys, and
+//! each demo's own guarantee over random schedules.
+
+use demos::laws::check_laws;
+use demos::memory::cas::{Cas, CasAction, CasConfig, Method};
+use demos::Timeline;
+use proptest::prelude::*;
+
+fn method() -> impl Strategy<Value = Method> {
+    prop_oneof![
+        Just(Method::Plain),
+        Just(Method::CasLoop),
+        Just(Method::FetchAdd)
+    ]
+}
+
+fn cas_config() -> impl Strategy<Value = CasConfig> {
+    (1usize..=5, 0u8..=6, method(), 0u32..1100).prop_map(
+        |(threads, increments, method, initial)| CasConfig {
+            threads,
+            increments,
+            method,
+            initial,
+        },
+    )
+}
+
+fn cas_action() -> impl Strategy<Value = CasAction> {
+    prop_oneof![
+        8 => (0usize..5).prop_map(CasAction::Step),
+        1 => Just(CasAction::Inject),
+        1 => method().prop_map(CasAction::SetMethod),
+    ]
+}
+
+/// Runs a schedule (thread choices and outside writes), then finishes every thread.
+fn run_cas(config: CasConfig, schedule: &[Option<usize>]) -> Cas {
+    let mut t = Timeline::<Cas>::new(config);
+    for choice in schedule {
+        let _ = match choice {
+            Some(thread) => t.apply(CasAction::Step(*thread)),
+            None => t.apply(CasAction::Inject),
+        };
+    }
+    while t.step().is_ok() {}
+    t.model().clone()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn cas_obeys_the_laws(config in cas_config(), actions in prop::collection::vec(cas_action(), 0..120)) {
+        prop_assert_eq!(check_laws::<Cas>(config, &actions), Ok(()));
+    }
+
+    /// CAS loop and fetch_add: once every thread is done, the counter is the
+    /// initial value plus every increment plus every outside write. Plain:
+    /// the shortfall is exactly the number of lost updates.
+    #[test]
+    fn finished_counts_add_up(
+        threads in 2usize..=4,
+        increments in 1u8..=5,
+        method in method(),
+        initial in 0u32..=1000,
+        schedule in prop::collection::vec(prop_oneof![8 => (0usize..4).prop_map(Some), 1 => Just(None)], 0..80),
+    ) {
+        let m = run_cas(CasConfig { threads, increments, method, initial }, &schedule);
+        prop_assert!(m.finished());
+        let total = initial + threads as u32 * u32::from(increments) + u32::from(m.injected);
+        prop_assert_eq!(m.expected(), total);
+        if method == Method::Plain {
+            prop_assert_eq!(m.expected() - m.value, m.lost().count_ones());
+        } else {
+            prop_assert_eq!(m.value, total);
+            if method == Method::FetchAdd {
+                prop_assert_eq!(m.retries(), 0);
+            }
+        }
+    }
+}
