@@ -2,6 +2,7 @@
 //! each demo's own guarantee over random schedules.
 
 use demos::laws::check_laws;
+use demos::memory::aba::{Aba, AbaAction, AbaConfig};
 use demos::memory::cas::{Cas, CasAction, CasConfig, Method};
 use demos::Timeline;
 use proptest::prelude::*;
@@ -31,6 +32,28 @@ fn cas_action() -> impl Strategy<Value = CasAction> {
         1 => Just(CasAction::Inject),
         1 => method().prop_map(CasAction::SetMethod),
     ]
+}
+
+fn aba_action(fixes: bool) -> BoxedStrategy<AbaAction> {
+    let base = prop_oneof![
+        3 => (0usize..3).prop_map(AbaAction::Pop),
+        3 => (0usize..3, 0u8..5).prop_map(|(t, n)| AbaAction::Push(t, n)),
+        8 => (0usize..3).prop_map(AbaAction::Step),
+    ];
+    if fixes {
+        prop_oneof![
+            14 => base,
+            1 => any::<bool>().prop_map(AbaAction::SetTagged),
+            1 => any::<bool>().prop_map(AbaAction::SetDeferred),
+        ]
+        .boxed()
+    } else {
+        base.boxed()
+    }
+}
+
+fn aba_config() -> impl Strategy<Value = AbaConfig> {
+    (any::<bool>(), any::<bool>()).prop_map(|(tagged, deferred)| AbaConfig { tagged, deferred })
 }
 
 /// Runs a schedule (thread choices and outside writes), then finishes every thread.
@@ -77,5 +100,26 @@ proptest! {
                 prop_assert_eq!(m.retries(), 0);
             }
         }
+    }
+
+    #[test]
+    fn aba_obeys_the_laws(config in aba_config(), actions in prop::collection::vec(aba_action(true), 0..120)) {
+        prop_assert_eq!(check_laws::<Aba>(config, &actions), Ok(()));
+    }
+
+    /// With either fix on, no schedule corrupts the stack; every node stays
+    /// exactly one of linked, free, retired or being pushed.
+    #[test]
+    fn aba_with_a_fix_is_never_corrupted(
+        fix in prop_oneof![Just((true, false)), Just((false, true)), Just((true, true))],
+        actions in prop::collection::vec(aba_action(false), 0..200),
+    ) {
+        let mut t = Timeline::<Aba>::new(AbaConfig { tagged: fix.0, deferred: fix.1 });
+        for a in actions {
+            let _ = t.apply(a);
+            prop_assert!(!t.model().corrupted(), "damage: {:?}", t.model().damage);
+        }
+        while t.step().is_ok() {}
+        prop_assert!(!t.model().corrupted());
     }
 }

@@ -1,5 +1,6 @@
 //! Models of concurrency and the memory model: litmus tests under SC, x86-TSO,
 //! ARMv8 and RC11, and the lock-free structures that live or die by them.
 
+pub mod aba;
 pub mod cas;
 pub mod false_sharing;
