@@ -4,6 +4,7 @@
 use demos::laws::check_laws;
 use demos::memory::aba::{Aba, AbaAction, AbaConfig};
 use demos::memory::cas::{Cas, CasAction, CasConfig, Method};
+use demos::memory::mpmc::{Mpmc, MpmcAction, MpmcConfig};
 use demos::Timeline;
 use proptest::prelude::*;
 
@@ -54,6 +55,23 @@ fn aba_action(fixes: bool) -> BoxedStrategy<AbaAction> {
 
 fn aba_config() -> impl Strategy<Value = AbaConfig> {
     (any::<bool>(), any::<bool>()).prop_map(|(tagged, deferred)| AbaConfig { tagged, deferred })
+}
+
+fn mpmc_config() -> impl Strategy<Value = MpmcConfig> {
+    (
+        prop::sample::select(vec![1usize, 2, 3, 4, 8, 16]),
+        0u8..=9,
+        any::<bool>(),
+    )
+        .prop_map(|(capacity, items, sequenced)| MpmcConfig {
+            capacity,
+            items,
+            sequenced,
+        })
+}
+
+fn mpmc_action() -> impl Strategy<Value = MpmcAction> {
+    prop_oneof![10 => (0usize..5).prop_map(MpmcAction::Step), 1 => Just(MpmcAction::Steal)]
 }
 
 /// Runs a schedule (thread choices and outside writes), then finishes every thread.
@@ -121,5 +139,35 @@ proptest! {
         }
         while t.step().is_ok() {}
         prop_assert!(!t.model().corrupted());
+    }
+
+    #[test]
+    fn mpmc_obeys_the_laws(config in mpmc_config(), actions in prop::collection::vec(mpmc_action(), 0..150)) {
+        prop_assert_eq!(check_laws::<Mpmc>(config, &actions), Ok(()));
+    }
+
+    /// With sequence numbers, any schedule followed by draining delivers every
+    /// value exactly once, each producer's values in the order it sent them.
+    #[test]
+    fn mpmc_with_sequence_numbers_loses_and_duplicates_nothing(
+        capacity in prop::sample::select(vec![2usize, 4, 8]),
+        items in 1u8..=6,
+        actions in prop::collection::vec(mpmc_action(), 0..200),
+    ) {
+        let mut t = Timeline::<Mpmc>::new(MpmcConfig { capacity, items, sequenced: true });
+        for a in actions {
+            let _ = t.apply(a);
+        }
+        while t.step().is_ok() {}
+        let m = t.model();
+        let mut by_pos = m.dequeued.clone();
+        by_pos.sort_unstable();
+        let positions: Vec<u32> = by_pos.iter().map(|d| d.0).collect();
+        prop_assert_eq!(positions, (0..2 * u32::from(items)).collect::<Vec<_>>());
+        for p in [10u32, 20] {
+            let sent: Vec<u32> = by_pos.iter().map(|d| d.1).filter(|v| v / 10 * 10 == p).collect();
+            prop_assert_eq!(sent, (1..=u32::from(items)).map(|k| p + k).collect::<Vec<_>>());
+        }
+        prop_assert!(m.torn.is_empty());
     }
 }

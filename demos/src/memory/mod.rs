@@ -4,3 +4,4 @@
 pub mod aba;
 pub mod cas;
 pub mod false_sharing;
+pub mod mpmc;
