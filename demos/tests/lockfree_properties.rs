@@ -5,6 +5,7 @@ use demos::laws::check_laws;
 use demos::memory::aba::{Aba, AbaAction, AbaConfig};
 use demos::memory::cas::{Cas, CasAction, CasConfig, Method};
 use demos::memory::mpmc::{Mpmc, MpmcAction, MpmcConfig};
+use demos::memory::rcu::{NodeState, Rcu, RcuAction, RcuConfig};
 use demos::Timeline;
 use proptest::prelude::*;
 
@@ -72,6 +73,24 @@ fn mpmc_config() -> impl Strategy<Value = MpmcConfig> {
 
 fn mpmc_action() -> impl Strategy<Value = MpmcAction> {
     prop_oneof![10 => (0usize..5).prop_map(MpmcAction::Step), 1 => Just(MpmcAction::Steal)]
+}
+
+fn rcu_action(free_now: bool) -> BoxedStrategy<RcuAction> {
+    let r = 0usize..5;
+    let base = prop_oneof![
+        3 => r.clone().prop_map(RcuAction::Lock),
+        3 => r.clone().prop_map(RcuAction::Deref),
+        3 => r.clone().prop_map(RcuAction::Use),
+        3 => r.prop_map(RcuAction::Unlock),
+        2 => Just(RcuAction::Publish),
+        1 => Just(RcuAction::Synchronize),
+        1 => Just(RcuAction::CallRcu),
+    ];
+    if free_now {
+        prop_oneof![12 => base, 1 => Just(RcuAction::FreeNow)].boxed()
+    } else {
+        base.boxed()
+    }
 }
 
 /// Runs a schedule (thread choices and outside writes), then finishes every thread.
@@ -169,5 +188,32 @@ proptest! {
             prop_assert_eq!(sent, (1..=u32::from(items)).map(|k| p + k).collect::<Vec<_>>());
         }
         prop_assert!(m.torn.is_empty());
+    }
+
+    #[test]
+    fn rcu_obeys_the_laws(readers in 1usize..=5, actions in prop::collection::vec(rcu_action(true), 0..150)) {
+        prop_assert_eq!(check_laws::<Rcu>(RcuConfig { readers }, &actions), Ok(()));
+    }
+
+    /// Without "free at once", no reader ever reads freed memory, and no
+    /// reader inside a critical section ever holds a freed node.
+    #[test]
+    fn rcu_without_free_now_never_reads_freed_memory(
+        readers in 2usize..=4,
+        actions in prop::collection::vec(rcu_action(false), 0..200),
+    ) {
+        let mut t = Timeline::<Rcu>::new(RcuConfig { readers });
+        for a in actions {
+            let _ = t.apply(a);
+            let m = t.model();
+            prop_assert!(m.damage.is_empty());
+            for r in &m.readers {
+                if let Some(n) = r.held {
+                    prop_assert!(m.nodes[usize::from(n)] != NodeState::Freed);
+                }
+            }
+        }
+        while t.step().is_ok() {}
+        prop_assert!(t.model().damage.is_empty());
     }
 }

@@ -5,3 +5,4 @@ pub mod aba;
 pub mod cas;
 pub mod false_sharing;
 pub mod mpmc;
+pub mod rcu;
