@@ -3,8 +3,8 @@
 //! schedules.
 //!
 //! The classic interleaving: T1 reads head = A and A.next = B, then stalls;
-//! T2 pops A, pops B, takes A off the free list and pushes it back (head = A,
-//! A.next = C); T1's CAS(head, A, B) succeeds because head is A again, and
+//! T2 pops A, pops B, then reuses A from the free list for a push, so A is on
+//! top again with C behind it; T1's CAS(head, A, B) succeeds because head is A, and
 //! installs B, a node already freed, as head. The next pop frees B twice; had
 //! T2 pushed another node behind A, that node would be lost.
 //!
