@@ -22,7 +22,7 @@ pub fn narrate(a: &Access, line: &str) -> Vec<Event> {
             a.value, a.cycles
         ),
         (Op::Read, Some(req)) => format!(
-            "Core {who} reads {line}: a miss, so {}; {supplier} supplies value {}; {who}: {from} → {to}{}, {} cycles.",
+            "Core {who} reads {line}: a miss, so it sends {}; {supplier} supplies value {}; {who}: {from} → {to}{}, {} cycles.",
             req.label(),
             a.value,
             if a.after == State::E { " (no other copy)" } else { "" },
@@ -74,7 +74,7 @@ pub fn narrate(a: &Access, line: &str) -> Vec<Event> {
             (true, State::O) => ", supplies the line; memory stays stale",
             (true, State::S) => ", flushes the line and memory picks it up",
             (true, _) => ", handing the line over",
-            (false, State::I) => ": invalidated",
+            (false, State::I) => " (invalidated)",
             _ => "",
         };
         events.push(

@@ -247,7 +247,7 @@ impl Model for Cas {
 
     fn intro(&self) -> Event {
         Event::info(format!(
-            "The counter holds {}; {} threads will each add 1 {} time{} using {}. You choose who runs next.",
+            "The counter holds {}; {} threads will each increment it {} time{}. Method: {}. You choose who runs next.",
             self.value,
             self.threads.len(),
             self.increments,
@@ -335,13 +335,14 @@ impl Model for Cas {
         }];
         if self.finished() {
             out.push(format!(
-                "Final count {}: {} from the start, {} increment{} and {} outside write{} expected.",
+                "Final count {}; expected {} + {} increment{} + {} outside write{} = {}.",
                 self.value,
                 self.initial,
                 self.threads.len() * usize::from(self.increments),
                 plural(self.threads.len() * usize::from(self.increments)),
                 self.injected,
-                plural(self.injected.into())
+                plural(self.injected.into()),
+                self.expected()
             ));
         }
         out
