@@ -1,0 +1,128 @@
+use super::*;
+use crate::coherence::{BusOp, State, Supplier};
+
+fn mesi() -> Mesi {
+    Mesi::new(&MesiConfig::default())
+}
+
+fn states(m: &Mesi) -> Vec<State> {
+    m.system().lines[0].states.clone()
+}
+
+#[test]
+fn read_a_read_b_write_a_gives_e_then_s_s_then_m_i() {
+    let mut m = mesi();
+    m.apply(&MesiAction::Read { core: 0, line: 0 }).unwrap();
+    assert_eq!(states(&m), vec![State::E, State::I]);
+    m.apply(&MesiAction::Read { core: 1, line: 0 }).unwrap();
+    assert_eq!(states(&m), vec![State::S, State::S]);
+    let events = m.apply(&MesiAction::Write { core: 0, line: 0 }).unwrap();
+    assert_eq!(states(&m), vec![State::M, State::I]);
+    assert_eq!(m.last_access().unwrap().request, Some(BusOp::BusUpgr));
+    assert!(events[0].text.contains("BusUpgr"));
+    assert!(events
+        .iter()
+        .any(|e| e.text.contains("Core B snoops the BusUpgr: S → I")));
+}
+
+#[test]
+fn the_tour_compares_the_three_protocols_on_one_sequence() {
+    let mut m = mesi();
+    while let Ok(action) = m.next_auto() {
+        m.apply(&action).unwrap();
+        m.check().unwrap();
+    }
+    let traffic = |p: Protocol| {
+        let c = m.systems[p.index()].counts;
+        (c.bus_transactions(), c.write_backs)
+    };
+    // MSI: BusRd, BusUpgr, BusRd + write-back, BusUpgr, BusRd + write-back.
+    assert_eq!(traffic(Protocol::Msi), (5, 2));
+    // MESI: A's private read-then-write needs no BusUpgr.
+    assert_eq!(traffic(Protocol::Mesi), (4, 2));
+    // MOESI: reads of a dirty line leave it in O; only B's final eviction writes memory.
+    assert_eq!(traffic(Protocol::Moesi), (5, 1));
+    m.apply(&MesiAction::SetProtocol(Protocol::Moesi)).unwrap();
+    let supplier = m.last_access().unwrap().supplier;
+    assert_eq!(supplier, None, "the last tour step was an eviction");
+    assert!(m
+        .why()
+        .iter()
+        .any(|s| s.contains("MOESI wrote memory 1 time less")));
+}
+
+#[test]
+fn a_dirty_line_is_supplied_by_its_owner_under_every_protocol() {
+    for p in Protocol::ALL {
+        let mut m = Mesi::new(&MesiConfig {
+            protocol: p,
+            ..MesiConfig::default()
+        });
+        m.apply(&MesiAction::Write { core: 0, line: 0 }).unwrap();
+        m.apply(&MesiAction::Read { core: 1, line: 0 }).unwrap();
+        assert_eq!(m.last_access().unwrap().supplier, Some(Supplier::Cache(0)));
+        let owner = if p == Protocol::Moesi {
+            State::O
+        } else {
+            State::S
+        };
+        assert_eq!(states(&m), vec![owner, State::S]);
+    }
+}
+
+#[test]
+fn breaking_invalidation_leaves_two_modified_copies_and_a_stale_read() {
+    let mut m = mesi();
+    m.apply(&MesiAction::SetInvalidation(false)).unwrap();
+    m.apply(&MesiAction::Write { core: 0, line: 0 }).unwrap();
+    let events = m.apply(&MesiAction::Write { core: 1, line: 0 }).unwrap();
+    assert_eq!(states(&m), vec![State::M, State::M]);
+    assert!(events.iter().any(|e| e.tone == crate::Tone::Fault));
+    let events = m.apply(&MesiAction::Read { core: 0, line: 0 }).unwrap();
+    assert!(events
+        .iter()
+        .any(|e| e.text.contains("Stale read: core A got 1")));
+    assert_eq!(m.system().counts.stale_reads, 1);
+    assert!(
+        m.check().is_ok(),
+        "the invariants are not claimed once broken"
+    );
+}
+
+#[test]
+fn two_lines_are_independent() {
+    let mut m = Mesi::new(&MesiConfig {
+        cores: 3,
+        lines: 2,
+        protocol: Protocol::Mesi,
+    });
+    m.apply(&MesiAction::Write { core: 2, line: 1 }).unwrap();
+    m.apply(&MesiAction::Read { core: 0, line: 0 }).unwrap();
+    assert_eq!(m.system().state(2, 1), State::M);
+    assert_eq!(m.system().state(0, 0), State::E);
+    let figures = m.status();
+    let states = figures.iter().find(|f| f.key == "states").unwrap();
+    assert_eq!(states.value, "A: E · B: I · C: I | A: I · B: I · C: M");
+}
+
+#[test]
+fn impossible_actions_are_refused_and_change_nothing() {
+    let mut m = mesi();
+    let before = m.clone();
+    assert!(m.apply(&MesiAction::Read { core: 2, line: 0 }).is_err());
+    assert!(m.apply(&MesiAction::Write { core: 0, line: 1 }).is_err());
+    assert!(m.apply(&MesiAction::Evict { core: 0, line: 0 }).is_err());
+    assert!(m.apply(&MesiAction::SetProtocol(Protocol::Mesi)).is_err());
+    assert!(m.apply(&MesiAction::SetInvalidation(true)).is_err());
+    assert_eq!(m, before);
+    assert!(Mesi::validate(&MesiConfig {
+        cores: 5,
+        ..MesiConfig::default()
+    })
+    .is_err());
+    assert!(Mesi::validate(&MesiConfig {
+        lines: 3,
+        ..MesiConfig::default()
+    })
+    .is_err());
+}

@@ -1,0 +1,127 @@
+use super::*;
+
+fn cas(method: Method) -> Cas {
+    Cas::new(&CasConfig {
+        method,
+        ..CasConfig::default()
+    })
+}
+
+fn steps(m: &mut Cas, order: &[usize]) -> Vec<Event> {
+    let mut all = Vec::new();
+    for &t in order {
+        all.extend(m.apply(&CasAction::Step(t)).unwrap());
+        m.check().unwrap();
+    }
+    all
+}
+
+#[test]
+fn two_plain_loads_before_either_store_lose_one_update() {
+    let mut m = cas(Method::Plain);
+    // T1 load, T2 load, T1 add, T2 add, T1 store, T2 store.
+    let events = steps(&mut m, &[0, 1, 0, 1, 0, 1]);
+    assert_eq!((m.value, m.expected(), m.lost().count_ones()), (1, 2, 1));
+    assert!(events.iter().any(|e| e.tone == crate::Tone::Fault
+        && e.text
+            .contains("T2's store was computed from 0, so it erases T1's increment 1")));
+}
+
+#[test]
+fn round_robin_steps_reproduce_the_lost_update() {
+    let mut m = cas(Method::Plain);
+    while let Ok(a) = m.next_auto() {
+        m.apply(&a).unwrap();
+    }
+    // Lockstep increments: each pair of stores keeps only one.
+    assert_eq!((m.value, m.expected(), m.lost().count_ones()), (2, 4, 2));
+    assert_eq!(m.expected() - m.value, m.lost().count_ones());
+}
+
+#[test]
+fn a_cas_that_finds_the_counter_changed_retries_from_the_value_it_saw() {
+    let mut m = cas(Method::CasLoop);
+    steps(&mut m, &[0, 0, 1, 1, 1]); // T1 loads and computes; T2 completes an increment.
+    let events = steps(&mut m, &[0]);
+    assert!(events[0]
+        .text
+        .contains("T1's CAS fails: the counter holds 1, not 0"));
+    assert_eq!(
+        m.threads[0].loaded,
+        Some(1),
+        "expected now holds what the CAS saw"
+    );
+    assert_eq!(m.threads[0].phase, Phase::Compute, "no separate reload");
+    let events = steps(&mut m, &[0, 0]);
+    assert!(events
+        .last()
+        .unwrap()
+        .text
+        .contains("finds 1 as expected and stores 2"));
+    assert_eq!((m.value, m.retries()), (2, 1));
+}
+
+#[test]
+fn an_outside_write_forces_a_retry_and_is_counted() {
+    let mut m = cas(Method::CasLoop);
+    steps(&mut m, &[0, 0]);
+    m.apply(&CasAction::Inject).unwrap();
+    steps(&mut m, &[0]);
+    assert_eq!(m.retries(), 1);
+    while let Ok(a) = m.next_auto() {
+        m.apply(&a).unwrap();
+    }
+    assert_eq!(m.value, 4 + 1, "2 threads × 2 increments + 1 outside write");
+    assert_eq!(m.lost(), 0);
+}
+
+#[test]
+fn fetch_add_is_one_step_per_increment() {
+    let mut m = Cas::new(&CasConfig {
+        threads: 4,
+        increments: 3,
+        method: Method::FetchAdd,
+        initial: 10,
+    });
+    let mut n = 0;
+    while let Ok(a) = m.next_auto() {
+        m.apply(&a).unwrap();
+        n += 1;
+    }
+    assert_eq!((n, m.value, m.retries()), (12, 22, 0));
+}
+
+#[test]
+fn plain_can_lose_an_outside_write_too() {
+    let mut m = cas(Method::Plain);
+    steps(&mut m, &[0, 0]);
+    m.apply(&CasAction::Inject).unwrap();
+    let events = steps(&mut m, &[0]);
+    assert!(events
+        .iter()
+        .any(|e| e.text.contains("erases outside write 1")));
+    assert_eq!((m.value, m.expected()), (1, 2));
+}
+
+#[test]
+fn refusals_leave_the_state_alone() {
+    let mut m = cas(Method::CasLoop);
+    let fresh = m.clone();
+    assert!(m.apply(&CasAction::Step(2)).is_err());
+    assert!(m.apply(&CasAction::SetMethod(Method::CasLoop)).is_err());
+    assert_eq!(m, fresh);
+    steps(&mut m, &[0, 0, 0, 0, 0, 0]);
+    assert!(m.apply(&CasAction::Step(0)).is_err(), "T1 is done");
+    m.apply(&CasAction::SetMethod(Method::Plain)).unwrap();
+    assert_eq!((m.value, m.threads[0].done), (0, 0));
+    assert!(Cas::validate(&CasConfig {
+        threads: 5,
+        ..CasConfig::default()
+    })
+    .is_err());
+    assert!(Cas::validate(&CasConfig {
+        increments: 6,
+        ..CasConfig::default()
+    })
+    .is_err());
+}
