@@ -45,6 +45,27 @@ pub fn share_tenths(part: i64, whole: i64) -> i64 {
     }
 }
 
+/// A fixed-point number: `fixed(1234, 2)` → `"12.34"`, `fixed(-5, 1)` → `"−0.5"`.
+pub fn fixed(scaled: i64, decimals: u32) -> String {
+    let unit = 10u64.pow(decimals);
+    let sign = if scaled < 0 { "−" } else { "" };
+    let v = scaled.unsigned_abs();
+    if decimals == 0 {
+        return format!("{sign}{v}");
+    }
+    let width = decimals as usize;
+    format!("{sign}{}.{:0width$}", v / unit, v % unit)
+}
+
+/// `part / whole` scaled by 10^decimals and rounded half up; 0 when `whole` is 0.
+pub fn ratio_scaled(part: u64, whole: u64, decimals: u32) -> i64 {
+    if whole == 0 {
+        return 0;
+    }
+    let scaled = u128::from(part) * u128::from(10u64.pow(decimals));
+    ((scaled + u128::from(whole) / 2) / u128::from(whole)) as i64
+}
+
 /// The text with its first letter in upper case.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -65,5 +86,10 @@ mod tests {
         assert_eq!(ns(0), "0 ns");
         assert_eq!(tenths(share_tenths(90, 1230)), "7.3 %");
         assert_eq!(tenths(share_tenths(-1, 3)), "−33.3 %");
+        assert_eq!(fixed(1234, 2), "12.34");
+        assert_eq!(fixed(-5, 1), "−0.5");
+        assert_eq!(fixed(7, 0), "7");
+        assert_eq!(fixed(ratio_scaled(2, 3, 2), 2), "0.67");
+        assert_eq!(ratio_scaled(1, 0, 1), 0);
     }
 }
