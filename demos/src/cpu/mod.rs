@@ -3,3 +3,4 @@
 
 pub mod cache_hierarchy;
 pub mod cachesim;
+pub mod locality;
