@@ -4,3 +4,4 @@
 pub mod cache_hierarchy;
 pub mod cachesim;
 pub mod locality;
+pub mod tlb;

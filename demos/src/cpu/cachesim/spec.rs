@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 pub const MAX_SETS: u64 = 1 << 32;
 /// Most ways a level may have: a fully associative cache of 65,536 lines.
 pub const MAX_WAYS: usize = 1 << 16;
-/// Largest line: 1 MiB (real lines are 32–128 bytes; a 4 KiB "line" models a TLB).
-pub const MAX_LINE: u64 = 1 << 20;
+/// Largest line: 2^40 bytes. Real cache lines are 32–128 bytes; a 4 KiB or
+/// 2 MiB "line" models a TLB entry, a 1 GiB or 512 GiB one a paging-structure
+/// cache entry.
+pub const MAX_LINE: u64 = 1 << 40;
 /// Most levels in one hierarchy.
 pub const MAX_LEVELS: usize = 8;
 /// Longest level name.
@@ -150,6 +152,13 @@ impl LevelSpec {
                 "{name}: line must be a power of two from 1 to {MAX_LINE} bytes, not {}",
                 self.line
             ));
+        }
+        let bytes = self
+            .sets
+            .checked_mul(self.ways as u64)
+            .and_then(|lines| lines.checked_mul(self.line));
+        if bytes.is_none_or(|b| b > 1 << 62) {
+            return Err(format!("{name}: sets × ways × line exceeds 2^62 bytes"));
         }
         if self.policy == Policy::Plru && !self.ways.is_power_of_two() {
             return Err(format!(
