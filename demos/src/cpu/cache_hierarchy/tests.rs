@@ -189,11 +189,15 @@ fn config_bounds_are_enforced() {
     let mut c = CacheHierarchyConfig::default();
     c.levels[0].name = "X".into();
     assert!(CacheHierarchy::validate(&c).is_err());
-    let mut c = CacheHierarchyConfig::default();
-    c.address_bits = 60;
-    assert!(CacheHierarchy::validate(&c).is_err());
-    let mut c = CacheHierarchyConfig::default();
-    c.levels.clear();
-    assert!(CacheHierarchy::validate(&c).is_err());
+    let wide = CacheHierarchyConfig {
+        address_bits: 60,
+        ..CacheHierarchyConfig::default()
+    };
+    assert!(CacheHierarchy::validate(&wide).is_err());
+    let empty = CacheHierarchyConfig {
+        levels: Vec::new(),
+        ..CacheHierarchyConfig::default()
+    };
+    assert!(CacheHierarchy::validate(&empty).is_err());
     assert!(CacheHierarchy::validate(&CacheHierarchyConfig::preset(Preset::Server)).is_ok());
 }

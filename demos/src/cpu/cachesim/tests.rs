@@ -227,7 +227,7 @@ fn wider_outer_lines_hold_inner_ones() {
     h.store(0);
     let r = h.load(16);
     assert_eq!(r.served, Place::Level(1));
-    assert_eq!(r.writebacks[0].was_present, true);
+    assert!(r.writebacks[0].was_present);
     assert_eq!(
         h.levels[1].block(0, 0),
         Some(Block {

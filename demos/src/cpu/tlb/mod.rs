@@ -97,7 +97,7 @@ impl TlbConfig {
                 self.entries
             ));
         }
-        if self.ways == 0 || self.entries % self.ways != 0 {
+        if self.ways == 0 || !self.entries.is_multiple_of(self.ways) {
             return Err(format!(
                 "{} ways do not divide {} entries into whole sets.",
                 self.ways, self.entries
