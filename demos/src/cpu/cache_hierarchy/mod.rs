@@ -141,7 +141,7 @@ impl CacheHierarchy {
             }
         }
         Ok(vec![Event::warn(format!(
-            "Queued {} loads: {lines} lines {stride} bytes apart, all in L1 set 0, {THRASH_ROUNDS} times round. L1 has {} ways there, so each line is evicted before it comes back. Step through them.",
+            "Queued {} loads: {lines} lines {stride} bytes apart, all in L1 set 0, {THRASH_ROUNDS} times round. L1 has {} ways there: under LRU or FIFO each line is evicted just before it comes back. Step through them.",
             self.pending.len(),
             l1.ways
         ))

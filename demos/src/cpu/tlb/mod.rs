@@ -317,7 +317,7 @@ impl Tlb {
         }
         let reach = self.config.entries;
         let verdict = if pages > reach && !self.config.huge_pages {
-            "more pages than entries: LRU will evict every page just before the loop returns to it"
+            "more pages than entries, so some set gets more pages than ways and LRU evicts them before the loop returns"
         } else {
             "within the TLB's reach: after the first round every load should hit"
         };
