@@ -27,8 +27,9 @@ use serde::{Deserialize, Serialize};
 pub const ELEMENT_BYTES: u64 = 8;
 pub const MIN_ELEMENTS: usize = 64;
 pub const MAX_ELEMENTS: usize = 4096;
-/// The cache may hold at most this many lines (keeps each snapshot small).
-pub const MAX_CACHE_LINES: u64 = 1024;
+/// The cache may hold at most this many lines: enough for the largest array
+/// at 64-byte lines, and each of the timeline's snapshots stays small.
+pub const MAX_CACHE_LINES: u64 = 512;
 /// Largest stride on the miss-rate chart.
 pub const MAX_CHART_STRIDE: usize = 512;
 /// Cycles of an access that hits: a Golden Cove L1D load-to-use (Intel 64
