@@ -69,7 +69,13 @@ pub fn install() -> RwSignal<Location> {
     let location = RwSignal::new(current());
     let pop = window_event_listener(leptos::ev::popstate, move |_| location.set(current()));
     let click = window_event_listener(leptos::ev::click, move |e: web_sys::MouseEvent| {
-        if e.default_prevented() || e.button() != 0 || e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key() {
+        if e.default_prevented()
+            || e.button() != 0
+            || e.ctrl_key()
+            || e.meta_key()
+            || e.shift_key()
+            || e.alt_key()
+        {
             return;
         }
         let Some(anchor) = e
@@ -79,10 +85,15 @@ pub fn install() -> RwSignal<Location> {
         else {
             return;
         };
-        if anchor.has_attribute("target") || anchor.has_attribute("download") || anchor.get_attribute("rel").as_deref() == Some("external") {
+        if anchor.has_attribute("target")
+            || anchor.has_attribute("download")
+            || anchor.get_attribute("rel").as_deref() == Some("external")
+        {
             return;
         }
-        let Some(window) = web_sys::window() else { return };
+        let Some(window) = web_sys::window() else {
+            return;
+        };
         let href = js_sys::Reflect::get(anchor.as_ref(), &"href".into())
             .ok()
             .and_then(|v| v.as_string())

@@ -45,23 +45,53 @@ pub fn share_tenths(part: i64, whole: i64) -> i64 {
     }
 }
 
-/// `value` with `decimals` digits after the point: `fixed(1.25, 1)` → `"1.3"`.
+/// `value` with `decimals` digits after the point: `decimal(1.25, 1)` → `"1.3"`.
 /// Rounds half away from zero. Written with integers so the wasm carries no
 /// float formatter (~20 KiB): use this, never `{:.1}`, for any number shown.
-pub fn fixed(value: f64, decimals: u32) -> String {
+pub fn decimal(value: f64, decimals: u32) -> String {
     let scale = 10_i64.pow(decimals.min(9));
     let scaled = (value * scale as f64).round();
     if !scaled.is_finite() || scaled.abs() > 9.0e15 {
-        return if value.is_nan() { "?".into() } else if value > 0.0 { "∞".into() } else { "−∞".into() };
+        return if value.is_nan() {
+            "?".into()
+        } else if value > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
     }
     let scaled = scaled as i64;
     let sign = if scaled < 0 { "−" } else { "" };
-    let (whole, frac) = (scaled.unsigned_abs() / scale as u64, scaled.unsigned_abs() % scale as u64);
+    let (whole, frac) = (
+        scaled.unsigned_abs() / scale as u64,
+        scaled.unsigned_abs() % scale as u64,
+    );
     if decimals == 0 {
         format!("{sign}{whole}")
     } else {
         format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
     }
+}
+
+/// A fixed-point number: `fixed(1234, 2)` → `"12.34"`, `fixed(-5, 1)` → `"−0.5"`.
+pub fn fixed(scaled: i64, decimals: u32) -> String {
+    let unit = 10u64.pow(decimals);
+    let sign = if scaled < 0 { "−" } else { "" };
+    let v = scaled.unsigned_abs();
+    if decimals == 0 {
+        return format!("{sign}{v}");
+    }
+    let width = decimals as usize;
+    format!("{sign}{}.{:0width$}", v / unit, v % unit)
+}
+
+/// `part / whole` scaled by 10^decimals and rounded half up; 0 when `whole` is 0.
+pub fn ratio_scaled(part: u64, whole: u64, decimals: u32) -> i64 {
+    if whole == 0 {
+        return 0;
+    }
+    let scaled = u128::from(part) * u128::from(10u64.pow(decimals));
+    ((scaled + u128::from(whole) / 2) / u128::from(whole)) as i64
 }
 
 /// The text with its first letter in upper case.
@@ -84,11 +114,16 @@ mod tests {
         assert_eq!(ns(0), "0 ns");
         assert_eq!(tenths(share_tenths(90, 1230)), "7.3 %");
         assert_eq!(tenths(share_tenths(-1, 3)), "−33.3 %");
-        assert_eq!(fixed(1.25, 1), "1.3");
-        assert_eq!(fixed(2.0, 2), "2.00");
-        assert_eq!(fixed(-0.04, 1), "0.0");
-        assert_eq!(fixed(-1.06, 1), "−1.1");
-        assert_eq!(fixed(11.0, 0), "11");
-        assert_eq!(fixed(0.005, 2), "0.01");
+        assert_eq!(decimal(1.25, 1), "1.3");
+        assert_eq!(decimal(2.0, 2), "2.00");
+        assert_eq!(decimal(-0.04, 1), "0.0");
+        assert_eq!(decimal(-1.06, 1), "−1.1");
+        assert_eq!(decimal(11.0, 0), "11");
+        assert_eq!(decimal(0.005, 2), "0.01");
+        assert_eq!(fixed(1234, 2), "12.34");
+        assert_eq!(fixed(-5, 1), "−0.5");
+        assert_eq!(fixed(7, 0), "7");
+        assert_eq!(fixed(ratio_scaled(2, 3, 2), 2), "0.67");
+        assert_eq!(ratio_scaled(1, 0, 1), 0);
     }
 }

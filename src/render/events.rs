@@ -99,7 +99,10 @@ fn fields(form: &Element) -> Vec<String> {
         .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
         .map(|field| {
             if field.get_attribute("type").as_deref() == Some("checkbox") {
-                property(&field, "checked").as_bool().unwrap_or(false).to_string()
+                property(&field, "checked")
+                    .as_bool()
+                    .unwrap_or(false)
+                    .to_string()
             } else {
                 property(&field, "value").as_string().unwrap_or_default()
             }
@@ -118,7 +121,11 @@ pub fn on_input(e: &Event) -> Option<Sent> {
         return None;
     }
     let (form, slot) = slot_of(Some(target.into()))?;
-    Some(Sent::Check(form_id(&form), slot, Input::Fields(fields(&form))))
+    Some(Sent::Check(
+        form_id(&form),
+        slot,
+        Input::Fields(fields(&form)),
+    ))
 }
 
 /// Submitting a form sends its fields.
@@ -126,5 +133,9 @@ pub fn on_submit(e: &Event) -> Option<Sent> {
     e.prevent_default();
     let form = target_element(e)?;
     let slot = form.get_attribute("data-slot")?.parse().ok()?;
-    Some(Sent::Send(form_id(&form), slot, Input::Fields(fields(&form))))
+    Some(Sent::Send(
+        form_id(&form),
+        slot,
+        Input::Fields(fields(&form)),
+    ))
 }

@@ -41,7 +41,12 @@ impl Patcher {
     }
 }
 
-fn patch_children(doc: &Document, parent: &Element, old: Vec<Mounted>, new: Vec<El>) -> Vec<Mounted> {
+fn patch_children(
+    doc: &Document,
+    parent: &Element,
+    old: Vec<Mounted>,
+    new: Vec<El>,
+) -> Vec<Mounted> {
     // Children mostly keep their order, so the match for the next new child
     // is usually the next old one: search from there, wrapping round.
     let mut old: Vec<Option<Mounted>> = old.into_iter().map(Some).collect();
@@ -138,7 +143,11 @@ fn update(doc: &Document, m: Mounted, mut to: El) -> Mounted {
         Vec::new()
     } else {
         let kids = std::mem::take(&mut to.children);
-        let old = if from.text.is_some() { Vec::new() } else { children };
+        let old = if from.text.is_some() {
+            Vec::new()
+        } else {
+            children
+        };
         patch_children(doc, &el, old, kids)
     };
     sync_properties(doc, &el, &to);
@@ -159,7 +168,8 @@ fn sync_properties(doc: &Document, el: &Element, from: &El) {
             continue;
         };
         let target: &JsValue = el.as_ref();
-        let current = js_sys::Reflect::get(target, &JsValue::from_str(prop)).unwrap_or(JsValue::NULL);
+        let current =
+            js_sys::Reflect::get(target, &JsValue::from_str(prop)).unwrap_or(JsValue::NULL);
         let wanted = if prop == "checked" {
             JsValue::from_bool(value == "true")
         } else {
@@ -177,7 +187,11 @@ fn sync_properties(doc: &Document, el: &Element, from: &El) {
 
 /// The element an event concerns, if it is (inside) one carrying `data-slot`.
 pub fn slot_of(target: Option<web_sys::EventTarget>) -> Option<(Element, u32)> {
-    let el = target?.dyn_into::<Element>().ok()?.closest("[data-slot]").ok()??;
+    let el = target?
+        .dyn_into::<Element>()
+        .ok()?
+        .closest("[data-slot]")
+        .ok()??;
     let slot = el.get_attribute("data-slot")?.parse().ok()?;
     Some((el, slot))
 }

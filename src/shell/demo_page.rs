@@ -106,7 +106,8 @@ fn act(page: Shared, version: RwSignal<u32>, name: &str) {
             change(page, version, |p| {
                 p.playing = playing;
                 // The clock only presses Step; the model decides what a step is.
-                p.clock = playing.then(|| Interval::new(period, move || act(page, version, "step")));
+                p.clock =
+                    playing.then(|| Interval::new(period, move || act(page, version, "step")));
             });
         }
         "back" | "reset" => change(page, version, |p| {
@@ -222,12 +223,17 @@ pub fn DemoPage(
             .and_then(|el| el.get_attribute("data-act"));
         match action {
             Some(name) => act(page, version, &name),
-            None => events::on_click(&e).into_iter().for_each(|s| input(page, version, s)),
+            None => events::on_click(&e)
+                .into_iter()
+                .for_each(|s| input(page, version, s)),
         }
     };
     let on_change = move |e: web_sys::Event| {
-        let target = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-        if let Some(t) = target.filter(|t| t.get_attribute("data-act").as_deref() == Some("speed")) {
+        let target = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        if let Some(t) = target.filter(|t| t.get_attribute("data-act").as_deref() == Some("speed"))
+        {
             let value = js_sys::Reflect::get(t.as_ref(), &"value".into())
                 .ok()
                 .and_then(|v| v.as_string())
@@ -235,7 +241,9 @@ pub fn DemoPage(
             set_speed(page, version, &value);
             return;
         }
-        events::on_change(&e).into_iter().for_each(|s| input(page, version, s));
+        events::on_change(&e)
+            .into_iter()
+            .for_each(|s| input(page, version, s));
     };
 
     view! {

@@ -38,7 +38,9 @@ pub fn export(scene: &Scene) -> String {
         match part {
             Part::Figure(f) => {
                 let mut drawing = figure(f, Target::Export).children.remove(0);
-                drawing.attrs.retain(|(n, _)| !matches!(*n, "role" | "aria-label"));
+                drawing
+                    .attrs
+                    .retain(|(n, _)| !matches!(*n, "role" | "aria-label"));
                 drawing = drawing
                     .attr("x", num(MARGIN))
                     .attr("y", num(y))
@@ -156,7 +158,12 @@ fn table(t: &Table, top: f32) -> (El, f32, f32) {
         y += LINE;
         let mut r = El::svg("g", row.key.clone()).class(&row.class);
         for (i, cell) in row.cells.iter().enumerate().take(xs.len()) {
-            r = r.child(text_at(xs[i], y, &cell.text, &format!("mono {}", cell.class)));
+            r = r.child(text_at(
+                xs[i],
+                y,
+                &cell.text,
+                &format!("mono {}", cell.class),
+            ));
         }
         g = g.child(r);
     }

@@ -138,8 +138,7 @@ pub trait LiveDemo {
 pub fn open<M: View>(link: Option<&str>) -> (Box<dyn LiveDemo>, Option<String>) {
     let (timeline, notice) = match link {
         None => (Timeline::new(M::Config::default()), None),
-        Some(text) => match Scenario::<M>::decode(text).and_then(|s| Timeline::from_scenario(&s))
-        {
+        Some(text) => match Scenario::<M>::decode(text).and_then(|s| Timeline::from_scenario(&s)) {
             Ok(timeline) => (timeline, None),
             Err(error) => (
                 Timeline::new(M::Config::default()),

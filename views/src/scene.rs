@@ -339,7 +339,6 @@ impl Shape {
             _ => &[],
         }
     }
-
 }
 
 impl Figure {
@@ -537,7 +536,11 @@ impl Item {
 }
 
 impl List {
-    pub fn new(key: impl Into<String>, heading: impl Into<String>, empty: impl Into<String>) -> Self {
+    pub fn new(
+        key: impl Into<String>,
+        heading: impl Into<String>,
+        empty: impl Into<String>,
+    ) -> Self {
         List {
             key: key.into(),
             heading: heading.into(),

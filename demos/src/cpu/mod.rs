@@ -1,4 +1,8 @@
 //! Models of the CPU underneath the code: caches, TLBs, branch predictors,
 //! NUMA sockets and the arithmetic of batching.
 
+pub mod cache_hierarchy;
+pub mod cachesim;
+pub mod locality;
 pub mod mesi;
+pub mod tlb;

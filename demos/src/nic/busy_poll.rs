@@ -23,7 +23,7 @@
 
 use super::stages::{Pipeline, Spec, StageAction, StageDef, TechDef};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::text::{fixed, ns, share_tenths, tenths};
+use crate::text::{decimal, ns, share_tenths, tenths};
 use serde::{Deserialize, Serialize};
 
 pub const BUSY: usize = 0;
@@ -80,7 +80,7 @@ pub fn rate_text(pps: u64) -> String {
     } else {
         2
     };
-    let text = fixed(value, decimals);
+    let text = decimal(value, decimals);
     let text = if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {

@@ -13,7 +13,7 @@
 //! - a packet that finds no free descriptor is dropped and counted.
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::text::{fixed, plural};
+use crate::text::{decimal, plural};
 use serde::{Deserialize, Serialize};
 
 pub const RING_MIN: usize = 4;
@@ -326,7 +326,7 @@ impl Model for Napi {
         if self.accepted > 0 {
             out.push(format!(
                 "That is {} packets per interrupt: under load the per-packet cost of entering and leaving the kernel shrinks, instead of an interrupt storm.",
-                fixed(self.accepted as f64 / f64::from(self.hard_irqs.max(1)), 1)
+                decimal(self.accepted as f64 / f64::from(self.hard_irqs.max(1)), 1)
             ));
         }
         out.push(format!(

@@ -103,7 +103,8 @@ impl Plot {
         let mut shapes = Vec::new();
         for (i, (v, label)) in x_ticks.iter().enumerate() {
             let x = self.x.at(*v);
-            shapes.push(Shape::line(format!("xg{i}"), (x, self.top), (x, self.bottom)).class("grid"));
+            shapes
+                .push(Shape::line(format!("xg{i}"), (x, self.top), (x, self.bottom)).class("grid"));
             shapes.push(
                 Shape::text(format!("xt{i}"), x, self.bottom + 20.0, label.clone())
                     .mono()
@@ -112,7 +113,8 @@ impl Plot {
         }
         for (i, (v, label)) in y_ticks.iter().enumerate() {
             let y = self.y.at(*v);
-            shapes.push(Shape::line(format!("yg{i}"), (self.left, y), (self.right, y)).class("grid"));
+            shapes
+                .push(Shape::line(format!("yg{i}"), (self.left, y), (self.right, y)).class("grid"));
             shapes.push(
                 Shape::text(format!("yt{i}"), self.left - 8.0, y + 5.0, label.clone())
                     .end()
@@ -121,7 +123,12 @@ impl Plot {
             );
         }
         shapes.push(
-            Shape::line("x-axis", (self.left, self.bottom), (self.right, self.bottom)).class("idle"),
+            Shape::line(
+                "x-axis",
+                (self.left, self.bottom),
+                (self.right, self.bottom),
+            )
+            .class("idle"),
         );
         shapes.push(
             Shape::line("y-axis", (self.left, self.top), (self.left, self.bottom)).class("idle"),
@@ -147,7 +154,11 @@ impl Plot {
         let mut d = PathData::new();
         for (i, p) in points.iter().enumerate() {
             let (x, y) = self.point(*p);
-            d = if i == 0 { d.move_to(x, y) } else { d.line_to(x, y) };
+            d = if i == 0 {
+                d.move_to(x, y)
+            } else {
+                d.line_to(x, y)
+            };
         }
         Shape::path(key, d).class("line").class(class)
     }
@@ -226,7 +237,11 @@ mod tests {
 
     #[test]
     fn y_grows_upwards() {
-        let plot: Plot = Plot::new((50.0, 10.0, 450.0, 210.0), (0.0, 1.0, false), (0.0, 1.0, false));
+        let plot: Plot = Plot::new(
+            (50.0, 10.0, 450.0, 210.0),
+            (0.0, 1.0, false),
+            (0.0, 1.0, false),
+        );
         assert_eq!(plot.point((0.0, 0.0)), (50.0, 210.0));
         assert_eq!(plot.point((1.0, 1.0)), (450.0, 10.0));
     }

@@ -125,7 +125,10 @@ mod tests {
 
     #[test]
     fn path_data_is_compact_text() {
-        let d = PathData::new().move_to(0.0, 1.5).line_to(10.0, -2.0).close();
+        let d = PathData::new()
+            .move_to(0.0, 1.5)
+            .line_to(10.0, -2.0)
+            .close();
         assert_eq!(d.build(), "M0 1.5L10 -2Z");
     }
 }

@@ -3,7 +3,7 @@
 //! at the clock, so the picture shows only what has happened so far.
 
 use crate::scene::{Shape, Size};
-use demos::text::fixed;
+use demos::text::decimal;
 
 /// Width of the drawing, where lanes start (names sit left of it) and end.
 pub const WIDTH: f32 = 960.0;
@@ -65,9 +65,14 @@ impl Axis {
                 let x = self.x(t);
                 [
                     Shape::line(format!("g{i}"), (x, y + 6.0), (x, bottom)).class("grid"),
-                    Shape::text(format!("t{i}"), x, y, format!("{} {unit}", fixed(t, decimals)))
-                        .mono()
-                        .size(Size::Small),
+                    Shape::text(
+                        format!("t{i}"),
+                        x,
+                        y,
+                        format!("{} {unit}", decimal(t, decimals)),
+                    )
+                    .mono()
+                    .size(Size::Small),
                 ]
             })
             .collect();
@@ -112,13 +117,26 @@ impl Axis {
 
     /// A labelled vertical line at time `t` from `y0` to `y1`; the label sits
     /// at `label_y`, on whichever side has room.
-    pub fn marker(self, key: &str, t: f64, (y0, y1): (f32, f32), label_y: f32, label: String, class: &str) -> Shape {
+    pub fn marker(
+        self,
+        key: &str,
+        t: f64,
+        (y0, y1): (f32, f32),
+        label_y: f32,
+        label: String,
+        class: &str,
+    ) -> Shape {
         let x = self.x(t);
         let right = x > RIGHT - 200.0;
-        let text = Shape::text("label", if right { x - 5.0 } else { x + 5.0 }, label_y, label)
-            .mono()
-            .size(Size::Small)
-            .class("tone");
+        let text = Shape::text(
+            "label",
+            if right { x - 5.0 } else { x + 5.0 },
+            label_y,
+            label,
+        )
+        .mono()
+        .size(Size::Small)
+        .class("tone");
         Shape::group(
             key,
             vec![
@@ -185,21 +203,38 @@ mod tests {
     fn overlapping_spans_take_separate_tracks() {
         let spans = [(0.0, 10.0), (5.0, 15.0), (10.0, 20.0), (16.0, 30.0)];
         assert_eq!(assign_tracks(&spans, 4), vec![0, 1, 0, 1]);
-        assert_eq!(assign_tracks(&[(0.0, 9.0), (1.0, 9.0), (2.0, 9.0)], 2), vec![0, 1, 0]);
+        assert_eq!(
+            assign_tracks(&[(0.0, 9.0), (1.0, 9.0), (2.0, 9.0)], 2),
+            vec![0, 1, 0]
+        );
     }
 
     #[test]
     fn bars_after_the_clock_are_not_drawn_and_bars_across_it_are_cut() {
         let axis = Axis::new(100.0);
         let bars = [
-            Bar { start: 0.0, end: 60.0, class: "nic", label: "a".into(), track: 0 },
-            Bar { start: 70.0, end: 90.0, class: "nic", label: "b".into(), track: 0 },
+            Bar {
+                start: 0.0,
+                end: 60.0,
+                class: "nic",
+                label: "a".into(),
+                track: 0,
+            },
+            Bar {
+                start: 70.0,
+                end: 90.0,
+                class: "nic",
+                label: "b".into(),
+                track: 0,
+            },
         ];
         let lane: Shape = axis.lane("l", 0.0, 30.0, "lane", &bars, 50.0);
         assert_eq!(lane.children().len(), 3, "name, track and one bar");
         let bar = &lane.children()[2].children()[0];
         match bar.kind {
-            crate::scene::Kind::Rect { w, .. } => assert!((w - (axis.x(50.0) - axis.x(0.0))).abs() < 0.01),
+            crate::scene::Kind::Rect { w, .. } => {
+                assert!((w - (axis.x(50.0) - axis.x(0.0))).abs() < 0.01)
+            }
             _ => panic!("a rect"),
         }
     }

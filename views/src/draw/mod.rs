@@ -2,7 +2,7 @@
 //! (axes and series, timeline lanes, the stage waterfall). Builders return
 //! shapes; they take every number from the caller.
 
-pub mod geometry;
-pub mod waterfall;
 pub mod chart;
+pub mod geometry;
 pub mod lanes;
+pub mod waterfall;

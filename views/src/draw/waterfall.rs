@@ -136,16 +136,25 @@ pub fn waterfall(
     let rows_bottom = TOP + ROW_H * w.rows.len() as f32;
     if w.rows.iter().any(|r| r.walk == RowWalk::Here) {
         let x = x_at(w.clock_ns, w.scale_ns);
-        f.push(
-            Shape::line("clock-line", (x, TOP), (x, rows_bottom))
-                .class("fault thick"),
-        );
+        f.push(Shape::line("clock-line", (x, TOP), (x, rows_bottom)).class("fault thick"));
     }
-    f.push(Shape::line("total-rule", (0.0, rows_bottom + 8.0), (FIGS_X, rows_bottom + 8.0)).class("idle"));
     f.push(
-        Shape::text("total-label", 0.0, rows_bottom + 36.0, format!("Total {what}"))
-            .start()
-            .size(Size::Title),
+        Shape::line(
+            "total-rule",
+            (0.0, rows_bottom + 8.0),
+            (FIGS_X, rows_bottom + 8.0),
+        )
+        .class("idle"),
+    );
+    f.push(
+        Shape::text(
+            "total-label",
+            0.0,
+            rows_bottom + 36.0,
+            format!("Total {what}"),
+        )
+        .start()
+        .size(Size::Title),
     );
     f.push(
         Shape::text("total", FIGS_X, rows_bottom + 36.0, ns(w.total_ns))
@@ -171,14 +180,27 @@ pub fn compare(w: &Waterfall, what: &str) -> Figure {
         FIGS_X,
         140.0,
     );
-    f.push(Shape::text("base-label", X0 - 12.0, 36.0, "baseline").end().class("strong"));
+    f.push(
+        Shape::text("base-label", X0 - 12.0, 36.0, "baseline")
+            .end()
+            .class("strong"),
+    );
     f.push(Shape::rect("base", X0, 14.0, x(w.baseline_ns) - X0, 30.0).class("idle bar"));
     f.push(
-        Shape::text("base-value", x(w.baseline_ns) + 10.0, 36.0, ns(w.baseline_ns))
-            .start()
-            .mono(),
+        Shape::text(
+            "base-value",
+            x(w.baseline_ns) + 10.0,
+            36.0,
+            ns(w.baseline_ns),
+        )
+        .start()
+        .mono(),
     );
-    f.push(Shape::text("now-label", X0 - 12.0, 84.0, "now").end().class("strong"));
+    f.push(
+        Shape::text("now-label", X0 - 12.0, 84.0, "now")
+            .end()
+            .class("strong"),
+    );
     for r in w.rows.iter().filter(|r| r.active && r.cost_ns > 0) {
         f.push(
             Shape::rect(
@@ -210,13 +232,20 @@ pub fn compare(w: &Waterfall, what: &str) -> Figure {
             tenths(share_tenths(-saved, w.baseline_ns.into()))
         )
     };
-    f.push(Shape::text("saving", X0, 126.0, saving).start().size(Size::Large));
+    f.push(
+        Shape::text("saving", X0, 126.0, saving)
+            .start()
+            .size(Size::Large),
+    );
     f
 }
 
 /// The stage the cost editor edits: the one picked, or the first.
 pub fn edited(w: &Waterfall, selected: usize) -> usize {
-    w.rows.get(selected).or(w.rows.first()).map_or(0, |r| r.index)
+    w.rows
+        .get(selected)
+        .or(w.rows.first())
+        .map_or(0, |r| r.index)
 }
 
 /// The cost editor: pick a stage (`pick(i)`), set its cost (`set_cost`, a
@@ -242,13 +271,7 @@ pub fn cost_editor(
     Control::group(
         "Stage cost",
         vec![
-            Control::choice(
-                "stage-pick",
-                "Stage",
-                stage,
-                options,
-            )
-            .dropdown(),
+            Control::choice("stage-pick", "Stage", stage, options).dropdown(),
             Control::slider(
                 "stage-cost",
                 "Its cost",

@@ -12,8 +12,6 @@ use demos::nic::busy_poll::{
 use demos::nic::stages::{StageAction, COST_MAX};
 use demos::text::{ns, tenths};
 
-
-
 /// What each mode costs at the chosen rate.
 fn cpu_table(m: &BusyPoll) -> Table {
     let c = m.cpu();
@@ -67,7 +65,13 @@ fn verdict(m: &BusyPoll) -> List {
     };
     List::new("cpu-verdict", "Which costs less CPU", "")
         .focus("cpu")
-        .item(Item::new("cheaper", format!("Cheaper in CPU at this rate: {cheaper}.")).class("done"))
+        .item(
+            Item::new(
+                "cheaper",
+                format!("Cheaper in CPU at this rate: {cheaper}."),
+            )
+            .class("done"),
+        )
         .item(Item::new("crossover", crossover))
 }
 
@@ -103,15 +107,26 @@ fn chart(m: &BusyPoll) -> Figure {
         n if n >= 1_000 => format!("{} µs", n / 1_000),
         n => format!("{n} ns"),
     });
-    f.push(plot.axes(&rate_ticks, &ns_ticks, "packets per second (log)", "CPU per packet (log)"));
+    f.push(plot.axes(
+        &rate_ticks,
+        &ns_ticks,
+        "packets per second (log)",
+        "CPU per packet (log)",
+    ));
     f.push(plot.series(
         "irq-line",
-        &[(f64::from(RATE_MIN), lo.irq_ns as f64), (f64::from(RATE_MAX), hi.irq_ns as f64)],
+        &[
+            (f64::from(RATE_MIN), lo.irq_ns as f64),
+            (f64::from(RATE_MAX), hi.irq_ns as f64),
+        ],
         "driver",
     ));
     f.push(plot.series(
         "busy-line",
-        &[(f64::from(RATE_MIN), lo.busy_ns as f64), (f64::from(RATE_MAX), hi.busy_ns as f64)],
+        &[
+            (f64::from(RATE_MIN), lo.busy_ns as f64),
+            (f64::from(RATE_MAX), hi.busy_ns as f64),
+        ],
         "nic dashed",
     ));
     if let Some(x) = now
@@ -119,8 +134,13 @@ fn chart(m: &BusyPoll) -> Figure {
         .filter(|r| (u64::from(RATE_MIN)..=u64::from(RATE_MAX)).contains(r))
     {
         let (cx, cy) = plot.point((x as f64, now.irq_ns as f64));
-        let label = Shape::text("label", cx, cy + 30.0, format!("crossover {}", rate_text(x)))
-            .class("tone");
+        let label = Shape::text(
+            "label",
+            cx,
+            cy + 30.0,
+            format!("crossover {}", rate_text(x)),
+        )
+        .class("tone");
         f.push(
             Shape::group(
                 "chart-crossover",
@@ -133,7 +153,12 @@ fn chart(m: &BusyPoll) -> Figure {
         Shape::group(
             "rate-marker",
             vec![
-                plot.marker("now", rate, format!("now: {}", rate_text(m.rate_pps.into())), "fault"),
+                plot.marker(
+                    "now",
+                    rate,
+                    format!("now: {}", rate_text(m.rate_pps.into())),
+                    "fault",
+                ),
                 plot.dot("dot-irq", (rate, now.irq_ns as f64), "driver"),
                 plot.dot("dot-busy", (rate, now.busy_ns as f64), "nic"),
             ],

@@ -7,11 +7,9 @@ use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Table};
 use demos::nic::cut_through::{
-    ChunkState, CtAction, CutThrough, Plan, CHUNKS_MAX, CHUNKS_MIN, PCIE_MAX,
-    PCIE_MIN, WIRE_RATES,
+    ChunkState, CtAction, CutThrough, Plan, CHUNKS_MAX, CHUNKS_MIN, PCIE_MAX, PCIE_MIN, WIRE_RATES,
 };
-use demos::text::fixed;
-
+use demos::text::decimal;
 
 const LANE: f32 = 28.0;
 const GROUP: f32 = 166.0;
@@ -34,7 +32,7 @@ fn state_key(state: ChunkState) -> String {
 }
 
 fn ns_text(m: &CutThrough, units: u64) -> String {
-    format!("{} ns", fixed(m.ns(units), 1))
+    format!("{} ns", decimal(m.ns(units), 1))
 }
 
 fn pcie_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
@@ -82,8 +80,15 @@ fn timeline(m: &CutThrough, axis: Axis, y: f32, plan: &Plan, name: &str, key: &s
     let mut shapes = vec![
         heading("heading", y - 8.0, name.to_string()),
         axis.lane("pcie", y, LANE, "PCIe → NIC", &pcie_bars(m, plan), now),
-        axis.lane(&format!("{key}-wire"), y + LANE + 6.0, LANE, "NIC → wire", &wire_bars(m, plan), now)
-            .focus(key),
+        axis.lane(
+            &format!("{key}-wire"),
+            y + LANE + 6.0,
+            LANE,
+            "NIC → wire",
+            &wire_bars(m, plan),
+            now,
+        )
+        .focus(key),
         Shape::text("strip-name", LEFT - 10.0, strip_y + 17.0, "chunks now")
             .end()
             .class("muted"),
@@ -141,7 +146,11 @@ fn timelines(m: &CutThrough) -> Figure {
             ns_text(m, sf.start),
             ns_text(m, sf.end),
             ns_text(m, ct.start),
-            if ct.underrun.is_some() { "poisoned at" } else { "last" },
+            if ct.underrun.is_some() {
+                "poisoned at"
+            } else {
+                "last"
+            },
             ns_text(m, ct.end)
         ),
         WIDTH,
@@ -202,22 +211,47 @@ impl View for CutThrough {
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
         let act = |a| Ok(Command::Do(a));
-        let wire = WIRE_RATES.iter().position(|&g| g == self.wire_gbps).unwrap_or(0);
+        let wire = WIRE_RATES
+            .iter()
+            .position(|&g| g == self.wire_gbps)
+            .unwrap_or(0);
         let wires = WIRE_RATES
             .iter()
-            .map(|&g| (g.to_string(), format!("{g} GbE"), ui.act(CtAction::SetWire(g))))
+            .map(|&g| {
+                (
+                    g.to_string(),
+                    format!("{g} GbE"),
+                    ui.act(CtAction::SetWire(g)),
+                )
+            })
             .collect();
         vec![
-            Control::slider("frame-size", "Frame size", (self.chunks as i64, CHUNKS_MIN as i64, CHUNKS_MAX as i64), "× 64 B chunks", ui.number(move |v| {
-                act(CtAction::SetChunks(v.max(0) as usize))
-            })),
-            Control::slider("pcie-rate", "PCIe delivery rate", (i64::from(self.pcie_gbps), i64::from(PCIE_MIN), i64::from(PCIE_MAX)), "Gb/s", ui.number(move |v| {
-                act(CtAction::SetPcie(v.clamp(0, i64::from(u32::MAX)) as u32))
-            })),
+            Control::slider(
+                "frame-size",
+                "Frame size",
+                (self.chunks as i64, CHUNKS_MIN as i64, CHUNKS_MAX as i64),
+                "× 64 B chunks",
+                ui.number(move |v| act(CtAction::SetChunks(v.max(0) as usize))),
+            ),
+            Control::slider(
+                "pcie-rate",
+                "PCIe delivery rate",
+                (
+                    i64::from(self.pcie_gbps),
+                    i64::from(PCIE_MIN),
+                    i64::from(PCIE_MAX),
+                ),
+                "Gb/s",
+                ui.number(move |v| act(CtAction::SetPcie(v.clamp(0, i64::from(u32::MAX)) as u32))),
+            ),
             Control::choice("wire", "Wire rate", wire, wires),
-            Control::slider("threshold", "Cut-through threshold", (self.threshold as i64, 1, self.chunks as i64), "× 64 B chunks", ui.number(move |v| {
-                act(CtAction::SetThreshold(v.max(0) as usize))
-            })),
+            Control::slider(
+                "threshold",
+                "Cut-through threshold",
+                (self.threshold as i64, 1, self.chunks as i64),
+                "× 64 B chunks",
+                ui.number(move |v| act(CtAction::SetThreshold(v.max(0) as usize))),
+            ),
             Control::group(
                 "Threshold and clock",
                 vec![
@@ -229,7 +263,9 @@ impl View for CutThrough {
                     Control::button("run-to-end", "Run to the end", ui.act(CtAction::RunToEnd)),
                 ],
             ),
-            Control::note("Step delivers one more chunk over PCIe; changing a setting restarts the clock."),
+            Control::note(
+                "Step delivers one more chunk over PCIe; changing a setting restarts the clock.",
+            ),
             Control::danger_group(
                 "Break it",
                 vec![Control::button(
@@ -255,8 +291,14 @@ mod tests {
         m.apply(&CtAction::BreakIt).unwrap();
         m.apply(&CtAction::RunToEnd).unwrap();
         let scene = crate::build(&m, &()).0;
-        assert_eq!(scene.find("ct-chunk-1").unwrap().state.as_deref(), Some("cut off"));
-        assert_eq!(scene.find("sf-chunk-1").unwrap().state.as_deref(), Some("sent"));
+        assert_eq!(
+            scene.find("ct-chunk-1").unwrap().state.as_deref(),
+            Some("cut off")
+        );
+        assert_eq!(
+            scene.find("sf-chunk-1").unwrap().state.as_deref(),
+            Some("sent")
+        );
         let table = scene.table_named("ct-counts").unwrap();
         let cut_off = table.rows[1]
             .cells

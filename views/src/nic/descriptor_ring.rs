@@ -9,7 +9,6 @@ use demos::nic::descriptor_ring::{
     hex, DescriptorRing, Direction, Field, NicPhase, RingAction, RingConfig, SlotState, RING_SIZE,
 };
 
-
 const CX: f32 = 450.0;
 const CY: f32 = 240.0;
 const INNER: f32 = 92.0;
@@ -88,7 +87,9 @@ fn pointer(key: &str, text: String, index: usize, radius: f32, offset: f32, clas
     let tail = polar(CX, CY, radius - 10.0, mid);
     let (lx, ly) = polar(CX, CY, radius, mid);
     let side = polar(0.0, 0.0, 1.0, mid).0;
-    let text = Shape::text("label", lx, ly + 6.0, text).mono().class("tone");
+    let text = Shape::text("label", lx, ly + 6.0, text)
+        .mono()
+        .class("tone");
     let text = match side {
         x if x > 0.35 => text.start(),
         x if x < -0.35 => text.end(),
@@ -118,7 +119,9 @@ fn register(key: &str, x: f32, y: f32, name: &str, value: String) -> Shape {
     Shape::group(
         key,
         vec![
-            Shape::text("name", x + 14.0, y, name).start().class("muted"),
+            Shape::text("name", x + 14.0, y, name)
+                .start()
+                .class("muted"),
             Shape::text("value", x + 216.0, y, value)
                 .end()
                 .mono()
@@ -131,7 +134,13 @@ fn driver_panel(m: &DescriptorRing) -> Shape {
     let x = 10.0;
     let mut lines = vec![
         register("reg-tail", x, 100.0, "TAIL", m.tail.to_string()),
-        register("reg-reap", x, 132.0, "next to reap", m.next_to_clean.to_string()),
+        register(
+            "reg-reap",
+            x,
+            132.0,
+            "next to reap",
+            m.next_to_clean.to_string(),
+        ),
         Shape::text("sb-title", x + 14.0, 176.0, "Store buffer")
             .start()
             .class("strong"),
@@ -186,12 +195,21 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
             format!("{} / {} B", hex(seen.addr), seen.len),
         ],
         NicPhase::Moved { slot, bytes, .. } => {
-            vec![format!("moved {bytes} B for #{slot};"), "write-back next".into()]
+            vec![
+                format!("moved {bytes} B for #{slot};"),
+                "write-back next".into(),
+            ]
         }
     };
     let mut lines = vec![
         register("reg-head", x, 100.0, "HEAD", m.head.to_string()),
-        register("nic-tail", x, 132.0, "TAIL register", m.doorbell.to_string()),
+        register(
+            "nic-tail",
+            x,
+            132.0,
+            "TAIL register",
+            m.doorbell.to_string(),
+        ),
         Shape::text("dma-title", x + 14.0, 176.0, "DMA engine")
             .start()
             .class("strong"),
@@ -200,10 +218,15 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
         .iter()
         .enumerate()
         .map(|(n, line)| {
-            Shape::text(format!("l{n}"), x + 14.0, 202.0 + n as f32 * 22.0, line.clone())
-                .start()
-                .mono()
-                .size(Size::Small)
+            Shape::text(
+                format!("l{n}"),
+                x + 14.0,
+                202.0 + n as f32 * 22.0,
+                line.clone(),
+            )
+            .start()
+            .mono()
+            .size(Size::Small)
         })
         .collect();
     lines.push(Shape::group("dma", dma_lines).label(format!("DMA engine: {}", dma.join(" "))));
@@ -251,20 +274,44 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
 }
 
 fn ring(m: &DescriptorRing) -> Figure {
-    let mut f = Figure::new("ring", format!("{} descriptor ring", direction_word(m)), 900.0, 480.0)
-        .legend("driver", "FREE · driver's")
-        .legend("nic", "OWN · NIC's")
-        .legend("done", "DD · done, to reap");
+    let mut f = Figure::new(
+        "ring",
+        format!("{} descriptor ring", direction_word(m)),
+        900.0,
+        480.0,
+    )
+    .legend("driver", "FREE · driver's")
+    .legend("nic", "OWN · NIC's")
+    .legend("done", "DD · done, to reap");
     f.push(driver_panel(m));
     f.push(nic_panel(m));
     f.extend((0..RING_SIZE).map(|i| descriptor(m, i)));
     f.push(
-        Shape::text("ring-mode", CX, CY - 6.0, format!("{} ring", direction_word(m)))
-            .size(Size::Large),
+        Shape::text(
+            "ring-mode",
+            CX,
+            CY - 6.0,
+            format!("{} ring", direction_word(m)),
+        )
+        .size(Size::Large),
     );
     f.push(Shape::text("ring-fill", CX, CY + 20.0, m.fill_label()).class("muted"));
-    f.push(pointer("ptr-head", format!("HEAD {}", m.head), m.head, 182.0, -12.0, "nic"));
-    f.push(pointer("ptr-tail", format!("TAIL {}", m.tail), m.tail, 182.0, 12.0, "driver"));
+    f.push(pointer(
+        "ptr-head",
+        format!("HEAD {}", m.head),
+        m.head,
+        182.0,
+        -12.0,
+        "nic",
+    ));
+    f.push(pointer(
+        "ptr-tail",
+        format!("TAIL {}", m.tail),
+        m.tail,
+        182.0,
+        12.0,
+        "driver",
+    ));
     f.push(
         pointer(
             "ptr-doorbell",
@@ -388,7 +435,11 @@ impl View for DescriptorRing {
         let driver = vec![
             Control::button("post", "Post a buffer", ui.act(RingAction::Post)).primary(),
             Control::button("barrier", "wmb() barrier", ui.act(RingAction::Barrier)),
-            Control::button("doorbell", "Ring the doorbell", ui.act(RingAction::Doorbell)),
+            Control::button(
+                "doorbell",
+                "Ring the doorbell",
+                ui.act(RingAction::Doorbell),
+            ),
             Control::button("reap", "Reap completions", ui.act(RingAction::Reap)),
         ];
         let mut out = vec![
@@ -436,7 +487,15 @@ mod tests {
     #[test]
     fn a_round_trip_marks_descriptor_zero_done_and_moves_head() {
         use RingAction::*;
-        let m = ring_after(&[Post, Barrier, Doorbell, FrameArrives, NicFetch, NicDma, NicWriteBack]);
+        let m = ring_after(&[
+            Post,
+            Barrier,
+            Doorbell,
+            FrameArrives,
+            NicFetch,
+            NicDma,
+            NicWriteBack,
+        ]);
         let scene = crate::build(&m, &()).0;
         let d0 = scene.find("desc-0").expect("descriptor 0 drawn");
         assert_eq!(d0.state.as_deref(), Some("DD"));
@@ -452,7 +511,10 @@ mod tests {
         let scene = crate::build(&m, &()).0;
         let d0 = scene.find("desc-0").unwrap();
         assert!(d0.label.as_deref().unwrap().contains("stores pending"));
-        assert!(scene.find("store-2").is_some(), "three stores: addr, len, flags");
+        assert!(
+            scene.find("store-2").is_some(),
+            "three stores: addr, len, flags"
+        );
         assert!(scene.find("store-3").is_none());
     }
 
@@ -472,6 +534,9 @@ mod tests {
         let scene = crate::build(&ring_after(&[]), &()).0;
         let table = scene.table_named("memory-table").unwrap();
         assert_eq!(table.rows.len(), RING_SIZE);
-        assert!(table.rows.iter().all(|r| r.state.as_deref() == Some("FREE")));
+        assert!(table
+            .rows
+            .iter()
+            .all(|r| r.state.as_deref() == Some("FREE")));
     }
 }

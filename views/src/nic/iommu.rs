@@ -10,7 +10,6 @@ use demos::nic::iommu::{
     hex, region_at, Access, Iommu, IommuAction, Owner, Verdict, PAGE, PAGES, REGIONS,
 };
 
-
 const TOP: f32 = 64.0;
 const ROW: f32 = 32.0;
 const IOVA_X: f32 = 64.0;
@@ -64,7 +63,9 @@ fn iova_pages(m: &Iommu) -> Vec<Shape> {
                 format!("iova-{addr:#x}"),
                 vec![
                     Shape::rect("r", IOVA_X, y + 1.0, IOVA_W, ROW - 2.0).rounded(3.0),
-                    Shape::text("a", IOVA_X + 8.0, y + 21.0, hex(addr)).start().mono(),
+                    Shape::text("a", IOVA_X + 8.0, y + 21.0, hex(addr))
+                        .start()
+                        .mono(),
                     Shape::text("p", IOVA_X + IOVA_W - 8.0, y + 21.0, perm)
                         .end()
                         .mono()
@@ -73,7 +74,11 @@ fn iova_pages(m: &Iommu) -> Vec<Shape> {
             )
             .class(if entry.is_some() { "driver" } else { "idle" })
             .class_if(hit, "thick")
-            .state(if entry.is_some() { "mapped" } else { "no entry" })
+            .state(if entry.is_some() {
+                "mapped"
+            } else {
+                "no entry"
+            })
         })
         .collect()
 }
@@ -114,7 +119,9 @@ fn regions(m: &Iommu) -> Vec<Shape> {
             };
             let mut shapes = vec![
                 Shape::rect("r", PA_X, y + 1.0, PA_W, h - 2.0),
-                Shape::text("name", PA_X + 8.0, y + 20.0, r.name).start().class("strong"),
+                Shape::text("name", PA_X + 8.0, y + 20.0, r.name)
+                    .start()
+                    .class("strong"),
                 Shape::text("note", PA_X + PA_W - 8.0, note_y, note)
                     .end()
                     .mono()
@@ -145,14 +152,24 @@ fn regions(m: &Iommu) -> Vec<Shape> {
 /// What became of a DMA: its state word, class, outcome and where it landed.
 fn fate(verdict: Verdict) -> (&'static str, &'static str, String, Option<u64>) {
     match verdict {
-        Verdict::Allowed { pa } => ("allowed", "done", format!("ALLOWED → {}", hex(pa)), Some(pa)),
+        Verdict::Allowed { pa } => (
+            "allowed",
+            "done",
+            format!("ALLOWED → {}", hex(pa)),
+            Some(pa),
+        ),
         Verdict::Blocked(reason) => (
             "blocked",
             "fault",
             format!("BLOCKED · fault {:#04x}", reason.code()),
             None,
         ),
-        Verdict::Unchecked { pa } => ("unchecked", "fault", format!("UNCHECKED → {}", hex(pa)), Some(pa)),
+        Verdict::Unchecked { pa } => (
+            "unchecked",
+            "fault",
+            format!("UNCHECKED → {}", hex(pa)),
+            Some(pa),
+        ),
         Verdict::NoMemory => ("blocked", "fault", "NO MEMORY THERE".to_string(), None),
     }
 }
@@ -181,16 +198,30 @@ fn last_dma(m: &Iommu) -> Option<Shape> {
                 .move_to(IOVA_X + IOVA_W, y)
                 .line_to(PA_X, row_mid(pa))
         };
-        shapes.push(Shape::path("path", path).class("line").arrowhead(crate::scene::Arrow::End));
+        shapes.push(
+            Shape::path("path", path)
+                .class("line")
+                .arrowhead(crate::scene::Arrow::End),
+        );
     }
     shapes.push(Shape::rect("pill", 210.0, 68.0, 206.0, 50.0).rounded(12.0));
     shapes.push(
-        Shape::text("what", 313.0, 89.0, format!("{} {}", r.access.label(), hex(r.iova)))
+        Shape::text(
+            "what",
+            313.0,
+            89.0,
+            format!("{} {}", r.access.label(), hex(r.iova)),
+        )
+        .mono()
+        .size(Size::Small)
+        .class("strong"),
+    );
+    shapes.push(
+        Shape::text("outcome", 313.0, 109.0, outcome)
             .mono()
             .size(Size::Small)
             .class("strong"),
     );
-    shapes.push(Shape::text("outcome", 313.0, 109.0, outcome).mono().size(Size::Small).class("strong"));
     Some(Shape::group("last-dma", shapes).class(class).state(state))
 }
 
@@ -201,7 +232,11 @@ fn spaces(m: &Iommu) -> Figure {
         format!(
             "Device IOVA space and host physical memory; {} mapping(s); IOMMU {}",
             m.mappings.len(),
-            if m.translating { "translating" } else { "in passthrough" }
+            if m.translating {
+                "translating"
+            } else {
+                "in passthrough"
+            }
         ),
         WIDTH,
         height,
@@ -235,8 +270,16 @@ fn spaces(m: &Iommu) -> Figure {
                 .class("tone"),
             ],
         )
-        .class(if m.translating { "driver ghost" } else { "fault ghost" })
-        .state(if m.translating { "translating" } else { "passthrough" })
+        .class(if m.translating {
+            "driver ghost"
+        } else {
+            "fault ghost"
+        })
+        .state(if m.translating {
+            "translating"
+        } else {
+            "passthrough"
+        })
         .focus("iommu"),
     );
     f.extend(iova_pages(m));
@@ -252,16 +295,25 @@ fn spaces(m: &Iommu) -> Figure {
             .map(|e| {
                 Shape::path(format!("pte-link-{:x}", e.iova), link(e.iova, e.pa))
                     .class("line")
-                    .class(if m.translating { "driver" } else { "idle dashed" })
+                    .class(if m.translating {
+                        "driver"
+                    } else {
+                        "idle dashed"
+                    })
                     .class_if(hot_page == Some(e.iova), "thick")
             })
             .collect(),
     ));
     f.extend(last_dma(m));
     f.push(
-        Shape::text("outside", IOVA_X, height - 8.0, "≥ 0x10000: outside the window")
-            .start()
-            .size(Size::Small),
+        Shape::text(
+            "outside",
+            IOVA_X,
+            height - 8.0,
+            "≥ 0x10000: outside the window",
+        )
+        .start()
+        .size(Size::Small),
     );
     f
 }
@@ -304,14 +356,25 @@ fn fault_log(m: &Iommu) -> List {
 
 fn damage(m: &Iommu) -> List {
     m.harmed().enumerate().fold(
-        List::new("damage", "Damage", "none: every DMA stayed where it belonged"),
+        List::new(
+            "damage",
+            "Damage",
+            "none: every DMA stayed where it belonged",
+        ),
         |list, (i, (r, t))| {
             let what = if t.written > 0 {
                 format!("{} overwritten ({} B): {}.", r.name, t.written, r.harm)
             } else {
-                format!("{} read by the device ({} B): its contents leaked.", r.name, t.read)
+                format!(
+                    "{} read by the device ({} B): its contents leaked.",
+                    r.name, t.read
+                )
             };
-            list.item(Item::new(format!("harm-{i}"), what).class("fault").tag("Damage:"))
+            list.item(
+                Item::new(format!("harm-{i}"), what)
+                    .class("fault")
+                    .tag("Damage:"),
+            )
         },
     )
 }
@@ -322,13 +385,22 @@ impl View for Iommu {
 
     fn scene(&self, _: &Access, _: &mut Ui<Self>) -> Scene {
         let last = self.last.map_or("No DMA yet.".to_string(), |r| {
-            format!("The latest DMA, a {} to {}: {}.", r.access.label(), hex(r.iova), fate(r.verdict).2)
+            format!(
+                "The latest DMA, a {} to {}: {}.",
+                r.access.label(),
+                hex(r.iova),
+                fate(r.verdict).2
+            )
         });
         Scene::new(
             "IOMMU / IOVA",
             format!(
                 "The IOMMU is {}; the device's page table has {} entries. {last}",
-                if self.translating { "translating" } else { "in passthrough" },
+                if self.translating {
+                    "translating"
+                } else {
+                    "in passthrough"
+                },
                 self.mappings.len()
             ),
         )
@@ -340,7 +412,10 @@ impl View for Iommu {
 
     fn controls(&self, access: &Access, ui: &mut Ui<Self>) -> Vec<Control> {
         let access = *access;
-        let dma = move |addr: &str| IommuAction::Dma { access, addr: addr.into() };
+        let dma = move |addr: &str| IommuAction::Dma {
+            access,
+            addr: addr.into(),
+        };
         let access_options = vec![
             ("write", "DMA Write".to_string(), ui.look(Access::Write)),
             ("read", "DMA Read".to_string(), ui.look(Access::Read)),
@@ -348,7 +423,11 @@ impl View for Iommu {
         let presets = PRESETS
             .iter()
             .map(|(addr, note)| {
-                Control::button(&format!("preset-{addr}"), format!("{addr} · {note}"), ui.act(dma(addr)))
+                Control::button(
+                    &format!("preset-{addr}"),
+                    format!("{addr} · {note}"),
+                    ui.act(dma(addr)),
+                )
             })
             .collect();
         let unmaps = self
@@ -421,7 +500,11 @@ mod tests {
     use demos::Model;
 
     fn dma(m: &mut Iommu, access: Access, addr: &str) {
-        m.apply(&IommuAction::Dma { access, addr: addr.into() }).unwrap();
+        m.apply(&IommuAction::Dma {
+            access,
+            addr: addr.into(),
+        })
+        .unwrap();
     }
 
     #[test]
@@ -430,10 +513,16 @@ mod tests {
         m.apply(&IommuAction::SetTranslation(false)).unwrap();
         dma(&mut m, Access::Write, "0xf000");
         let scene = crate::build(&m, &Access::Write).0;
-        assert_eq!(scene.find("last-dma").unwrap().state.as_deref(), Some("unchecked"));
+        assert_eq!(
+            scene.find("last-dma").unwrap().state.as_deref(),
+            Some("unchecked")
+        );
         let ptables = scene.find("region-ptables").unwrap();
         assert_eq!(ptables.state.as_deref(), Some("harmed"));
-        assert!(ptables.children().iter().any(|c| c.text_content() == Some("OVERWRITTEN 64 B")));
+        assert!(ptables
+            .children()
+            .iter()
+            .any(|c| c.text_content() == Some("OVERWRITTEN 64 B")));
     }
 
     #[test]
@@ -446,7 +535,10 @@ mod tests {
         let command = ui.resolve(b.send, &crate::Input::Press).unwrap();
         assert_eq!(
             command,
-            Command::Do(IommuAction::Dma { access: Access::Read, addr: "0x1000".into() })
+            Command::Do(IommuAction::Dma {
+                access: Access::Read,
+                addr: "0x1000".into()
+            })
         );
     }
 }

@@ -11,7 +11,6 @@ use demos::nic::mmio::{
 };
 use demos::text::plural;
 
-
 const LANE: f32 = 32.0;
 
 /// Semantic class of each kind of bar, with the border style telling apart
@@ -79,8 +78,22 @@ fn timeline(m: &Mmio) -> Figure {
     .legend("idle", "real work per packet");
     f.push(axis.ticks(18.0, bottom, "ns"));
     f.push(heading("h-writes", 46.0, "Posted writes".into()));
-    f.push(axis.lane("writes-core", 54.0, LANE, "core", &bars(m.core_segments(OpKind::Write), false), now));
-    f.push(axis.lane("writes-link", 90.0, LANE, "PCIe → device", &bars(m.link_segments(OpKind::Write), true), now));
+    f.push(axis.lane(
+        "writes-core",
+        54.0,
+        LANE,
+        "core",
+        &bars(m.core_segments(OpKind::Write), false),
+        now,
+    ));
+    f.push(axis.lane(
+        "writes-link",
+        90.0,
+        LANE,
+        "PCIe → device",
+        &bars(m.link_segments(OpKind::Write), true),
+        now,
+    ));
     f.push(axis.marker(
         "m-writes-free",
         t(m.writes_core_free()),
@@ -98,8 +111,22 @@ fn timeline(m: &Mmio) -> Figure {
         "nic",
     ));
     f.push(heading("h-reads", 166.0, "Non-posted reads".into()));
-    f.push(axis.lane("reads-core", 174.0, LANE, "core", &bars(m.core_segments(OpKind::Read), false), now));
-    f.push(axis.lane("reads-link", 210.0, LANE, "PCIe ⇄ device", &bars(m.link_segments(OpKind::Read), false), now));
+    f.push(axis.lane(
+        "reads-core",
+        174.0,
+        LANE,
+        "core",
+        &bars(m.core_segments(OpKind::Read), false),
+        now,
+    ));
+    f.push(axis.lane(
+        "reads-link",
+        210.0,
+        LANE,
+        "PCIe ⇄ device",
+        &bars(m.link_segments(OpKind::Read), false),
+        now,
+    ));
     f.push(axis.marker(
         "m-reads-free",
         t(m.reads_core_free()),
@@ -111,9 +138,31 @@ fn timeline(m: &Mmio) -> Figure {
     if m.hot_read {
         let (plain, read) = m.loop_packets(m.now);
         f.push(heading("h-loop", 276.0, "Per-packet loop".into()));
-        f.push(Shape::text("h-loop-sub", 8.0, 294.0, "break it").start().size(Size::Small).class("fault tone"));
-        f.push(axis.lane("hot-loop", 284.0, LANE, "work only", &bars(m.loop_segments(false), false), now));
-        f.push(axis.lane("hot-loop-read", 320.0, LANE, "work + readl()", &bars(m.loop_segments(true), false), now).focus("hot-loop"));
+        f.push(
+            Shape::text("h-loop-sub", 8.0, 294.0, "break it")
+                .start()
+                .size(Size::Small)
+                .class("fault tone"),
+        );
+        f.push(axis.lane(
+            "hot-loop",
+            284.0,
+            LANE,
+            "work only",
+            &bars(m.loop_segments(false), false),
+            now,
+        ));
+        f.push(
+            axis.lane(
+                "hot-loop-read",
+                320.0,
+                LANE,
+                "work + readl()",
+                &bars(m.loop_segments(true), false),
+                now,
+            )
+            .focus("hot-loop"),
+        );
         f.push(
             Shape::text(
                 "loop-count",
@@ -143,14 +192,20 @@ impl View for Mmio {
             .item(
                 Item::new(
                     "writes-state",
-                    format!("writes core: {}", m.core_state(OpKind::Write, m.now).label(OpKind::Write)),
+                    format!(
+                        "writes core: {}",
+                        m.core_state(OpKind::Write, m.now).label(OpKind::Write)
+                    ),
                 )
                 .mono(),
             )
             .item(
                 Item::new(
                     "reads-state",
-                    format!("reads core: {}", m.core_state(OpKind::Read, m.now).label(OpKind::Read)),
+                    format!(
+                        "reads core: {}",
+                        m.core_state(OpKind::Read, m.now).label(OpKind::Read)
+                    ),
                 )
                 .mono(),
             );
@@ -171,20 +226,38 @@ impl View for Mmio {
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
         let act = |a| Ok(Command::Do(a));
         let mut out = vec![
-            Control::slider("issue-cost", "Issue cost", (self.issue_ns as i64, ISSUE_MIN as i64, ISSUE_MAX as i64), "ns", ui.number(move |v| {
-                act(MmioAction::SetIssue(v.max(0) as u64))
-            })),
-            Control::slider("round-trip", "PCIe round trip", (self.rtt_ns as i64, RTT_MIN as i64, RTT_MAX as i64), "ns", ui.number(move |v| {
-                act(MmioAction::SetRoundTrip(v.max(0) as u64))
-            })),
-            Control::slider("op-count", "Operations of each kind", (self.count as i64, COUNT_MIN as i64, COUNT_MAX as i64), "each", ui.number(move |v| {
-                act(MmioAction::SetCount(v.max(0) as usize))
-            })),
+            Control::slider(
+                "issue-cost",
+                "Issue cost",
+                (self.issue_ns as i64, ISSUE_MIN as i64, ISSUE_MAX as i64),
+                "ns",
+                ui.number(move |v| act(MmioAction::SetIssue(v.max(0) as u64))),
+            ),
+            Control::slider(
+                "round-trip",
+                "PCIe round trip",
+                (self.rtt_ns as i64, RTT_MIN as i64, RTT_MAX as i64),
+                "ns",
+                ui.number(move |v| act(MmioAction::SetRoundTrip(v.max(0) as u64))),
+            ),
+            Control::slider(
+                "op-count",
+                "Operations of each kind",
+                (self.count as i64, COUNT_MIN as i64, COUNT_MAX as i64),
+                "each",
+                ui.number(move |v| act(MmioAction::SetCount(v.max(0) as usize))),
+            ),
             Control::group(
                 "Clock",
-                vec![Control::button("run-to-end", "Run to the end", ui.act(MmioAction::RunToEnd))],
+                vec![Control::button(
+                    "run-to-end",
+                    "Run to the end",
+                    ui.act(MmioAction::RunToEnd),
+                )],
             ),
-            Control::note("Step moves the clock to the next event; changing a setting restarts it."),
+            Control::note(
+                "Step moves the clock to the next event; changing a setting restarts it.",
+            ),
         ];
         let mut danger = vec![Control::toggle(
             "hot-read",
@@ -217,7 +290,11 @@ mod tests {
         let m = Mmio::new(&Default::default());
         let scene = crate::build(&m, &()).0;
         let lane = scene.find("reads-core").unwrap();
-        assert_eq!(lane.children().len(), 2, "at t = 0 only the name and the track");
+        assert_eq!(
+            lane.children().len(),
+            2,
+            "at t = 0 only the name and the track"
+        );
     }
 
     #[test]
@@ -228,6 +305,9 @@ mod tests {
         let scene = crate::build(&m, &()).0;
         assert!(scene.find("hot-loop-read").is_some());
         let count = scene.find("loop-count").unwrap().text_content().unwrap();
-        assert!(count.contains("16 packets without the read, 3 with it"), "{count}");
+        assert!(
+            count.contains("16 packets without the read, 3 with it"),
+            "{count}"
+        );
     }
 }

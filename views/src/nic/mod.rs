@@ -1,9 +1,9 @@
 //! The NIC datapath demos' pictures and controls.
-pub mod descriptor_ring;
-pub mod send_path;
 pub mod busy_poll;
-pub mod mmio;
 pub mod cut_through;
-pub mod napi;
+pub mod descriptor_ring;
 pub mod iommu;
+pub mod mmio;
+pub mod napi;
 pub mod rdma_qp;
+pub mod send_path;

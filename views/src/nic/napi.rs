@@ -10,7 +10,6 @@ use demos::nic::napi::{
     RING_MIN,
 };
 
-
 const COLUMNS: usize = 8;
 const CELL: f32 = 30.0;
 const RING_X: f32 = 200.0;
@@ -40,7 +39,11 @@ fn ring(m: &Napi) -> Figure {
             m.occupancy,
             m.ring_size,
             m.line.label(),
-            if m.poll_scheduled { "poll scheduled" } else { "no poll pending" }
+            if m.poll_scheduled {
+                "poll scheduled"
+            } else {
+                "no poll pending"
+            }
         ),
         700.0,
         height,
@@ -50,7 +53,15 @@ fn ring(m: &Napi) -> Figure {
     .legend("done", "ARMED: the next packet interrupts")
     .legend("idle dashed", "MASKED: polling, no interrupts");
     f.push(
-        unit("nic", 6.0, 150.0, "NIC", vec!["DMA into ring".into()], "nic").focus("ring"),
+        unit(
+            "nic",
+            6.0,
+            150.0,
+            "NIC",
+            vec!["DMA into ring".into()],
+            "nic",
+        )
+        .focus("ring"),
     );
     f.push(Shape::arrow("flow", (156.0, 134.0), (RING_X - 6.0, 134.0)));
     f.push(
@@ -81,7 +92,12 @@ fn ring(m: &Napi) -> Figure {
             204.0,
             "CPU · softirq",
             vec![
-                if m.poll_scheduled { "poll scheduled" } else { "no poll pending" }.into(),
+                if m.poll_scheduled {
+                    "poll scheduled"
+                } else {
+                    "no poll pending"
+                }
+                .into(),
                 format!("drained {}/{}", m.drained_last, m.budget),
             ],
             "driver",
@@ -115,14 +131,26 @@ fn ring(m: &Napi) -> Figure {
 fn history(m: &Napi) -> Figure {
     let rows = m.history.len().max(1) as f32;
     let mut f = Figure::new("poll-history", "Recent polls", 700.0, 34.0 * rows + 44.0);
-    f.push(Shape::text("title", 0.0, 22.0, "Recent polls").start().size(Size::Title));
+    f.push(
+        Shape::text("title", 0.0, 22.0, "Recent polls")
+            .start()
+            .size(Size::Title),
+    );
     if m.history.is_empty() {
-        f.push(Shape::text("none", 0.0, 54.0, "no polls yet").start().class("muted"));
+        f.push(
+            Shape::text("none", 0.0, 54.0, "no polls yet")
+                .start()
+                .class("muted"),
+        );
     }
     for (i, p) in m.history.iter().enumerate() {
         let y = 40.0 + 34.0 * i as f32;
         let full = 300.0 * p.drained as f32 / p.budget.max(1) as f32;
-        let outcome = if p.completed { "re-armed" } else { "poll again" };
+        let outcome = if p.completed {
+            "re-armed"
+        } else {
+            "poll again"
+        };
         f.push(
             Shape::group(
                 format!("poll-{}", p.number),
@@ -130,9 +158,14 @@ fn history(m: &Napi) -> Figure {
                     Shape::text("name", 0.0, y + 19.0, format!("poll {}", p.number)).start(),
                     Shape::rect("track", 90.0, y + 4.0, 300.0, 20.0).class("track"),
                     Shape::rect("fill", 90.0, y + 4.0, full, 20.0).class("bar"),
-                    Shape::text("text", 404.0, y + 19.0, format!("{}/{} → {outcome}", p.drained, p.budget))
-                        .start()
-                        .mono(),
+                    Shape::text(
+                        "text",
+                        404.0,
+                        y + 19.0,
+                        format!("{}/{} → {outcome}", p.drained, p.budget),
+                    )
+                    .start()
+                    .mono(),
                 ],
             )
             .class(if p.completed { "done" } else { "driver" }),
@@ -167,7 +200,13 @@ impl View for Napi {
             Control::form(
                 "send-burst",
                 "The wire",
-                vec![Field::number("burst-size", "Burst size (packets)", 6, BURST_MIN as i64, BURST_MAX as i64)],
+                vec![Field::number(
+                    "burst-size",
+                    "Burst size (packets)",
+                    6,
+                    BURST_MIN as i64,
+                    BURST_MAX as i64,
+                )],
                 "Send a burst",
                 ui.form(|values| {
                     let n = values
@@ -178,12 +217,25 @@ impl View for Napi {
                     Ok(Command::Do(NapiAction::Burst(n)))
                 }),
             ),
-            Control::slider("budget", "Poll budget", (budget as i64, BUDGET_MIN as i64, BUDGET_MAX as i64), "per poll", ui.number(|v| {
-                Ok(Command::Do(NapiAction::SetBudget(v.max(0) as usize)))
-            })),
-            Control::slider("ring-size", "Ring size (restarts)", (self.ring_size as i64, RING_MIN as i64, RING_MAX as i64), "descriptors", ui.number(move |v| {
-                Ok(Command::Restart(NapiConfig { ring_size: v.max(0) as usize, budget }))
-            })),
+            Control::slider(
+                "budget",
+                "Poll budget",
+                (budget as i64, BUDGET_MIN as i64, BUDGET_MAX as i64),
+                "per poll",
+                ui.number(|v| Ok(Command::Do(NapiAction::SetBudget(v.max(0) as usize)))),
+            ),
+            Control::slider(
+                "ring-size",
+                "Ring size (restarts)",
+                (self.ring_size as i64, RING_MIN as i64, RING_MAX as i64),
+                "descriptors",
+                ui.number(move |v| {
+                    Ok(Command::Restart(NapiConfig {
+                        ring_size: v.max(0) as usize,
+                        budget,
+                    }))
+                }),
+            ),
             Control::note("Step runs one poll of the softirq."),
         ]
     }
@@ -202,7 +254,11 @@ mod tests {
         let line = scene.find("irq-line").unwrap();
         assert_eq!(line.state.as_deref(), Some("MASKED"));
         let ring = scene.find("napi-ring").unwrap();
-        let full = ring.children().iter().filter(|c| c.has_class("done")).count();
+        let full = ring
+            .children()
+            .iter()
+            .filter(|c| c.has_class("done"))
+            .count();
         assert_eq!(full, 6);
     }
 
@@ -216,6 +272,9 @@ mod tests {
         let input = crate::Input::Fields(vec!["0".into()]);
         assert!(ui.resolve(form.send, &input).is_err());
         let input = crate::Input::Fields(vec!["6".into()]);
-        assert_eq!(ui.resolve(form.send, &input).unwrap(), Command::Do(NapiAction::Burst(6)));
+        assert_eq!(
+            ui.resolve(form.send, &input).unwrap(),
+            Command::Do(NapiAction::Burst(6))
+        );
     }
 }

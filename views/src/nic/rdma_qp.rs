@@ -12,7 +12,6 @@ use demos::nic::rdma_qp::{
 };
 use demos::text::plural;
 
-
 const QUEUE_W: f32 = 220.0;
 const SQ_X: f32 = 272.0;
 const CQ_X: f32 = 518.0;
@@ -43,8 +42,17 @@ fn queue_cell(key: String, (x, y, w, h): (f32, f32, f32, f32), lines: Vec<String
     let mut shapes = vec![Shape::rect("r", x, y, w, h)];
     let tall = h > 40.0;
     for (i, line) in lines.into_iter().enumerate().take(if tall { 2 } else { 1 }) {
-        let ty = if tall { y + 22.0 + 20.0 * i as f32 } else { y + h / 2.0 + 5.0 };
-        shapes.push(Shape::text(format!("{key}-t{i}"), x + w / 2.0, ty, line).mono().size(Size::Small).class("strong"));
+        let ty = if tall {
+            y + 22.0 + 20.0 * i as f32
+        } else {
+            y + h / 2.0 + 5.0
+        };
+        shapes.push(
+            Shape::text(format!("{key}-t{i}"), x + w / 2.0, ty, line)
+                .mono()
+                .size(Size::Small)
+                .class("strong"),
+        );
     }
     shapes
 }
@@ -59,9 +67,12 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
                 Stage::Failed => "fault",
             });
             let lines = entry.map_or(Vec::new(), |e| vec![format!("#{}", e.wr_id)]);
-            Shape::group(format!("sq-{i}"), queue_cell("c".into(), cell(SQ_X, m.config.sq_depth, i), lines))
-                .class(class)
-                .state(entry.map_or("empty", |e| e.stage.label()))
+            Shape::group(
+                format!("sq-{i}"),
+                queue_cell("c".into(), cell(SQ_X, m.config.sq_depth, i), lines),
+            )
+            .class(class)
+            .state(entry.map_or("empty", |e| e.stage.label()))
         })
         .collect();
     let cq = (0..m.config.cq_depth)
@@ -75,19 +86,27 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
             let lines = entry.map_or(Vec::new(), |e| {
                 vec![format!("#{}", e.wr_id), status_short(e.status).to_string()]
             });
-            Shape::group(format!("cq-{i}"), queue_cell("c".into(), cell(CQ_X, m.config.cq_depth, i), lines))
-                .class(class)
-                .state(entry.map_or("empty", |e| e.status.label()))
+            Shape::group(
+                format!("cq-{i}"),
+                queue_cell("c".into(), cell(CQ_X, m.config.cq_depth, i), lines),
+            )
+            .class(class)
+            .state(entry.map_or("empty", |e| e.status.label()))
         })
         .collect();
     vec![
         Shape::group(
             "sq",
             [
-                vec![Shape::text("title", SQ_X, 60.0, format!("Send Queue {}/{}", m.sq.len(), m.config.sq_depth))
-                    .start()
-                    .mono()
-                    .class("strong")],
+                vec![Shape::text(
+                    "title",
+                    SQ_X,
+                    60.0,
+                    format!("Send Queue {}/{}", m.sq.len(), m.config.sq_depth),
+                )
+                .start()
+                .mono()
+                .class("strong")],
                 sq,
             ]
             .concat(),
@@ -96,10 +115,15 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
         Shape::group(
             "cq",
             [
-                vec![Shape::text("title", CQ_X, 60.0, format!("Completion Queue {}/{}", m.cq.len(), m.config.cq_depth))
-                    .start()
-                    .mono()
-                    .class("strong")],
+                vec![Shape::text(
+                    "title",
+                    CQ_X,
+                    60.0,
+                    format!("Completion Queue {}/{}", m.cq.len(), m.config.cq_depth),
+                )
+                .start()
+                .mono()
+                .class("strong")],
                 cq,
             ]
             .concat(),
@@ -125,7 +149,10 @@ fn flow(key: &str, d: PathData, label: (f32, f32, &str, bool), focus: &str, dash
     let text = if label.3 { text.end() } else { text.start() };
     Shape::group(
         key,
-        vec![Shape::path("p", d).class("line").arrowhead(Arrow::End), text],
+        vec![
+            Shape::path("p", d).class("line").arrowhead(Arrow::End),
+            text,
+        ],
     )
     .class("idle")
     .class_if(dashed, "dashed")
@@ -151,27 +178,76 @@ fn diagram(m: &RdmaQp) -> Figure {
     .legend("nic", "with the NIC")
     .legend("done", "completed OK")
     .legend("fault", "error / flushed");
-    f.push(Shape::rect("band-user", 4.0, 4.0, 752.0, 196.0).rounded(10.0).class("driver ghost"));
-    f.push(Shape::text("band-user-label", 16.0, 26.0, "USERSPACE · the app's memory").start().size(Size::Small).class("strong"));
+    f.push(
+        Shape::rect("band-user", 4.0, 4.0, 752.0, 196.0)
+            .rounded(10.0)
+            .class("driver ghost"),
+    );
+    f.push(
+        Shape::text(
+            "band-user-label",
+            16.0,
+            26.0,
+            "USERSPACE · the app's memory",
+        )
+        .start()
+        .size(Size::Small)
+        .class("strong"),
+    );
     f.push(
         Shape::group(
             "mr",
             vec![
-                Shape::rect("frame", 16.0, 40.0, 236.0, 146.0).rounded(8.0).class("panel"),
-                Shape::text("t", 28.0, 64.0, "Memory region").start().class("strong"),
-                Shape::text("l1", 28.0, 86.0, "registered · pinned").start().size(Size::Small),
-                Shape::text("l2", 28.0, 110.0, format!("{MR_ADDR:#x}–{:#x}", MR_ADDR + MR_LEN)).start().mono().size(Size::Small),
-                Shape::text("l3", 28.0, 132.0, format!("lkey {LKEY:#x}")).start().mono().size(Size::Small),
-                Shape::rect("msg", 28.0, 148.0, msg_w, 22.0).rounded(3.0).class("done"),
-                Shape::text("l4", 34.0 + msg_w, 164.0, format!("{MSG_BYTES} of {MR_LEN} B")).start().size(Size::Small),
+                Shape::rect("frame", 16.0, 40.0, 236.0, 146.0)
+                    .rounded(8.0)
+                    .class("panel"),
+                Shape::text("t", 28.0, 64.0, "Memory region")
+                    .start()
+                    .class("strong"),
+                Shape::text("l1", 28.0, 86.0, "registered · pinned")
+                    .start()
+                    .size(Size::Small),
+                Shape::text(
+                    "l2",
+                    28.0,
+                    110.0,
+                    format!("{MR_ADDR:#x}–{:#x}", MR_ADDR + MR_LEN),
+                )
+                .start()
+                .mono()
+                .size(Size::Small),
+                Shape::text("l3", 28.0, 132.0, format!("lkey {LKEY:#x}"))
+                    .start()
+                    .mono()
+                    .size(Size::Small),
+                Shape::rect("msg", 28.0, 148.0, msg_w, 22.0)
+                    .rounded(3.0)
+                    .class("done"),
+                Shape::text(
+                    "l4",
+                    34.0 + msg_w,
+                    164.0,
+                    format!("{MSG_BYTES} of {MR_LEN} B"),
+                )
+                .start()
+                .size(Size::Small),
             ],
         )
         .class("driver")
         .focus("mr"),
     );
     f.extend(queues(m));
-    f.push(Shape::rect("band-kernel", 4.0, 212.0, 752.0, 40.0).rounded(8.0).class("idle ghost"));
-    f.push(Shape::text("kernel-label", 16.0, 237.0, "KERNEL · bypassed").start().mono().class("muted"));
+    f.push(
+        Shape::rect("band-kernel", 4.0, 212.0, 752.0, 40.0)
+            .rounded(8.0)
+            .class("idle ghost"),
+    );
+    f.push(
+        Shape::text("kernel-label", 16.0, 237.0, "KERNEL · bypassed")
+            .start()
+            .mono()
+            .class("muted"),
+    );
     f.push(
         Shape::text(
             "kernel-syscalls",
@@ -183,21 +259,43 @@ fn diagram(m: &RdmaQp) -> Figure {
         .mono()
         .class("muted"),
     );
-    f.push(Shape::rect("band-hw", 4.0, 264.0, 752.0, 182.0).rounded(10.0).class("nic ghost"));
-    f.push(Shape::text("band-hw-label", 16.0, 436.0, "HARDWARE · RDMA NIC and the wire").start().size(Size::Small).class("strong"));
+    f.push(
+        Shape::rect("band-hw", 4.0, 264.0, 752.0, 182.0)
+            .rounded(10.0)
+            .class("nic ghost"),
+    );
+    f.push(
+        Shape::text(
+            "band-hw-label",
+            16.0,
+            436.0,
+            "HARDWARE · RDMA NIC and the wire",
+        )
+        .start()
+        .size(Size::Small)
+        .class("strong"),
+    );
     let err = m.qp == QpState::Err;
     f.push(
         Shape::group(
             "nic",
             vec![
-                Shape::rect("frame", 150.0, 300.0, 330.0, 116.0).rounded(8.0).class("panel"),
-                Shape::text("t", 166.0, 326.0, "RDMA NIC").start().class("strong"),
-                Shape::text("nic-engine", 166.0, 352.0, engine_text(m)).start().size(Size::Small),
+                Shape::rect("frame", 150.0, 300.0, 330.0, 116.0)
+                    .rounded(8.0)
+                    .class("panel"),
+                Shape::text("t", 166.0, 326.0, "RDMA NIC")
+                    .start()
+                    .class("strong"),
+                Shape::text("nic-engine", 166.0, 352.0, engine_text(m))
+                    .start()
+                    .size(Size::Small),
                 Shape::group(
                     "qp-state",
                     vec![
                         Shape::rect("pill", 166.0, 366.0, 150.0, 38.0).rounded(19.0),
-                        Shape::text("t", 241.0, 391.0, format!("QP {}", m.qp.label())).mono().class("strong"),
+                        Shape::text("t", 241.0, 391.0, format!("QP {}", m.qp.label()))
+                            .mono()
+                            .class("strong"),
                     ],
                 )
                 .class(if err { "fault" } else { "done" })
@@ -216,28 +314,67 @@ fn diagram(m: &RdmaQp) -> Figure {
         Shape::group(
             "wire",
             vec![
-                Shape::rect("frame", 520.0, 300.0, 220.0, 116.0).rounded(8.0).class("panel"),
-                Shape::text("t", 536.0, 326.0, "Wire").start().class("strong"),
-                Shape::text("l1", 536.0, 352.0, wire).start().size(Size::Small),
-                Shape::text("l2", 536.0, 378.0, format!("{} B sent in total", m.counters.bytes_sent))
+                Shape::rect("frame", 520.0, 300.0, 220.0, 116.0)
+                    .rounded(8.0)
+                    .class("panel"),
+                Shape::text("t", 536.0, 326.0, "Wire")
+                    .start()
+                    .class("strong"),
+                Shape::text("l1", 536.0, 352.0, wire)
                     .start()
                     .size(Size::Small),
+                Shape::text(
+                    "l2",
+                    536.0,
+                    378.0,
+                    format!("{} B sent in total", m.counters.bytes_sent),
+                )
+                .start()
+                .size(Size::Small),
             ],
         )
         .class("done")
         .focus("wire"),
     );
-    f.push(flow("flow-dma", PathData::new().move_to(200.0, 186.0).line_to(200.0, 298.0), (194.0, 294.0, "DMA payload", true), "mr", false));
-    f.push(flow("flow-doorbell", PathData::new().move_to(300.0, 132.0).line_to(300.0, 298.0), (306.0, 294.0, "doorbell", false), "doorbell", true));
-    f.push(flow("flow-fetch", PathData::new().move_to(380.0, 132.0).line_to(380.0, 298.0), (386.0, 294.0, "fetch WQE", false), "sq", false));
+    f.push(flow(
+        "flow-dma",
+        PathData::new().move_to(200.0, 186.0).line_to(200.0, 298.0),
+        (194.0, 294.0, "DMA payload", true),
+        "mr",
+        false,
+    ));
+    f.push(flow(
+        "flow-doorbell",
+        PathData::new().move_to(300.0, 132.0).line_to(300.0, 298.0),
+        (306.0, 294.0, "doorbell", false),
+        "doorbell",
+        true,
+    ));
+    f.push(flow(
+        "flow-fetch",
+        PathData::new().move_to(380.0, 132.0).line_to(380.0, 298.0),
+        (386.0, 294.0, "fetch WQE", false),
+        "sq",
+        false,
+    ));
     f.push(flow(
         "flow-cqe",
-        PathData::new().move_to(470.0, 300.0).line_to(470.0, 164.0).line_to(628.0, 164.0).line_to(628.0, 134.0),
+        PathData::new()
+            .move_to(470.0, 300.0)
+            .line_to(470.0, 164.0)
+            .line_to(628.0, 164.0)
+            .line_to(628.0, 134.0),
         (520.0, 158.0, "write CQE", false),
         "cq",
         false,
     ));
-    f.push(flow("flow-wire", PathData::new().move_to(480.0, 358.0).line_to(518.0, 358.0), (480.0, 350.0, "", false), "wire", false));
+    f.push(flow(
+        "flow-wire",
+        PathData::new().move_to(480.0, 358.0).line_to(518.0, 358.0),
+        (480.0, 350.0, "", false),
+        "wire",
+        false,
+    ));
     f
 }
 
@@ -273,7 +410,11 @@ fn contrast(m: &RdmaQp) -> Table {
 
 fn polled(m: &RdmaQp) -> List {
     m.polled.iter().rev().enumerate().fold(
-        List::new("polled", "ibv_poll_cq: latest completions", "nothing polled yet"),
+        List::new(
+            "polled",
+            "ibv_poll_cq: latest completions",
+            "nothing polled yet",
+        ),
         |list, (i, c)| {
             let text = format!("WR #{} · {} · {} B", c.wr_id, c.status.label(), c.byte_len);
             let item = Item::new(format!("wc-{i}"), text).mono();
@@ -310,27 +451,76 @@ impl View for RdmaQp {
         let config2 = self.config.clone();
         let mut act = |a| ui.act(a);
         let app = vec![
-            Control::button("post-send", "Post a Send", act(RdmaAction::PostSend(WorkRequest::valid()))).primary(),
+            Control::button(
+                "post-send",
+                "Post a Send",
+                act(RdmaAction::PostSend(WorkRequest::valid())),
+            )
+            .primary(),
             Control::button("poll-cq", "Poll the CQ", act(RdmaAction::PollCq)),
         ];
-        let contrast = vec![Control::button("socket-send", "send() through a socket", act(RdmaAction::SocketSend(MSG_BYTES)))];
+        let contrast = vec![Control::button(
+            "socket-send",
+            "send() through a socket",
+            act(RdmaAction::SocketSend(MSG_BYTES)),
+        )];
         let breaks = vec![
-            Control::button("post-outside", "Post outside the region", act(RdmaAction::PostSend(WorkRequest::outside()))).danger(),
-            Control::button("post-badkey", "Post with a wrong lkey", act(RdmaAction::PostSend(WorkRequest::wrong_key()))).danger(),
+            Control::button(
+                "post-outside",
+                "Post outside the region",
+                act(RdmaAction::PostSend(WorkRequest::outside())),
+            )
+            .danger(),
+            Control::button(
+                "post-badkey",
+                "Post with a wrong lkey",
+                act(RdmaAction::PostSend(WorkRequest::wrong_key())),
+            )
+            .danger(),
         ];
-        let recover = vec![Control::button("reset-qp", "Reset the QP to RTS", act(RdmaAction::ResetQp))];
+        let recover = vec![Control::button(
+            "reset-qp",
+            "Reset the QP to RTS",
+            act(RdmaAction::ResetQp),
+        )];
         vec![
             Control::group("App", app),
             Control::note("Step runs the NIC: fetch, DMA, completion."),
             Control::group("Contrast", contrast),
             Control::danger_group("Break it", breaks),
             Control::group("Recover", recover),
-            Control::slider("sq-depth", "SQ depth (restarts)", (self.config.sq_depth as i64, DEPTH_MIN as i64, DEPTH_MAX as i64), "WQEs", ui.number(move |n| {
-                Ok(Command::Restart(RdmaConfig { sq_depth: n.max(0) as usize, ..config.clone() }))
-            })),
-            Control::slider("cq-depth", "CQ depth (restarts)", (self.config.cq_depth as i64, DEPTH_MIN as i64, DEPTH_MAX as i64), "CQEs", ui.number(move |n| {
-                Ok(Command::Restart(RdmaConfig { cq_depth: n.max(0) as usize, ..config2.clone() }))
-            })),
+            Control::slider(
+                "sq-depth",
+                "SQ depth (restarts)",
+                (
+                    self.config.sq_depth as i64,
+                    DEPTH_MIN as i64,
+                    DEPTH_MAX as i64,
+                ),
+                "WQEs",
+                ui.number(move |n| {
+                    Ok(Command::Restart(RdmaConfig {
+                        sq_depth: n.max(0) as usize,
+                        ..config.clone()
+                    }))
+                }),
+            ),
+            Control::slider(
+                "cq-depth",
+                "CQ depth (restarts)",
+                (
+                    self.config.cq_depth as i64,
+                    DEPTH_MIN as i64,
+                    DEPTH_MAX as i64,
+                ),
+                "CQEs",
+                ui.number(move |n| {
+                    Ok(Command::Restart(RdmaConfig {
+                        cq_depth: n.max(0) as usize,
+                        ..config2.clone()
+                    }))
+                }),
+            ),
         ]
     }
 }
@@ -343,7 +533,8 @@ mod tests {
     #[test]
     fn a_bad_key_turns_the_qp_pill_to_err() {
         let mut m = RdmaQp::new(&RdmaConfig::default());
-        m.apply(&RdmaAction::PostSend(WorkRequest::wrong_key())).unwrap();
+        m.apply(&RdmaAction::PostSend(WorkRequest::wrong_key()))
+            .unwrap();
         while let Ok(a) = m.next_auto() {
             m.apply(&a).unwrap();
         }
@@ -359,7 +550,11 @@ mod tests {
         m.apply(&RdmaAction::SocketSend(MSG_BYTES)).unwrap();
         let scene = crate::build(&m, &()).0;
         let t = scene.table_named("contrast").unwrap();
-        let syscalls = t.rows[1].cells.iter().find(|c| c.key.as_deref() == Some("sock-syscalls")).unwrap();
+        let syscalls = t.rows[1]
+            .cells
+            .iter()
+            .find(|c| c.key.as_deref() == Some("sock-syscalls"))
+            .unwrap();
         assert_eq!(syscalls.text, "1");
     }
 }

@@ -2,14 +2,13 @@
 //! now, and the techniques that take stages off it.
 
 use crate::control::Control;
+use crate::draw::waterfall::edited;
 use crate::draw::waterfall::{compare, cost_editor, waterfall};
 use crate::live::{Command, Ui, View};
-use crate::draw::waterfall::edited;
 use crate::scene::Scene;
 use demos::nic::send_path::{SendPath, BYPASS, CTPIO, SPEC, TX_PUSH};
 use demos::nic::stages::{StageAction, COST_MAX};
 use demos::text::ns;
-
 
 impl View for SendPath {
     /// The stage picked for the cost editor.
@@ -35,7 +34,12 @@ impl View for SendPath {
         let w = self.pipe.waterfall(&SPEC);
         let mut toggle = |id: &str, label: &str, technique: usize| {
             let on = self.pipe.uses(technique);
-            Control::toggle(id, label, on, ui.act(StageAction::Use { technique, on: !on }))
+            Control::toggle(
+                id,
+                label,
+                on,
+                ui.act(StageAction::Use { technique, on: !on }),
+            )
         };
         let techniques = vec![
             toggle("use-bypass", "Kernel bypass", BYPASS),
@@ -74,7 +78,11 @@ mod tests {
     #[test]
     fn bypass_fades_the_kernel_stages_and_names_why() {
         let mut m = SendPath::new(&Default::default());
-        m.apply(&StageAction::Use { technique: BYPASS, on: true }).unwrap();
+        m.apply(&StageAction::Use {
+            technique: BYPASS,
+            on: true,
+        })
+        .unwrap();
         let scene = crate::build(&m, &0).0;
         let row = scene.find("row-syscall").unwrap();
         assert_eq!(row.state.as_deref(), Some("off"));
@@ -96,6 +104,9 @@ mod tests {
         };
         assert_eq!(cost.value, 300, "stage 7 is the descriptor fetch");
         let command = ui.resolve(cost.send, &crate::Input::Number(900)).unwrap();
-        assert_eq!(command, Command::Do(StageAction::SetCost { stage: 7, ns: 900 }));
+        assert_eq!(
+            command,
+            Command::Do(StageAction::SetCost { stage: 7, ns: 900 })
+        );
     }
 }

@@ -156,7 +156,11 @@ fn control_bar(c: &Chrome) -> El {
     let play = button(
         "play",
         "play",
-        if c.playing { "❚❚ Pause" } else { "▶▶ Play" },
+        if c.playing {
+            "❚❚ Pause"
+        } else {
+            "▶▶ Play"
+        },
         "Play or pause (Space)",
         "Space",
     )
@@ -238,28 +242,30 @@ fn narration(lines: &[NarrationLine]) -> El {
         .attr("data-testid", "narration-latest");
     if let Some(last) = lines.last() {
         let (class, _) = tone_word(last.tone);
-        live = live
-            .attr("data-tone", class)
-            .child(line_body(
-                El::html("p", "latest").class(&format!("latest tone-{class}")),
-                last,
-            ));
+        live = live.attr("data-tone", class).child(line_body(
+            El::html("p", "latest").class(&format!("latest tone-{class}")),
+            last,
+        ));
     }
-    let history = lines.iter().rev().skip(1).take(200).enumerate().map(|(i, line)| {
-        let (class, _) = tone_word(line.tone);
-        // Keyed from the oldest line, so a new step adds one node at the top.
-        let key = (lines.len() - 2 - i).to_string();
-        line_body(
-            El::html("li", key)
-                .class(&format!("tone-{class}"))
-                .child(
+    let history = lines
+        .iter()
+        .rev()
+        .skip(1)
+        .take(200)
+        .enumerate()
+        .map(|(i, line)| {
+            let (class, _) = tone_word(line.tone);
+            // Keyed from the oldest line, so a new step adds one node at the top.
+            let key = (lines.len() - 2 - i).to_string();
+            line_body(
+                El::html("li", key).class(&format!("tone-{class}")).child(
                     El::html("span", "n")
                         .attr("class", "step-tag")
                         .text(line.step.to_string()),
                 ),
-            line,
-        )
-    });
+                line,
+            )
+        });
     El::html("section", "narration")
         .attr("class", "narration")
         .attr("aria-label", "Narration")
@@ -341,8 +347,7 @@ fn shortcuts() -> El {
         .child(
             El::html("dl", "d").children(SHORTCUTS.iter().flat_map(|(key, what)| {
                 [
-                    El::html("dt", format!("k{key}"))
-                        .child(El::html("kbd", "k").text(*key)),
+                    El::html("dt", format!("k{key}")).child(El::html("kbd", "k").text(*key)),
                     El::html("dd", format!("w{key}")).text(*what),
                 ]
             })),

@@ -248,7 +248,11 @@ fn field(f: &Field, form: &str, invalid: bool) -> El {
     };
     El::html("label", f.id.clone())
         .attr("class", class)
-        .child(El::html("span", "l").attr("class", "field-label").text(f.label.clone()))
+        .child(
+            El::html("span", "l")
+                .attr("class", "field-label")
+                .text(f.label.clone()),
+        )
         .child(input)
         .children(f.help.as_ref().map(|h| {
             El::html("span", "h")

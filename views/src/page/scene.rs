@@ -62,10 +62,7 @@ pub fn figure(f: &Figure, target: Target) -> El {
     let interactive = f.walk().iter().any(|s| s.on_click.is_some());
     let svg = El::svg("svg", "svg")
         .attr("class", "scene")
-        .attr(
-            "viewBox",
-            format!("0 0 {} {}", num(f.width), num(f.height)),
-        )
+        .attr("viewBox", format!("0 0 {} {}", num(f.width), num(f.height)))
         .attr("role", if interactive { "group" } else { "img" })
         .attr("aria-label", f.label.clone())
         .attr("data-testid", f.key.clone())
@@ -75,13 +72,13 @@ pub fn figure(f: &Figure, target: Target) -> El {
         .child(svg);
     if !f.legend.is_empty() {
         out = out.child(
-            El::html("figcaption", "legend").attr("class", "legend").children(
-                f.legend.iter().enumerate().map(|(i, (class, meaning))| {
+            El::html("figcaption", "legend")
+                .attr("class", "legend")
+                .children(f.legend.iter().enumerate().map(|(i, (class, meaning))| {
                     El::html("span", i.to_string())
                         .class(&format!("key {class}"))
                         .text(meaning.clone())
-                }),
-            ),
+                })),
         );
     }
     out
@@ -124,7 +121,12 @@ pub fn shape(s: &Shape, target: Target) -> El {
                 .attr("y2", num(*y2));
             match arrow {
                 Arrow::None => line,
-                _ => with_heads(line, *arrow, [(*x1, *y1), (*x2, *y2)], [(*x2, *y2), (*x1, *y1)]),
+                _ => with_heads(
+                    line,
+                    *arrow,
+                    [(*x1, *y1), (*x2, *y2)],
+                    [(*x2, *y2), (*x1, *y1)],
+                ),
             }
         }
         Kind::Path {

@@ -15,7 +15,7 @@ mod tests;
 pub use plan::{min_safe_threshold, ChunkState, Plan, CHUNK_BYTES};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::text::{fixed, plural};
+use crate::text::{decimal, plural};
 use serde::{Deserialize, Serialize};
 
 pub const CHUNKS_MIN: usize = 1;
@@ -85,8 +85,8 @@ impl CutThrough {
             events.push(
                 Event::warn(format!(
                     "The wire sends a chunk in {} ns but PCIe needs {} ns to deliver one: a threshold of {} will run dry. {} chunk{} would be safe.",
-                    fixed(self.chunk_ns().0, 1),
-                    fixed(self.chunk_ns().1, 1),
+                    decimal(self.chunk_ns().0, 1),
+                    decimal(self.chunk_ns().1, 1),
                     self.threshold,
                     safe,
                     plural(safe)
@@ -223,7 +223,7 @@ impl CutThrough {
     }
 
     fn fmt_ns(&self, units: u64) -> String {
-        format!("{} ns", fixed(self.ns(units), 1))
+        format!("{} ns", decimal(self.ns(units), 1))
     }
 }
 
@@ -384,7 +384,7 @@ impl Model for CutThrough {
                 self.threshold,
                 plural(self.threshold),
                 self.fmt_ns(ct.start),
-                fixed(self.ns(sf.start - ct.start), 1),
+                decimal(self.ns(sf.start - ct.start), 1),
                 self.fmt_ns(ct.end)
             )),
             Some(k) => out.push(format!(
@@ -395,16 +395,16 @@ impl Model for CutThrough {
         if wire_ns < pcie_ns {
             out.push(format!(
                 "Here the wire sends a chunk in {} ns but PCIe needs {} ns per chunk, so the buffer drains as the frame goes out. Waiting for at least {} chunk{} before starting keeps it from running dry.",
-                fixed(wire_ns, 1),
-                fixed(pcie_ns, 1),
+                decimal(wire_ns, 1),
+                decimal(pcie_ns, 1),
                 self.safe_threshold(),
                 plural(self.safe_threshold())
             ));
         } else {
             out.push(format!(
                 "Here PCIe delivers a chunk in {} ns and the wire needs {} ns to send it, so the buffer only fills: any threshold is safe. Make the wire faster than PCIe to see an underrun.",
-                fixed(pcie_ns, 1),
-                fixed(wire_ns, 1)
+                decimal(pcie_ns, 1),
+                decimal(wire_ns, 1)
             ));
         }
         out

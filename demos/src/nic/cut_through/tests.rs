@@ -180,5 +180,8 @@ fn break_it_is_one_move_to_an_underrun() {
     assert_eq!((m.wire_gbps, m.threshold), (100, 1));
     assert!(m.pcie_gbps <= 32);
     assert!(m.cut_through().underrun.is_some());
-    assert!(m.apply(&CtAction::BreakIt).is_err(), "a second press changes nothing");
+    assert!(
+        m.apply(&CtAction::BreakIt).is_err(),
+        "a second press changes nothing"
+    );
 }

@@ -1,7 +1,7 @@
 //! What the page prints about the ring: status figures and "why it matters".
 
 use super::*;
-use crate::text::{fixed, plural};
+use crate::text::{decimal, plural};
 
 impl DescriptorRing {
     /// Empty, full, or how many descriptors are in use. One slot always stays
@@ -69,7 +69,7 @@ impl DescriptorRing {
                 c.doorbells,
                 plural(c.doorbells as usize),
                 plural(published),
-                fixed(published as f64 / f64::from(c.doorbells), 1)
+                decimal(published as f64 / f64::from(c.doorbells), 1)
             ));
         } else {
             out.push(

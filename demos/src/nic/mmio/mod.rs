@@ -17,8 +17,8 @@ mod tests;
 pub use hot_loop::MAX_DRAWN;
 pub use schedule::{CoreState, Op, OpKind, Segment, SegmentKind};
 
-use crate::text::fixed;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::text::decimal;
 use serde::{Deserialize, Serialize};
 
 pub const ISSUE_MIN: u64 = 10;
@@ -144,8 +144,8 @@ impl Mmio {
         self.work_ns = ns;
         Ok(vec![Event::info(format!(
             "Each packet now takes {ns} ns of real work: {} million packets per second without a register read, {} million with one.",
-            fixed(Self::mpps(self.plain_packet_ns()), 2),
-            fixed(Self::mpps(self.read_packet_ns()), 2)
+            decimal(Self::mpps(self.plain_packet_ns()), 2),
+            decimal(Self::mpps(self.read_packet_ns()), 2)
         ))
         .at("hot-loop")])
     }
@@ -164,7 +164,7 @@ impl Mmio {
                 "Broken: the per-packet loop now reads a NIC register every packet. Each pass grows from {} ns to {} ns, so the loop runs {}× slower.",
                 self.plain_packet_ns(),
                 self.read_packet_ns(),
-                fixed(self.slowdown(), 1)
+                decimal(self.slowdown(), 1)
             ))
         } else {
             Event::done(format!(
@@ -345,7 +345,7 @@ impl Model for Mmio {
             Figure::new(
                 "speedup",
                 "writes free the core",
-                format!("{}× sooner", fixed(self.speedup(), 1)),
+                format!("{}× sooner", decimal(self.speedup(), 1)),
             ),
             Figure::new(
                 "writes-landed",
@@ -363,14 +363,18 @@ impl Model for Mmio {
                 Figure::new(
                     "pps-plain",
                     "loop without read",
-                    format!("{} M pkt/s", fixed(Self::mpps(self.plain_packet_ns()), 2)),
+                    format!("{} M pkt/s", decimal(Self::mpps(self.plain_packet_ns()), 2)),
                 ),
                 Figure::new(
                     "pps-read",
                     "loop with readl()",
-                    format!("{} M pkt/s", fixed(Self::mpps(self.read_packet_ns()), 2)),
+                    format!("{} M pkt/s", decimal(Self::mpps(self.read_packet_ns()), 2)),
                 ),
-                Figure::new("slowdown", "slowdown", format!("{}×", fixed(self.slowdown(), 1))),
+                Figure::new(
+                    "slowdown",
+                    "slowdown",
+                    format!("{}×", decimal(self.slowdown(), 1)),
+                ),
             ]);
         }
         out
@@ -389,7 +393,7 @@ impl Model for Mmio {
                 "A read is non-posted: the core waits {} ns for each Completion and cannot retire the next read before it, so {n} reads hold it until {} ns. Counting 'finished' as 'the core is free again', the writes finish {}× sooner.",
                 self.rtt_ns,
                 self.reads_core_free(),
-                fixed(self.speedup(), 1)
+                decimal(self.speedup(), 1)
             ),
         ];
         if self.hot_read {
@@ -397,9 +401,9 @@ impl Model for Mmio {
                 "In a loop with {} ns of work per packet, one register read per packet adds {} ns: {} million packets per second become {} million, {}× slower. Drivers learn of completions from status the NIC DMAs into host memory instead.",
                 self.work_ns,
                 self.issue_ns + self.rtt_ns,
-                fixed(Self::mpps(self.plain_packet_ns()), 2),
-                fixed(Self::mpps(self.read_packet_ns()), 2),
-                fixed(self.slowdown(), 1)
+                decimal(Self::mpps(self.plain_packet_ns()), 2),
+                decimal(Self::mpps(self.read_packet_ns()), 2),
+                decimal(self.slowdown(), 1)
             ));
         } else {
             out.push(

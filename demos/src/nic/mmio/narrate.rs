@@ -3,8 +3,8 @@
 
 use super::schedule::{Op, OpKind};
 use super::Mmio;
-use crate::text::fixed;
 use crate::model::Event;
+use crate::text::decimal;
 
 impl Mmio {
     /// The lines for every event in `(from, to]`.
@@ -84,7 +84,7 @@ impl Mmio {
             Event::done(format!(
                 "{}'s Completion is back: all {n} reads retired at {done} ns, {}× the {} ns the writes held the core.",
                 r.name(),
-                fixed(self.speedup(), 1),
+                decimal(self.speedup(), 1),
                 self.writes_core_free()
             ))
             .at("reads-core")

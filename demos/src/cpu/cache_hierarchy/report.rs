@@ -1,0 +1,175 @@
+//! Invariants, status figures and "why it matters" for the hierarchy.
+
+use super::{CacheHierarchy, HISTORY};
+use crate::cpu::cachesim::{Hierarchy, Place};
+use crate::model::Figure;
+use crate::text::{fixed, plural, ratio_scaled};
+
+const HITS: [&str; 3] = ["l1-hits", "l2-hits", "l3-hits"];
+const MISSES: [&str; 3] = ["l1-misses", "l2-misses", "l3-misses"];
+const HIT_LABELS: [&str; 3] = ["L1 hits", "L2 hits", "L3 hits"];
+const MISS_LABELS: [&str; 3] = ["L1 misses", "L2 misses", "L3 misses"];
+
+/// What the simulator guarantees whatever the trace; shared with the other
+/// models built on it.
+pub fn check_sim(sim: &Hierarchy, accesses: u64) -> Result<(), String> {
+    if sim.accesses != accesses || sim.levels[0].stats.accesses() != accesses {
+        return Err("L1 did not see every access exactly once".into());
+    }
+    for pair in sim.levels.windows(2) {
+        if pair[1].stats.accesses() != pair[0].stats.misses {
+            return Err(format!(
+                "{} saw a different number of accesses than {} missed",
+                pair[1].spec.name, pair[0].spec.name
+            ));
+        }
+    }
+    for level in &sim.levels {
+        let s = &level.stats;
+        if s.compulsory + s.capacity + s.conflict != s.misses {
+            return Err(format!(
+                "{}'s three Cs do not add up to its misses",
+                level.spec.name
+            ));
+        }
+        if level.occupancy() > level.spec.lines() {
+            return Err(format!("{} holds more lines than it has", level.spec.name));
+        }
+        for (&set, s) in &level.sets {
+            for block in s.ways.iter().flatten() {
+                if level.spec.split(block.base).set != set {
+                    return Err(format!(
+                        "{} holds {:#x} in the wrong set",
+                        level.spec.name, block.base
+                    ));
+                }
+            }
+        }
+    }
+    let last = &sim.levels[sim.levels.len() - 1].stats;
+    if sim.memory.reads != last.misses || sim.memory.writes != last.writebacks {
+        return Err("DRAM traffic does not match the last level's misses and write-backs".into());
+    }
+    Ok(())
+}
+
+pub fn check(m: &CacheHierarchy) -> Result<(), String> {
+    check_sim(&m.sim, m.trace.len() as u64)?;
+    if m.history.len() > HISTORY || m.history.len() > m.trace.len() {
+        return Err("the history holds accesses that never happened".into());
+    }
+    let limit = 1u64 << m.config.address_bits;
+    if m.trace.iter().chain(&m.pending).any(|&(_, a)| a >= limit) {
+        return Err("an access lies outside the address space".into());
+    }
+    if m.sim.levels.len() != m.config.levels.len() {
+        return Err("the simulator and the configuration disagree on the levels".into());
+    }
+    Ok(())
+}
+
+/// Accesses served by each place: the levels in order, then DRAM.
+fn served_counts(sim: &Hierarchy) -> Vec<u64> {
+    let mut counts: Vec<u64> = sim.levels.iter().map(|l| l.stats.hits).collect();
+    counts.push(sim.memory.reads);
+    counts
+}
+
+pub fn status(m: &CacheHierarchy) -> Vec<Figure> {
+    let sim = &m.sim;
+    let mut figures = vec![
+        Figure::new(
+            "served",
+            "served by",
+            m.last()
+                .map_or("—".to_string(), |r| sim.name(r.served).to_string()),
+        ),
+        Figure::new("cycles", "cycles", m.last().map_or(0, |r| r.cycles)),
+        Figure::new("accesses", "accesses", sim.accesses),
+    ];
+    for (i, level) in sim.levels.iter().enumerate() {
+        figures.push(Figure::new(HITS[i], HIT_LABELS[i], level.stats.hits));
+        figures.push(Figure::new(MISSES[i], MISS_LABELS[i], level.stats.misses));
+    }
+    let l1 = &sim.levels[0].stats;
+    figures.extend([
+        Figure::new("l1-conflict", "L1 conflict misses", l1.conflict),
+        Figure::new("dram", "DRAM reads", sim.memory.reads),
+        Figure::new(
+            "writebacks",
+            "write-backs",
+            sim.levels.iter().map(|l| l.stats.writebacks).sum::<u64>(),
+        ),
+        Figure::new(
+            "avg-cycles",
+            "cycles per access",
+            fixed(ratio_scaled(sim.cycles, sim.accesses, 1), 1),
+        ),
+        Figure::new("queued", "queued", m.pending.len()),
+    ]);
+    figures
+}
+
+pub fn why(m: &CacheHierarchy) -> Vec<String> {
+    let sim = &m.sim;
+    let mut out = Vec::new();
+    let l1_latency = u64::from(sim.levels[0].spec.latency);
+    let dram_total: u64 = sim
+        .levels
+        .iter()
+        .map(|l| u64::from(l.spec.latency))
+        .sum::<u64>()
+        + u64::from(sim.memory_latency);
+    out.push(format!(
+        "An L1 hit costs {l1_latency} cycles and a trip to DRAM {dram_total}: one miss all the way out costs as much as {} L1 hits.",
+        dram_total / l1_latency.max(1)
+    ));
+    if sim.accesses > 0 {
+        let served = served_counts(sim);
+        let parts: Vec<String> = served
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let place = if i < sim.levels.len() {
+                    Place::Level(i)
+                } else {
+                    Place::Memory
+                };
+                format!("{} {n}", sim.name(place))
+            })
+            .collect();
+        out.push(format!(
+            "{} access{} so far, served by {}: {} cycles per access on average.",
+            sim.accesses,
+            if sim.accesses == 1 { "" } else { "es" },
+            parts.join(", "),
+            fixed(ratio_scaled(sim.cycles, sim.accesses, 1), 1)
+        ));
+    }
+    let l1 = &sim.levels[0];
+    if l1.stats.conflict > 0 {
+        out.push(format!(
+            "{} of L1's {} miss{} were conflict misses: a fully associative L1 of the same {} lines would have kept those lines. They come from addresses sharing a set, not from L1 being full — it holds {} of {} lines now.",
+            l1.stats.conflict,
+            l1.stats.misses,
+            if l1.stats.misses == 1 { "" } else { "es" },
+            l1.spec.lines(),
+            l1.occupancy(),
+            l1.spec.lines()
+        ));
+    } else if l1.stats.capacity > 0 {
+        out.push(format!(
+            "{} of L1's misses were capacity misses: the lines in use do not fit in its {} bytes, however they are placed.",
+            l1.stats.capacity,
+            l1.spec.bytes()
+        ));
+    }
+    let wb: u64 = sim.levels.iter().map(|l| l.stats.writebacks).sum();
+    if wb > 0 {
+        out.push(format!(
+            "{wb} dirty line{} moved outward on eviction: with write-back caches a store reaches DRAM only when its line finally leaves the last level.",
+            plural(wb as usize)
+        ));
+    }
+    out
+}

@@ -1,0 +1,111 @@
+//! Invariants, status figures and "why it matters" for the TLB.
+
+use super::paging::{self, ADDR_MASK};
+use super::{Tlb, HISTORY, PAGE};
+use crate::model::Figure;
+use crate::text::{fixed, ratio_scaled, share_tenths, tenths};
+
+pub fn check(m: &Tlb) -> Result<(), String> {
+    let c = &m.counters;
+    let s = &m.tlb.levels[0].stats;
+    if c.hits + c.misses != c.accesses || c.accesses != m.trace.len() as u64 {
+        return Err("a load was neither a TLB hit nor a miss".into());
+    }
+    if (s.hits, s.misses) != (c.hits, c.misses) {
+        return Err("the TLB's own counts disagree with the model's".into());
+    }
+    if m.tlb.levels[0].occupancy() > m.config.entries as u64 {
+        return Err("the TLB holds more entries than it has".into());
+    }
+    let max_reads = if m.config.huge_pages { 3 } else { 4 };
+    if c.reads + c.reads_saved != c.misses * max_reads {
+        return Err("a walk read more or fewer entries than its depth".into());
+    }
+    if !m.config.pwc && c.reads_saved > 0 {
+        return Err("reads were saved with no page-walk cache".into());
+    }
+    if m.history.len() > HISTORY {
+        return Err("the history is too long".into());
+    }
+    for t in &m.history {
+        if t.pa != paging::translate(t.va, t.huge) {
+            return Err(format!("{:#x} was translated wrongly", t.va));
+        }
+        if let Some(leaf) = t.steps.last() {
+            if (leaf.entry & ADDR_MASK) + t.offset != t.pa {
+                return Err("the walk's last entry does not give the physical address".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn status(m: &Tlb) -> Vec<Figure> {
+    let c = &m.counters;
+    vec![
+        Figure::new(
+            "result",
+            "last load",
+            m.last()
+                .map_or("—", |t| if t.tlb_hit { "hit" } else { "miss" }),
+        ),
+        Figure::new("cycles", "cycles", m.last().map_or(0, |t| t.cycles)),
+        Figure::new("hits", "TLB hits", c.hits),
+        Figure::new("misses", "TLB misses", c.misses),
+        Figure::new(
+            "hit-rate",
+            "hit rate",
+            tenths(share_tenths(c.hits as i64, c.accesses as i64)),
+        ),
+        Figure::new("reads", "page-table reads", c.reads),
+        Figure::new("saved", "reads saved by PWC", c.reads_saved),
+        Figure::new(
+            "avg-cycles",
+            "cycles per load",
+            fixed(ratio_scaled(c.cycles, c.accesses, 1), 1),
+        ),
+        Figure::new("queued", "queued", m.pending.len()),
+    ]
+}
+
+pub fn why(m: &Tlb) -> Vec<String> {
+    let cfg = &m.config;
+    let c = &m.counters;
+    let reach = cfg.entries as u64 * cfg.page_bytes();
+    let full_walk = if cfg.huge_pages { 3 } else { 4 } * u64::from(cfg.read_cycles);
+    let mut out = vec![format!(
+        "The TLB's {} entries cover {} KiB of memory ({} KiB pages). A hit costs {} cycle{}; a miss adds a walk of up to {full_walk} cycles.",
+        cfg.entries,
+        reach / 1024,
+        cfg.page_bytes() / 1024,
+        cfg.hit_cycles,
+        crate::text::plural(cfg.hit_cycles as usize)
+    )];
+    if c.accesses > 0 {
+        out.push(format!(
+            "{} of {} loads hit ({}), averaging {} cycles each.",
+            c.hits,
+            c.accesses,
+            tenths(share_tenths(c.hits as i64, c.accesses as i64)),
+            fixed(ratio_scaled(c.cycles, c.accesses, 1), 1)
+        ));
+    }
+    if cfg.huge_pages {
+        out.push(format!(
+            "With 2 MiB pages one entry stands for {} small pages and the walk stops at the PD: a loop over a few MiB never leaves the TLB.",
+            (2 << 20) / PAGE
+        ));
+    } else {
+        out.push(
+            "A loop over more pages than the TLB holds defeats LRU: each page is evicted just before its turn comes round. 2 MiB pages multiply the reach by 512.".into(),
+        );
+    }
+    if cfg.pwc && c.misses > 0 {
+        out.push(format!(
+            "The page-walk cache saved {} of {} page-table reads: neighbouring pages share their upper-level entries.",
+            c.reads_saved,
+            c.reads + c.reads_saved
+        ));
+    }
+    out
+}
