@@ -11,17 +11,46 @@ pub fn plural(n: usize) -> &'static str {
 
 /// `1230` → `"1,230 ns"`.
 pub fn ns(n: impl Into<i64>) -> String {
-    let n: i64 = n.into();
+    format!("{} ns", grouped(n.into()))
+}
+
+/// An integer with thousands separators: `-12345` → `"−12,345"`.
+pub fn grouped(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut out = String::new();
+    if n < 0 {
+        out.push('−');
+    }
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
     }
-    let sign = if n < 0 { "−" } else { "" };
-    format!("{sign}{out} ns")
+    out
+}
+
+/// A value kept in units of 10^-`places` as a decimal: `fixed(185, 2)` →
+/// `"1.85"`, `fixed(-5, 1)` → `"−0.5"`. Integer-only, so no float formatter.
+pub fn fixed(value: i64, places: u32) -> String {
+    let scale = 10u64.pow(places);
+    let sign = if value < 0 { "−" } else { "" };
+    let v = value.unsigned_abs();
+    if places == 0 {
+        return format!("{sign}{v}");
+    }
+    let whole = grouped((v / scale) as i64);
+    let frac = v % scale;
+    format!("{sign}{whole}.{frac:0width$}", width = places as usize)
+}
+
+/// `part / whole` in units of 10^-`places` (rounded half up; 0 when `whole` is 0).
+pub fn ratio(part: u64, whole: u64, places: u32) -> i64 {
+    if whole == 0 {
+        return 0;
+    }
+    let scaled = u128::from(part) * u128::from(10u64.pow(places));
+    ((scaled + u128::from(whole) / 2) / u128::from(whole)) as i64
 }
 
 /// Tenths of a percent as text: `73` → `"7.3 %"`.
@@ -65,5 +94,12 @@ mod tests {
         assert_eq!(ns(0), "0 ns");
         assert_eq!(tenths(share_tenths(90, 1230)), "7.3 %");
         assert_eq!(tenths(share_tenths(-1, 3)), "−33.3 %");
+        assert_eq!(grouped(-12345), "−12,345");
+        assert_eq!(fixed(185, 2), "1.85");
+        assert_eq!(fixed(1_234_567, 1), "123,456.7");
+        assert_eq!(fixed(-5, 1), "−0.5");
+        assert_eq!(fixed(42, 0), "42");
+        assert_eq!(ratio(2, 3, 2), 67);
+        assert_eq!(ratio(1, 0, 2), 0);
     }
 }
