@@ -2,3 +2,4 @@
 //! NUMA sockets and the arithmetic of batching.
 
 pub mod branch;
+pub mod numa;
