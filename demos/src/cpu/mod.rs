@@ -3,3 +3,4 @@
 
 pub mod branch;
 pub mod numa;
+pub mod batching;
