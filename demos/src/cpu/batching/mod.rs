@@ -301,15 +301,28 @@ impl Model for Batching {
             }
             BatchAction::SetPerItem(p) => {
                 c.per_item_ns = p;
-                self.reconfigure(c, format!("Cost per item {}", crate::text::ns(i64::from(p))))
+                self.reconfigure(
+                    c,
+                    format!("Cost per item {}", crate::text::ns(i64::from(p))),
+                )
             }
             BatchAction::SetGap(g) => {
                 c.gap_ns = g;
-                self.reconfigure(c, format!("One item every {} on average", crate::text::ns(i64::from(g))))
+                self.reconfigure(
+                    c,
+                    format!(
+                        "One item every {} on average",
+                        crate::text::ns(i64::from(g))
+                    ),
+                )
             }
             BatchAction::SetPoisson(p) => {
                 c.poisson = p;
-                let what = if p { "Poisson arrivals" } else { "Evenly spaced arrivals" };
+                let what = if p {
+                    "Poisson arrivals"
+                } else {
+                    "Evenly spaced arrivals"
+                };
                 self.reconfigure(c, what.into())
             }
             BatchAction::SetItems(n) => {
@@ -329,7 +342,9 @@ impl Model for Batching {
     }
 
     fn next_auto(&self) -> Result<BatchAction, Refusal> {
-        self.next_event().map(|_| BatchAction::Step).ok_or_else(|| self.why_stopped())
+        self.next_event()
+            .map(|_| BatchAction::Step)
+            .ok_or_else(|| self.why_stopped())
     }
 
     fn check(&self) -> Result<(), String> {

@@ -60,7 +60,11 @@ pub(super) fn figures(m: &Batching) -> Vec<Figure> {
             format!("{}/{}", m.latencies.len(), c.items),
         ),
         Figure::new("batches", "batches", m.batches_left),
-        Figure::new("mean-latency", "mean latency", ns(m.mean_latency_ns() as i64)),
+        Figure::new(
+            "mean-latency",
+            "mean latency",
+            ns(m.mean_latency_ns() as i64),
+        ),
         Figure::new("p99-latency", "p99 latency", ns(m.p99_latency_ns() as i64)),
         Figure::new(
             "fill-wait",
@@ -101,9 +105,14 @@ pub(super) fn why(m: &Batching) -> Vec<String> {
             "Items arrive at {} k/s, faster than this batch size can serve: the queue, and every item's wait, grows without bound.",
             grouped(offered as i64)
         )
+    } else if offered > one {
+        format!(
+            "Items arrive at {} k/s, more than one operation per item could serve: here batching is what keeps up.",
+            grouped(offered as i64)
+        )
     } else {
         format!(
-            "Items arrive at only {} k/s, well within that: the extra throughput buys nothing, while each batch still waits to fill.",
+            "Items arrive at only {} k/s, which one operation per item could also serve: the batch saves processor time, not throughput, and each batch still waits to fill.",
             grouped(offered as i64)
         )
     });
@@ -144,7 +153,8 @@ pub(super) fn check(m: &Batching) -> Result<(), String> {
     }
     let armed = c.timeout_ns > 0 && !m.open.is_empty();
     if m.deadline.is_some() != armed
-        || m.deadline.is_some_and(|d| d != m.open[0] + u64::from(c.timeout_ns))
+        || m.deadline
+            .is_some_and(|d| d != m.open[0] + u64::from(c.timeout_ns))
     {
         return Err("the flush timer is not set from the batch's first item".into());
     }

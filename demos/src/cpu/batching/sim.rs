@@ -169,7 +169,8 @@ impl Batching {
         let first = batch.arrivals[0];
         for &a in &batch.arrivals {
             // Bounded by the config limits (see `check`), so it fits a u32.
-            self.latencies.push((done - a).min(u64::from(u32::MAX)) as u32);
+            self.latencies
+                .push((done - a).min(u64::from(u32::MAX)) as u32);
         }
         let n = batch.arrivals.len();
         let newest = done - batch.arrivals[n - 1];

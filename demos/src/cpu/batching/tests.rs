@@ -24,9 +24,11 @@ fn overhead_share_is_fixed_over_fixed_plus_b_per_item() {
     assert_eq!(overhead_tenths(256, 700, 50), 52);
     let curve = with(|_| {}).curve();
     assert_eq!(curve.len(), CURVE_SIZES.len());
-    assert!(curve.windows(2).all(|w| w[0].throughput_kps < w[1].throughput_kps
-        && w[0].overhead_tenths > w[1].overhead_tenths
-        && w[0].fill_wait_ns < w[1].fill_wait_ns));
+    assert!(curve
+        .windows(2)
+        .all(|w| w[0].throughput_kps < w[1].throughput_kps
+            && w[0].overhead_tenths > w[1].overhead_tenths
+            && w[0].fill_wait_ns < w[1].fill_wait_ns));
 }
 
 #[test]
@@ -74,7 +76,11 @@ fn default_run_finishes_every_item_within_the_timer_and_one_batch() {
     assert_eq!(m.latencies.len(), 256);
     assert!(m.max_fill_wait <= 16_000);
     // Fill wait ≤ 16 µs, plus at most 32 items' service and a little queueing.
-    assert!(m.p99_latency_ns() < 16_000 + 2 * 2_300, "{}", m.p99_latency_ns());
+    assert!(
+        m.p99_latency_ns() < 16_000 + 2 * 2_300,
+        "{}",
+        m.p99_latency_ns()
+    );
     assert!(m.next_auto().is_err());
 }
 
@@ -85,7 +91,11 @@ fn break_it_maximises_throughput_and_wrecks_latency_at_low_load() {
     let mut broken = with(|_| {});
     broken.apply(&BatchAction::BreakIt).unwrap();
     assert_eq!(
-        (broken.config.batch, broken.config.timeout_ns, broken.config.gap_ns),
+        (
+            broken.config.batch,
+            broken.config.timeout_ns,
+            broken.config.gap_ns
+        ),
         (256, 0, 10_000)
     );
     broken.apply(&BatchAction::Finish).unwrap();
@@ -110,7 +120,11 @@ fn items_left_in_an_unfilled_batch_without_a_timer_wait_forever() {
     m.apply(&BatchAction::Finish).unwrap();
     assert_eq!((m.latencies.len(), m.open.len()), (32, 8));
     let refusal = m.next_auto().unwrap_err();
-    assert!(refusal.reason.contains("flush timeout"), "{}", refusal.reason);
+    assert!(
+        refusal.reason.contains("flush timeout"),
+        "{}",
+        refusal.reason
+    );
     assert!(m.apply(&BatchAction::Finish).is_err());
 }
 
@@ -142,7 +156,12 @@ fn a_timer_flush_is_a_warning_and_a_full_batch_is_not() {
     });
     let mut tones = Vec::new();
     while let Ok(events) = m.apply(&BatchAction::Step) {
-        tones.extend(events.into_iter().filter(|e| e.text.contains("leave")).map(|e| e.tone));
+        tones.extend(
+            events
+                .into_iter()
+                .filter(|e| e.text.contains("leave"))
+                .map(|e| e.tone),
+        );
     }
     assert_eq!(tones, vec![Tone::Info, Tone::Warn]);
 }

@@ -17,7 +17,10 @@ pub struct Pattern {
 
 impl Pattern {
     /// T T N repeating: the break-it pattern of this demo.
-    pub const TTN: Pattern = Pattern { len: 3, bits: 0b011 };
+    pub const TTN: Pattern = Pattern {
+        len: 3,
+        bits: 0b011,
+    };
 
     /// A loop of `n` iterations seen by its closing branch: taken n−1 times,
     /// then not taken once at the exit.
@@ -40,8 +43,7 @@ impl Pattern {
     }
 
     pub fn is_valid(self) -> bool {
-        (PATTERN_MIN..=PATTERN_MAX).contains(&self.len)
-            && u32::from(self.bits) < 1u32 << self.len
+        (PATTERN_MIN..=PATTERN_MAX).contains(&self.len) && u32::from(self.bits) < 1u32 << self.len
     }
 }
 

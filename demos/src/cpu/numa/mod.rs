@@ -360,7 +360,10 @@ impl Model for Numa {
             ));
         }
         if c.start_socket >= c.sockets {
-            return Err(format!("The thread starts on socket 0 to {}.", c.sockets - 1));
+            return Err(format!(
+                "The thread starts on socket 0 to {}.",
+                c.sockets - 1
+            ));
         }
         if let Policy::Bind(n) = c.policy {
             if n >= c.sockets {
@@ -495,7 +498,10 @@ impl Model for Numa {
                     )));
                 }
                 c.in_flight = k;
-                self.restart(c, &format!("{k} miss{} in flight.", if k == 1 { "" } else { "es" }))
+                self.restart(
+                    c,
+                    &format!("{k} miss{} in flight.", if k == 1 { "" } else { "es" }),
+                )
             }
             NumaAction::Restart => {
                 if self.done == 0 && self.migrations == 0 {

@@ -23,7 +23,11 @@ pub(super) fn narrate(m: &Numa, a: &Access) -> Event {
         a.node,
         match a.hops {
             0 => format!("local, {}", a.latency_ns),
-            h => format!("remote, {h} hop{}, {}", plural(usize::from(h)), a.latency_ns),
+            h => format!(
+                "remote, {h} hop{}, {}",
+                plural(usize::from(h)),
+                a.latency_ns
+            ),
         }
     );
     let mut event = if a.hops == 0 {

@@ -29,7 +29,9 @@ fn break_it_moves_the_thread_after_first_touch_and_every_access_goes_remote() {
     let mut moved = false;
     for _ in 0..16 {
         let events = m.apply(&NumaAction::Access).unwrap();
-        moved |= events.iter().any(|e| e.tone == Tone::Warn && e.text.contains("socket 1"));
+        moved |= events
+            .iter()
+            .any(|e| e.tone == Tone::Warn && e.text.contains("socket 1"));
     }
     assert!(moved, "the 16th first touch triggers the move");
     assert_eq!((m.thread, m.local, m.remote), (1, 16, 0));
@@ -145,12 +147,30 @@ fn impossible_actions_are_refused_and_change_nothing() {
 #[test]
 fn invalid_configs_are_rejected() {
     let bad = [
-        NumaConfig { sockets: 3, ..NumaConfig::default() },
-        NumaConfig { pages: 0, ..NumaConfig::default() },
-        NumaConfig { start_socket: 2, ..NumaConfig::default() },
-        NumaConfig { policy: Policy::Bind(5), ..NumaConfig::default() },
-        NumaConfig { link_gbs: 0, ..NumaConfig::default() },
-        NumaConfig { local_ns: 5000, ..NumaConfig::default() },
+        NumaConfig {
+            sockets: 3,
+            ..NumaConfig::default()
+        },
+        NumaConfig {
+            pages: 0,
+            ..NumaConfig::default()
+        },
+        NumaConfig {
+            start_socket: 2,
+            ..NumaConfig::default()
+        },
+        NumaConfig {
+            policy: Policy::Bind(5),
+            ..NumaConfig::default()
+        },
+        NumaConfig {
+            link_gbs: 0,
+            ..NumaConfig::default()
+        },
+        NumaConfig {
+            local_ns: 5000,
+            ..NumaConfig::default()
+        },
     ];
     for c in bad {
         assert!(Numa::validate(&c).is_err(), "{c:?}");
