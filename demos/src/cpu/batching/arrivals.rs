@@ -29,7 +29,8 @@ pub fn next_gap(rng: &mut Rng, mean_ns: u32, poisson: bool) -> u64 {
     }
     // Inverse transform: −ln U × mean is exponential with that mean.
     let k = (rng.next_u64() >> 32) + 1;
-    (neg_ln_unit(k) * f64::from(mean_ns)).round() as u64
+    // Non-negative, so adding one half and truncating rounds to nearest.
+    (neg_ln_unit(k) * f64::from(mean_ns) + 0.5) as u64
 }
 
 #[cfg(test)]

@@ -6,10 +6,14 @@
 //! flush timer, started by the batch's first item, fires — whichever comes
 //! first. One consumer processes batches in order; a batch of n items takes
 //! `fixed_ns + n × per_item_ns`. This is the rule of NIC interrupt
-//! coalescing (`ethtool -C … rx-frames N rx-usecs T`: interrupt after N
-//! packets or T µs; `Documentation/networking/ethtool-netlink.rst`,
-//! "COALESCE_GET") and the trade-off of TX batching with `xmit_more`, where
-//! the driver skips the doorbell while the stack says more packets follow.
+//! coalescing (`ethtool -C … rx-frames N rx-usecs T`; Linux
+//! `include/uapi/linux/ethtool.h`, `struct ethtool_coalesce`: delay the RX
+//! interrupt at most `rx_coalesce_usecs` after a packet arrives, or until
+//! `rx_max_coalesced_frames` packets; a 0 timer means frames only) and the
+//! trade-off of TX batching with `xmit_more`, where the driver skips the
+//! doorbell while `netdev_xmit_more()` says more packets follow (e.g.
+//! `ixgbe_tx_map()`). TX batching flushes when the queue runs dry rather
+//! than on a timer; the timer here is the coalescing one.
 //!
 //! Arithmetic pinned by the tests: with the consumer always busy,
 //! throughput(B) = B / (fixed + B·per_item) and the overhead share is
@@ -24,9 +28,10 @@
 //!   2019): edit the figure to see how much batching then still buys.
 //! - per-item cost 50 ns: an assumption of this model (handling one small
 //!   item), not a measurement.
-//! - batch of 32 and timeout of 16 µs: mlx5's default interrupt moderation,
-//!   `MLX5E_PARAMS_DEFAULT_RX_CQ_MODERATION_PKTS 0x20` and `…_USEC 0x10`
-//!   (Linux `drivers/net/ethernet/mellanox/mlx5/core/en.h`).
+//! - batch of 32 and timeout of 16 µs: mlx5's static interrupt moderation
+//!   defaults, `MLX5E_PARAMS_DEFAULT_RX_CQ_MODERATION_PKTS 0x20` and
+//!   `…_USEC 0x10` (Linux `drivers/net/ethernet/mellanox/mlx5/core/en.h`);
+//!   its adaptive moderation (DIM), usually on, retunes them to the load.
 
 mod arrivals;
 mod report;

@@ -75,7 +75,7 @@ pub(super) fn figures(m: &Batching) -> Vec<Figure> {
             "throughput",
             "max throughput",
             format!(
-                "{} k/s",
+                "{} k items/s",
                 grouped(throughput_kps(c.batch, c.fixed_ns, c.per_item_ns) as i64)
             ),
         ),

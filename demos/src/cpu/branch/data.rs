@@ -55,8 +55,10 @@ pub enum Data {
     Sorted,
     /// The same random bytes in the order they were drawn.
     Shuffled,
-    /// Sorted, except that each element is replaced by a fresh random byte
-    /// with probability (100 − p) %: p = 100 is sorted, p = 0 is random.
+    /// The predictability slider: each element keeps its sorted value with
+    /// probability p % and is otherwise a fresh random byte, which still
+    /// agrees with the sorted outcome half the time. p = 100 is sorted,
+    /// p = 0 is random.
     Predictable(u8),
     /// Values chosen so the branch repeats a pattern.
     Pattern(Pattern),
@@ -67,7 +69,7 @@ impl Data {
         match self {
             Data::Sorted => "sorted".into(),
             Data::Shuffled => "shuffled".into(),
-            Data::Predictable(p) => format!("{p} % predictable"),
+            Data::Predictable(p) => format!("predictability {p} % (the rest random)"),
             Data::Pattern(p) => format!("pattern {} repeating", p.text()),
         }
     }

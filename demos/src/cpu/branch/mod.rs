@@ -217,12 +217,12 @@ impl Branch {
         }
         if config == self.config {
             return Err(Refusal::new(format!(
-                "Nothing changes: {what} is already the setting."
+                "Nothing changes: that is the current setting ({what})."
             )));
         }
         *self = Self::new(&config);
         Ok(vec![Event::info(format!(
-            "{} The loop restarts at a[0] with a cold predictor.",
+            "{}. The loop restarts at a[0] with a cold predictor.",
             crate::text::capitalised(&what)
         ))
         .at("predictor")])
@@ -301,33 +301,33 @@ impl Model for Branch {
             }
             BranchAction::SetData(data) => {
                 c.data = data;
-                self.reconfigure(c, format!("the data: {}", data.label()))
+                self.reconfigure(c, format!("data: {}", data.label()))
             }
             BranchAction::SetPredictor(kind) => {
                 c.predictor = kind;
-                self.reconfigure(c, format!("the {} predictor", kind.label()))
+                self.reconfigure(c, format!("predictor: {}", kind.label()))
             }
             BranchAction::SetIndexBits(bits) => {
                 c.index_bits = bits;
                 c.history_bits = c.history_bits.min(bits);
                 let entries = 1u32.checked_shl(u32::from(bits)).unwrap_or(0);
-                self.reconfigure(c, format!("a table of {entries} entries"))
+                self.reconfigure(c, format!("table: {entries} entries"))
             }
             BranchAction::SetHistory(bits) => {
                 c.history_bits = bits;
-                self.reconfigure(c, format!("a global history of {bits} outcomes"))
+                self.reconfigure(c, format!("global history: {bits} outcomes"))
             }
             BranchAction::SetPenalty(p) => {
                 c.penalty = p;
-                self.reconfigure(c, format!("a mispredict penalty of {p} cycles"))
+                self.reconfigure(c, format!("mispredict penalty: {p} cycles"))
             }
             BranchAction::SetBaseCycles(b) => {
                 c.base_cycles = b;
-                self.reconfigure(c, format!("{b} cycles per well-predicted iteration"))
+                self.reconfigure(c, format!("base cost: {b} cycles per iteration"))
             }
             BranchAction::SetLength(n) => {
                 c.length = n;
-                self.reconfigure(c, format!("an array of {n} elements"))
+                self.reconfigure(c, format!("array: {n} elements"))
             }
             BranchAction::BreakIt => {
                 c.data = Data::Pattern(Pattern::TTN);
@@ -339,7 +339,7 @@ impl Model for Branch {
                 }
                 self.reconfigure(
                     c,
-                    "break it: T T N repeating under a 2-bit counter, which misses every N; then switch to gshare and watch its history learn the pattern.".into(),
+                    "break it: T T N repeating under a 2-bit counter, which misses every N; then switch to gshare and watch its history learn the pattern".into(),
                 )
             }
         }

@@ -8,8 +8,10 @@
 //!   2 weakly taken, 3 strongly taken; predict taken at 2 or 3; count up on
 //!   taken, down on not-taken, saturating at 0 and 3. One surprise moves a
 //!   strong state only to the weak one, so a single odd outcome costs one
-//!   mispredict, not two (Hennessy & Patterson, *Computer Architecture*,
-//!   "Dynamic Branch Prediction and Branch-Prediction Buffers").
+//!   mispredict, not two (Hennessy & Patterson, *Computer Architecture: A
+//!   Quantitative Approach*, 5th ed., Appendix C.2, "Dynamic Branch
+//!   Prediction and Branch-Prediction Buffers": a 1-bit scheme mispredicts
+//!   a loop branch twice per exit).
 //! - gshare (S. McFarling, "Combining Branch Predictors", DEC WRL TN-36,
 //!   1993): the same 2-bit counters, indexed by the branch address XOR the
 //!   global history register (the last outcomes, newest in bit 0).

@@ -507,7 +507,6 @@ impl Model for Numa {
                 if self.done == 0 && self.migrations == 0 {
                     return Err(Refusal::new("Nothing to restart: no access has run yet."));
                 }
-                c.start_socket = self.config.start_socket;
                 self.restart(c, "Restart.")
             }
         }

@@ -7,10 +7,10 @@ use crate::text::{fixed, grouped, ratio, share_tenths, tenths};
 pub(super) fn narrate(m: &Numa, a: &Access) -> Event {
     let place = if a.first_touch {
         format!(
-            "first touch of page {} places it on node {} ({}); ",
+            "page {} is touched for the first time and the {} policy places it on node {}; ",
             a.page,
-            a.node,
-            m.config.policy.label()
+            m.config.policy.label(),
+            a.node
         )
     } else {
         String::new()
@@ -151,7 +151,9 @@ pub(super) fn why(m: &Numa) -> Vec<String> {
         match c.policy {
             Policy::FirstTouch => "First touch puts each page beside the thread that first uses it: all local, as long as the thread stays put.".into(),
             Policy::Interleave => format!(
-                "Interleave deals pages round-robin over the {} nodes: most accesses go remote, but no single memory or link carries all the traffic — the choice for data every socket shares.",
+                "Interleave deals pages round-robin over the {} nodes, so {} of every {} land away from any one thread; in exchange no single memory or link carries all the traffic — the choice for data every socket shares.",
+                c.sockets,
+                c.sockets - 1,
                 c.sockets
             ),
             Policy::Bind(n) => format!(
