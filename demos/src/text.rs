@@ -11,17 +11,46 @@ pub fn plural(n: usize) -> &'static str {
 
 /// `1230` → `"1,230 ns"`.
 pub fn ns(n: impl Into<i64>) -> String {
-    let n: i64 = n.into();
+    format!("{} ns", grouped(n.into()))
+}
+
+/// An integer with thousands separators: `-12345` → `"−12,345"`.
+pub fn grouped(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut out = String::new();
+    if n < 0 {
+        out.push('−');
+    }
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
     }
-    let sign = if n < 0 { "−" } else { "" };
-    format!("{sign}{out} ns")
+    out
+}
+
+/// A value kept in units of 10^-`places` as a decimal: `fixed(185, 2)` →
+/// `"1.85"`, `fixed(-5, 1)` → `"−0.5"`. Integer-only, so no float formatter.
+pub fn fixed(value: i64, places: u32) -> String {
+    let scale = 10u64.pow(places);
+    let sign = if value < 0 { "−" } else { "" };
+    let v = value.unsigned_abs();
+    if places == 0 {
+        return format!("{sign}{v}");
+    }
+    let whole = grouped((v / scale) as i64);
+    let frac = v % scale;
+    format!("{sign}{whole}.{frac:0width$}", width = places as usize)
+}
+
+/// `part / whole` in units of 10^-`places` (rounded half up; 0 when `whole` is 0).
+pub fn ratio(part: u64, whole: u64, places: u32) -> i64 {
+    if whole == 0 {
+        return 0;
+    }
+    let scaled = u128::from(part) * u128::from(10u64.pow(places));
+    ((scaled + u128::from(whole) / 2) / u128::from(whole)) as i64
 }
 
 /// Tenths of a percent as text: `73` → `"7.3 %"`.
@@ -73,27 +102,6 @@ pub fn decimal(value: f64, decimals: u32) -> String {
     }
 }
 
-/// A fixed-point number: `fixed(1234, 2)` → `"12.34"`, `fixed(-5, 1)` → `"−0.5"`.
-pub fn fixed(scaled: i64, decimals: u32) -> String {
-    let unit = 10u64.pow(decimals);
-    let sign = if scaled < 0 { "−" } else { "" };
-    let v = scaled.unsigned_abs();
-    if decimals == 0 {
-        return format!("{sign}{v}");
-    }
-    let width = decimals as usize;
-    format!("{sign}{}.{:0width$}", v / unit, v % unit)
-}
-
-/// `part / whole` scaled by 10^decimals and rounded half up; 0 when `whole` is 0.
-pub fn ratio_scaled(part: u64, whole: u64, decimals: u32) -> i64 {
-    if whole == 0 {
-        return 0;
-    }
-    let scaled = u128::from(part) * u128::from(10u64.pow(decimals));
-    ((scaled + u128::from(whole) / 2) / u128::from(whole)) as i64
-}
-
 /// The text with its first letter in upper case.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -123,7 +131,13 @@ mod tests {
         assert_eq!(fixed(1234, 2), "12.34");
         assert_eq!(fixed(-5, 1), "−0.5");
         assert_eq!(fixed(7, 0), "7");
-        assert_eq!(fixed(ratio_scaled(2, 3, 2), 2), "0.67");
-        assert_eq!(ratio_scaled(1, 0, 1), 0);
+        assert_eq!(fixed(ratio(2, 3, 2), 2), "0.67");
+        assert_eq!(ratio(1, 0, 1), 0);
+        assert_eq!(grouped(-12345), "−12,345");
+        assert_eq!(fixed(185, 2), "1.85");
+        assert_eq!(fixed(1_234_567, 1), "123,456.7");
+        assert_eq!(fixed(42, 0), "42");
+        assert_eq!(ratio(2, 3, 2), 67);
+        assert_eq!(ratio(1, 0, 2), 0);
     }
 }

@@ -3,7 +3,7 @@
 use super::{CacheHierarchy, HISTORY};
 use crate::cpu::cachesim::{Hierarchy, Place};
 use crate::model::Figure;
-use crate::text::{fixed, plural, ratio_scaled};
+use crate::text::{fixed, plural, ratio};
 
 const HITS: [&str; 3] = ["l1-hits", "l2-hits", "l3-hits"];
 const MISSES: [&str; 3] = ["l1-misses", "l2-misses", "l3-misses"];
@@ -103,7 +103,7 @@ pub fn status(m: &CacheHierarchy) -> Vec<Figure> {
         Figure::new(
             "avg-cycles",
             "cycles per access",
-            fixed(ratio_scaled(sim.cycles, sim.accesses, 1), 1),
+            fixed(ratio(sim.cycles, sim.accesses, 1), 1),
         ),
         Figure::new("queued", "queued", m.pending.len()),
     ]);
@@ -143,7 +143,7 @@ pub fn why(m: &CacheHierarchy) -> Vec<String> {
             sim.accesses,
             if sim.accesses == 1 { "" } else { "es" },
             parts.join(", "),
-            fixed(ratio_scaled(sim.cycles, sim.accesses, 1), 1)
+            fixed(ratio(sim.cycles, sim.accesses, 1), 1)
         ));
     }
     let l1 = &sim.levels[0];

@@ -3,7 +3,7 @@
 use super::paging::{self, ADDR_MASK};
 use super::{Tlb, HISTORY, PAGE};
 use crate::model::Figure;
-use crate::text::{fixed, ratio_scaled, share_tenths, tenths};
+use crate::text::{fixed, ratio, share_tenths, tenths};
 
 pub fn check(m: &Tlb) -> Result<(), String> {
     let c = &m.counters;
@@ -62,7 +62,7 @@ pub fn status(m: &Tlb) -> Vec<Figure> {
         Figure::new(
             "avg-cycles",
             "cycles per load",
-            fixed(ratio_scaled(c.cycles, c.accesses, 1), 1),
+            fixed(ratio(c.cycles, c.accesses, 1), 1),
         ),
         Figure::new("queued", "queued", m.pending.len()),
     ]
@@ -87,7 +87,7 @@ pub fn why(m: &Tlb) -> Vec<String> {
             c.hits,
             c.accesses,
             tenths(share_tenths(c.hits as i64, c.accesses as i64)),
-            fixed(ratio_scaled(c.cycles, c.accesses, 1), 1)
+            fixed(ratio(c.cycles, c.accesses, 1), 1)
         ));
     }
     if cfg.huge_pages {

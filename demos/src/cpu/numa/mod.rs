@@ -1,0 +1,409 @@
+//! NUMA local vs remote: one thread walks its pages on a 2- or 4-socket
+//! machine; where each page lives decides what each access costs.
+//!
+//! Placement (Linux `Documentation/admin-guide/mm/numa_memory_policy.rst`):
+//! - the system default policy is *local allocation*: a page is allocated on
+//!   the node of the CPU that first touches it (first-touch);
+//! - `MPOL_INTERLEAVE` (`numactl --interleave`) picks the node by the page's
+//!   offset in its mapping modulo the number of nodes;
+//! - `MPOL_BIND` (`numactl --membind`) allocates from the given node;
+//! - pages already faulted in stay where they were allocated when the policy
+//!   changes or the thread moves (no page migration is modelled).
+//!
+//! Cost of one access, a 64-byte line that misses every cache: the path's
+//! idle latency, and the line's transfer at the path's bandwidth. With k
+//! misses in flight the access occupies the path for
+//! max(latency / k, 64 B / bandwidth): Little's law, so one dependent load at
+//! a time (k = 1, as Intel MLC measures idle latency) is latency-bound and
+//! many in flight become bandwidth-bound.
+//!
+//! Default figures: Intel MLC v3.10 on KU Leuven's Genius nodes, 2 × Xeon
+//! Gold 6140 (Skylake-SP) — idle latency 90.2 ns local, 144.3 ns remote;
+//! read bandwidth 104,362 MB/s node-local, 34,290 MB/s across sockets
+//! (hpcleuven/VscDocumentation `source/leuven/old_hardware/genius/skylake_mlc.txt`).
+
+mod report;
+#[cfg(test)]
+mod tests;
+mod topology;
+mod walk;
+
+pub use topology::{farthest, hops, link_count, link_ends, route};
+
+use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::rng::Rng;
+use crate::text::plural;
+use serde::{Deserialize, Serialize};
+
+/// Bytes moved by one access: a cache line.
+pub const LINE_BYTES: u64 = 64;
+pub const PAGES_MAX: usize = 64;
+pub const ACCESSES_MAX: usize = 4096;
+pub const IN_FLIGHT_MAX: u32 = 64;
+pub const NS_MIN: u32 = 1;
+pub const NS_MAX: u32 = 2000;
+pub const GBS_MIN: u32 = 1;
+pub const GBS_MAX: u32 = 1000;
+
+/// Where newly touched pages go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Policy {
+    /// Local allocation, Linux's default: the toucher's node.
+    #[default]
+    FirstTouch,
+    /// Round-robin over all nodes by page number.
+    Interleave,
+    /// Every page on this node.
+    Bind(u8),
+}
+
+impl Policy {
+    pub fn label(self) -> String {
+        match self {
+            Policy::FirstTouch => "first touch".into(),
+            Policy::Interleave => "interleave".into(),
+            Policy::Bind(n) => format!("bind to node {n}"),
+        }
+    }
+}
+
+/// The order the thread visits its pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    /// Page 0, 1, 2, … and round again.
+    #[default]
+    Sequential,
+    /// A seeded random page each time.
+    Random,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumaConfig {
+    /// 2 or 4.
+    pub sockets: u8,
+    pub pages: usize,
+    /// Accesses in one run.
+    pub accesses: usize,
+    pub order: Order,
+    pub policy: Policy,
+    /// Socket the thread starts on.
+    pub start_socket: u8,
+    /// Misses the thread keeps in flight (memory-level parallelism).
+    pub in_flight: u32,
+    pub local_ns: u32,
+    /// Extra latency per interconnect hop.
+    pub hop_ns: u32,
+    /// Bandwidth of a node's own memory, GB/s (= bytes per ns).
+    pub local_gbs: u32,
+    /// Bandwidth across one link, GB/s.
+    pub link_gbs: u32,
+    /// Break it: the scheduler moves the thread to the far socket right
+    /// after the last page is first touched.
+    pub migrate_after_touch: bool,
+    pub seed: u64,
+}
+
+impl Default for NumaConfig {
+    fn default() -> Self {
+        NumaConfig {
+            sockets: 2,
+            pages: 16,
+            accesses: 256,
+            order: Order::Sequential,
+            policy: Policy::FirstTouch,
+            start_socket: 0,
+            in_flight: 1,
+            // MLC idle latency, rounded: 90 ns local, 144 ns remote.
+            local_ns: 90,
+            hop_ns: 54,
+            // MLC read bandwidth, rounded to whole GB/s.
+            local_gbs: 104,
+            link_gbs: 34,
+            migrate_after_touch: false,
+            seed: 0x5EED_0A1A,
+        }
+    }
+}
+
+/// One access, as the picture shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    pub number: usize,
+    pub page: usize,
+    /// The socket the thread ran on.
+    pub from: u8,
+    /// The node holding the page.
+    pub node: u8,
+    pub hops: u8,
+    pub latency_ns: u32,
+    /// This access faulted the page in.
+    pub first_touch: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Numa {
+    /// Current settings (policy and the break-it switch change during a run).
+    pub config: NumaConfig,
+    /// The socket the thread runs on now.
+    pub thread: u8,
+    /// The node each page lives on; `None` until first touched.
+    pub page_node: Vec<Option<u8>>,
+    /// Accesses done in this run.
+    pub done: usize,
+    pub local: u32,
+    pub remote: u32,
+    pub latency_sum_ns: u64,
+    /// Sum of hops over all accesses.
+    pub hop_sum: u64,
+    /// Run time so far, picoseconds.
+    pub elapsed_ps: u64,
+    /// Bytes that crossed each link.
+    pub link_bytes: Vec<u64>,
+    pub migrations: u32,
+    /// Whether the break-it migration has happened this run.
+    pub moved_after_touch: bool,
+    pub last: Option<Access>,
+    pub rng: Rng,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NumaAction {
+    /// The thread's next access.
+    Access,
+    /// The next n accesses.
+    Run(usize),
+    /// The rest of the run.
+    Finish,
+    /// The scheduler moves the thread to this socket.
+    Migrate(u8),
+    /// Policy for pages not yet touched.
+    SetPolicy(Policy),
+    SetBreakIt(bool),
+    /// These restart the run with every page untouched.
+    SetSockets(u8),
+    SetOrder(Order),
+    SetInFlight(u32),
+    Restart,
+}
+
+impl Numa {
+    /// Latency from the thread's socket `from` to memory on `node`.
+    pub fn latency_ns(&self, from: u8, node: u8) -> u32 {
+        self.config.local_ns + u32::from(hops(self.config.sockets, from, node)) * self.config.hop_ns
+    }
+
+    /// The slowest path on this machine.
+    pub fn worst_latency_ns(&self) -> u32 {
+        self.latency_ns(0, farthest(self.config.sockets, 0))
+    }
+
+    /// SLIT-style distance (local = 10) implied by the model's latencies.
+    pub fn distance(&self, from: u8, node: u8) -> u32 {
+        let l = u64::from(self.latency_ns(from, node));
+        ((l * 10 + u64::from(self.config.local_ns) / 2) / u64::from(self.config.local_ns)) as u32
+    }
+
+    fn restart(&mut self, config: NumaConfig, what: &str) -> Outcome {
+        Self::validate(&config).map_err(Refusal::new)?;
+        *self = Self::new(&config);
+        Ok(vec![Event::info(format!(
+            "{what} The run starts over with no page touched yet."
+        ))
+        .at("pages")])
+    }
+}
+
+fn in_range(what: &str, v: u32, lo: u32, hi: u32) -> Result<(), String> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!("The {what} is {lo} to {hi}; {v} is out of range."))
+    }
+}
+
+impl Model for Numa {
+    type Config = NumaConfig;
+    type Action = NumaAction;
+
+    fn validate(c: &NumaConfig) -> Result<(), String> {
+        if c.sockets != 2 && c.sockets != 4 {
+            return Err("The machine has 2 or 4 sockets.".into());
+        }
+        if !(1..=PAGES_MAX).contains(&c.pages) || !(1..=ACCESSES_MAX).contains(&c.accesses) {
+            return Err(format!(
+                "The thread has 1 to {PAGES_MAX} pages and a run is 1 to {ACCESSES_MAX} accesses."
+            ));
+        }
+        if c.start_socket >= c.sockets {
+            return Err(format!(
+                "The thread starts on socket 0 to {}.",
+                c.sockets - 1
+            ));
+        }
+        if let Policy::Bind(n) = c.policy {
+            if n >= c.sockets {
+                return Err(format!("Bind to node 0 to {}.", c.sockets - 1));
+            }
+        }
+        in_range("number of misses in flight", c.in_flight, 1, IN_FLIGHT_MAX)?;
+        in_range("local latency (ns)", c.local_ns, NS_MIN, NS_MAX)?;
+        in_range("cost of a hop (ns)", c.hop_ns, NS_MIN, NS_MAX)?;
+        in_range("local bandwidth (GB/s)", c.local_gbs, GBS_MIN, GBS_MAX)?;
+        in_range("link bandwidth (GB/s)", c.link_gbs, GBS_MIN, GBS_MAX)?;
+        Ok(())
+    }
+
+    fn new(c: &NumaConfig) -> Self {
+        Numa {
+            config: c.clone(),
+            thread: c.start_socket,
+            page_node: vec![None; c.pages],
+            done: 0,
+            local: 0,
+            remote: 0,
+            latency_sum_ns: 0,
+            hop_sum: 0,
+            elapsed_ps: 0,
+            link_bytes: vec![0; link_count(c.sockets)],
+            migrations: 0,
+            moved_after_touch: false,
+            last: None,
+            rng: Rng::new(c.seed),
+        }
+    }
+
+    fn intro(&self) -> Event {
+        Event::info(format!(
+            "{} sockets, each with its own memory. A thread on socket {} will make {} accesses over {} page{}, none touched yet; policy: {}.",
+            self.config.sockets,
+            self.thread,
+            self.config.accesses,
+            self.config.pages,
+            plural(self.config.pages),
+            self.config.policy.label()
+        ))
+    }
+
+    fn apply(&mut self, action: &NumaAction) -> Outcome {
+        let mut c = self.config.clone();
+        match *action {
+            NumaAction::Access => {
+                self.ensure_left()?;
+                Ok(self.access())
+            }
+            NumaAction::Run(n) => self.run(n),
+            NumaAction::Finish => {
+                self.ensure_left()?;
+                self.run(self.config.accesses - self.done)
+            }
+            NumaAction::Migrate(to) => {
+                if to >= self.config.sockets {
+                    return Err(Refusal::new(format!(
+                        "This machine has sockets 0 to {}.",
+                        self.config.sockets - 1
+                    )));
+                }
+                if to == self.thread {
+                    return Err(Refusal::new(format!(
+                        "The thread already runs on socket {to}."
+                    )));
+                }
+                Ok(vec![self.move_thread(to, false)])
+            }
+            NumaAction::SetPolicy(policy) => {
+                c.policy = policy;
+                Self::validate(&c).map_err(Refusal::new)?;
+                if policy == self.config.policy {
+                    return Err(Refusal::new(format!(
+                        "The policy is already {}.",
+                        policy.label()
+                    )));
+                }
+                self.config.policy = policy;
+                let placed = self.page_node.iter().filter(|p| p.is_some()).count();
+                Ok(vec![Event::info(format!(
+                    "Policy now {}. It governs pages touched from here on; the {placed} already placed stay put.",
+                    policy.label()
+                ))
+                .at("policy")])
+            }
+            NumaAction::SetBreakIt(on) => {
+                if on == self.config.migrate_after_touch {
+                    return Err(Refusal::new(if on {
+                        "Break it is already on."
+                    } else {
+                        "Break it is already off."
+                    }));
+                }
+                self.config.migrate_after_touch = on;
+                Ok(vec![Event::info(if on {
+                    "Break it: once every page has been touched, the scheduler will move the thread to the far socket."
+                } else {
+                    "Break it off: the thread stays where it is unless you move it."
+                })
+                .at("thread")])
+            }
+            NumaAction::SetSockets(n) => {
+                c.sockets = n;
+                c.start_socket = c.start_socket.min(n.saturating_sub(1));
+                if let Policy::Bind(b) = c.policy {
+                    c.policy = Policy::Bind(b.min(n.saturating_sub(1)));
+                }
+                if n == self.config.sockets {
+                    return Err(Refusal::new(format!("There are already {n} sockets.")));
+                }
+                self.restart(c, &format!("{n} sockets."))
+            }
+            NumaAction::SetOrder(order) => {
+                if order == self.config.order {
+                    return Err(Refusal::new("That is already the access order."));
+                }
+                c.order = order;
+                let what = match order {
+                    Order::Sequential => "Pages in order.",
+                    Order::Random => "Pages at random.",
+                };
+                self.restart(c, what)
+            }
+            NumaAction::SetInFlight(k) => {
+                if k == self.config.in_flight {
+                    return Err(Refusal::new(format!(
+                        "{k} miss{} already in flight.",
+                        if k == 1 { " is" } else { "es are" }
+                    )));
+                }
+                c.in_flight = k;
+                self.restart(
+                    c,
+                    &format!("{k} miss{} in flight.", if k == 1 { "" } else { "es" }),
+                )
+            }
+            NumaAction::Restart => {
+                if self.done == 0 && self.migrations == 0 {
+                    return Err(Refusal::new("Nothing to restart: no access has run yet."));
+                }
+                self.restart(c, "Restart.")
+            }
+        }
+    }
+
+    fn next_auto(&self) -> Result<NumaAction, Refusal> {
+        self.ensure_left().map(|_| NumaAction::Access)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        report::check(self)
+    }
+
+    fn status(&self) -> Vec<Figure> {
+        report::figures(self)
+    }
+
+    fn why(&self) -> Vec<String> {
+        report::why(self)
+    }
+
+    fn leaves_out() -> &'static str {
+        "Leaves out: caches and prefetchers (every access is a miss), queueing when many cores share a memory controller or link, page-fault cost, automatic NUMA balancing (which migrates hot pages toward their user), and sub-NUMA clustering; latency grows by a fixed cost per hop."
+    }
+}
