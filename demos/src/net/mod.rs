@@ -1,4 +1,5 @@
 //! Models of networking and AI fabrics: real bytes on the wire, RFC state
 //! machines, congestion control, incast and collectives.
 
+pub mod encapsulation;
 pub mod wire;

@@ -33,6 +33,9 @@ pub enum Check {
     IpLength,
     /// IP: the datagram is addressed to another host, or is not TCP.
     IpAddress,
+    /// IP: the fragments never add up to a whole datagram, so the
+    /// reassembly timer throws them away (RFC 791 §3.2).
+    Reassembly,
     /// TCP: the data offset is below 5 or beyond the segment.
     TcpHeader,
     /// TCP: the checksum over pseudo-header, header and data fails.
@@ -58,6 +61,7 @@ impl Check {
                 "IP's length check: the total length disagrees with the bytes received"
             }
             Check::IpAddress => "IP: the datagram is not for this host, or not TCP",
+            Check::Reassembly => "IP reassembly: the fragments never make a whole datagram",
             Check::TcpHeader => "TCP's header check: the data offset is impossible",
             Check::TcpChecksum => "the TCP checksum (over pseudo-header, header and data)",
             Check::TcpPort => "TCP: no socket listens on that port",
@@ -69,7 +73,11 @@ impl Check {
         match self {
             Check::Fcs | Check::MacFilter => "rx-nic",
             Check::EtherType => "rx-link",
-            Check::IpHeader | Check::IpChecksum | Check::IpLength | Check::IpAddress => "rx-ip",
+            Check::IpHeader
+            | Check::IpChecksum
+            | Check::IpLength
+            | Check::IpAddress
+            | Check::Reassembly => "rx-ip",
             Check::TcpHeader | Check::TcpChecksum | Check::TcpPort => "rx-tcp",
         }
     }
