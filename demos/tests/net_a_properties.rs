@@ -3,6 +3,8 @@
 
 use demos::laws::check_laws;
 use demos::net::encapsulation::{EncapAction, EncapConfig, Encapsulation};
+use demos::net::handshake::seq::le;
+use demos::net::handshake::{Handshake, HandshakeAction, HandshakeConfig, Side, TcpState};
 use demos::net::wire::checksum::{add, verifies};
 use demos::net::wire::crc32::{crc32, RESIDUE};
 use demos::net::wire::ethernet;
@@ -11,6 +13,7 @@ use demos::net::wire::parse;
 use demos::net::wire::receive::{self, Check, Host};
 use demos::net::wire::tcp::{self, checksum_ok, TcpHeader};
 use demos::net::wire::FrameSpec;
+use demos::Model;
 use proptest::prelude::*;
 
 fn spec() -> impl Strategy<Value = FrameSpec> {
@@ -187,5 +190,129 @@ proptest! {
     #[test]
     fn encapsulation_obeys_the_laws(config in encap_config(), actions in prop::collection::vec(encap_action(), 0..100)) {
         prop_assert_eq!(check_laws::<Encapsulation>(config, &actions), Ok(()));
+    }
+}
+
+fn handshake_config() -> impl Strategy<Value = HandshakeConfig> {
+    (
+        prop_oneof![Just(100u32), any::<u32>()],
+        prop_oneof![Just(300u32), any::<u32>()],
+        prop_oneof![Just(50u32), 0u32..6000],
+        prop_oneof![Just(1000u32), 50u32..130_000],
+        prop_oneof![Just(100u32), 0u32..1500],
+        any::<bool>(),
+    )
+        .prop_map(
+            |(client_isn, server_isn, delay_ms, msl_ms, mss, listen)| HandshakeConfig {
+                client_isn,
+                server_isn,
+                delay_ms,
+                msl_ms,
+                mss,
+                listen,
+            },
+        )
+}
+
+fn side() -> impl Strategy<Value = Side> {
+    prop_oneof![Just(Side::Client), Just(Side::Server)]
+}
+
+fn handshake_action(crash: bool) -> impl Strategy<Value = HandshakeAction> {
+    let crash = if crash {
+        side().prop_map(HandshakeAction::Crash).boxed()
+    } else {
+        Just(HandshakeAction::Advance).boxed()
+    };
+    prop_oneof![
+        10 => Just(HandshakeAction::Advance),
+        2 => side().prop_map(HandshakeAction::PassiveOpen),
+        3 => side().prop_map(HandshakeAction::ActiveOpen),
+        3 => (side(), prop_oneof![1u32..300, 0u32..13_000]).prop_map(|(side, bytes)| HandshakeAction::Send { side, bytes }),
+        2 => side().prop_map(HandshakeAction::Close),
+        3 => (0u32..60).prop_map(|id| HandshakeAction::Drop { id }),
+        1 => crash,
+    ]
+}
+
+fn other(side: Side) -> Side {
+    match side {
+        Side::Client => Side::Server,
+        Side::Server => Side::Client,
+    }
+}
+
+/// Advances until nothing is pending: every segment delivered, every timer run out.
+fn drain(m: &mut Handshake) {
+    for _ in 0..10_000 {
+        if m.apply(&HandshakeAction::Advance).is_err() {
+            return;
+        }
+    }
+    panic!("still busy after 10,000 events");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn handshake_obeys_the_laws(config in handshake_config(), actions in prop::collection::vec(handshake_action(true), 0..100)) {
+        prop_assert_eq!(check_laws::<Handshake>(config, &actions), Ok(()));
+    }
+
+    /// An endpoint never acknowledges a byte its peer has not sent: every
+    /// ACK field, when it is sent, lies at or below the peer's SND.NXT, and
+    /// RCV.NXT never runs ahead of it.
+    #[test]
+    fn no_byte_is_acknowledged_before_it_was_sent(config in handshake_config(), actions in prop::collection::vec(handshake_action(true), 0..150)) {
+        let config = if Handshake::validate(&config).is_ok() { config } else { HandshakeConfig::default() };
+        let mut m = Handshake::new(&config);
+        let mut seen = 0;
+        for a in &actions {
+            let _ = m.apply(a);
+            for s in m.segments.iter().filter(|s| s.id > seen) {
+                let peer = m.endpoint(other(s.from));
+                if s.flags & 0x10 != 0 && s.acks_isn_of_peer == Some(peer.iss) && peer.state.has_connection() {
+                    prop_assert!(le(s.ack, peer.snd_nxt), "segment {} acknowledges {} but the peer sent only up to {}", s.id, s.ack, peer.snd_nxt);
+                }
+            }
+            seen = m.segments.last().map_or(seen, |s| s.id.max(seen));
+            for side in [Side::Client, Side::Server] {
+                let (e, peer) = (m.endpoint(side), m.endpoint(other(side)));
+                if e.state.synchronized() && peer.state.has_connection() && peer.iss == e.irs {
+                    prop_assert!(le(e.rcv_nxt, peer.snd_nxt));
+                }
+            }
+        }
+    }
+
+    /// With no crash and no connection given up, once every segment has
+    /// landed and every timer run out the two machines rest in a pair RFC
+    /// 9293 allows: both without a connection, both ESTABLISHED, or one
+    /// half closed (FIN-WAIT-2 facing CLOSE-WAIT); and an open connection
+    /// has each side expecting exactly what the other sent.
+    #[test]
+    fn at_rest_the_two_machines_agree(config in handshake_config(), actions in prop::collection::vec(handshake_action(false), 0..120)) {
+        let config = if Handshake::validate(&config).is_ok() { config } else { HandshakeConfig::default() };
+        let mut m = Handshake::new(&config);
+        for a in &actions {
+            let _ = m.apply(a);
+        }
+        drain(&mut m);
+        prop_assert!(m.check().is_ok());
+        if m.counters.timeouts == 0 {
+            use TcpState::*;
+            let pair = (m.client.state, m.server.state);
+            let idle = |s: TcpState| matches!(s, Closed | Listen);
+            let allowed = (idle(pair.0) && idle(pair.1))
+                || matches!(pair, (Established, Established) | (FinWait2, CloseWait) | (CloseWait, FinWait2));
+            prop_assert!(allowed, "at rest in {:?}", pair);
+            if !idle(pair.0) {
+                prop_assert_eq!(m.client.snd_nxt, m.server.rcv_nxt);
+                prop_assert_eq!(m.server.snd_nxt, m.client.rcv_nxt);
+                prop_assert_eq!(m.client.bytes_sent, m.server.bytes_received);
+                prop_assert_eq!(m.server.bytes_sent, m.client.bytes_received);
+            }
+        }
     }
 }

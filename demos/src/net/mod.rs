@@ -2,4 +2,5 @@
 //! machines, congestion control, incast and collectives.
 
 pub mod encapsulation;
+pub mod handshake;
 pub mod wire;
