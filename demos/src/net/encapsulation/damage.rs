@@ -104,7 +104,7 @@ impl Encapsulation {
         }
         self.middlebox = on;
         let text = if on {
-            "A middlebox joins the path: it stores each frame, and if the frame is damaged in its memory it still computes a fresh FCS over the damaged bytes, as any store-and-forward switch computes the FCS it sends."
+            "A store-and-forward middlebox joins the path. It checks each frame's FCS on the way in and computes a new one on the way out, so a bit that flips inside it, in its memory, leaves with a valid FCS."
         } else {
             "The middlebox leaves the path: frames reach the receiving NIC with the FCS their sender computed."
         };
@@ -125,7 +125,7 @@ impl Encapsulation {
             if damaged {
                 events.push(
                     Event::warn(
-                        "The middlebox damaged nothing itself, but it computed a fresh FCS over the bytes as they reached it: the flipped bits now carry a valid FCS.",
+                        "The damage happened inside the middlebox, after its own FCS check; it computed a fresh FCS over the damaged bytes, so the frame looks intact to the receiving NIC.",
                     )
                     .at("middlebox")
                     .at("eth-fcs"),
@@ -216,7 +216,7 @@ impl Encapsulation {
                     seg.number
                 );
                 if self.middlebox && check != Check::Fcs && damaged {
-                    text.push_str(" Without the middlebox, the receiving NIC's FCS check would have caught it first.");
+                    text.push_str(" Had the bit flipped on a plain link instead, the FCS check at the next NIC would have caught it.");
                 }
                 Event::fault(text).at(check.key())
             }

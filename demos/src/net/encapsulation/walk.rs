@@ -263,7 +263,7 @@ impl Encapsulation {
             _ => {
                 self.counters.retransmissions += 1;
                 let mut events = vec![Event::warn(format!(
-                    "The receiver never acknowledges segment {}: when the sender's retransmission timer expires, TCP sends the same bytes again with the same SEQ {} (RFC 6298 §5.4), in a datagram with a new identification.",
+                    "The receiver never acknowledges segment {}: when the sender's retransmission timer expires, TCP sends the same bytes again with the same SEQ {} (RFC 6298, rule 5.4), in a datagram with a new identification.",
                     seg.number, seg.seq
                 ))
                 .at("layer-tcp")];

@@ -492,7 +492,7 @@ impl Handshake {
                     return None;
                 }
                 _ => events.push(Event::info(format!(
-                    "it acknowledges everything before {}.",
+                    "SND.UNA moves to {}, so every byte before it is acknowledged.",
                     h.ack
                 ))),
             }
@@ -541,19 +541,17 @@ impl Handshake {
             }
             let note = match next {
                 TcpState::CloseWait => {
-                    "the peer has no more data: CLOSE-WAIT, until this side closes too."
+                    "the peer has no more data, so CLOSE-WAIT until this side closes too."
                 }
                 TcpState::Closing => {
-                    "both sides closed at once: CLOSING, until its own FIN is acknowledged."
+                    "both sides closed at once, so CLOSING until its own FIN is acknowledged."
                 }
-                TcpState::TimeWait => {
-                    "the peer's FIN: TIME-WAIT, lingering 2·MSL in case the final ACK is lost."
-                }
-                _ => "a FIN it already knew of.",
+                TcpState::TimeWait => "TIME-WAIT, lingering 2·MSL in case its last ACK is lost.",
+                _ => "nothing else changes.",
             };
             events.push(
                 Event::info(format!(
-                    "FIN, sequence number {}: {note}",
+                    "the peer's FIN takes sequence number {}: {note}",
                     ep_rcv(self, to).wrapping_sub(1)
                 ))
                 .at(who),

@@ -6,8 +6,13 @@ use crate::model::{Event, Figure};
 
 impl Handshake {
     pub(super) fn intro_event(&self) -> Event {
+        let next = if self.server.state == TcpState::Listen {
+            "Step to open the connection."
+        } else {
+            "Open a side to begin."
+        };
         Event::info(format!(
-            "Client {}, server {}; each segment takes {} ms across the link. Step to open the connection.",
+            "Client {}, server {}; each segment takes {} ms across the link. {next}",
             self.client.state.label(),
             self.server.state.label(),
             self.config.delay_ms
@@ -43,7 +48,7 @@ impl Handshake {
         let c = &self.client;
         let s = &self.server;
         let mut out = Vec::new();
-        if c.state.synchronized() || s.state.synchronized() {
+        if c.state.synchronized() && s.state.synchronized() && c.irs == s.iss {
             out.push(format!(
                 "Each side's SYN used one sequence number, so the first data byte of the client is {} and of the server {}: an ACK names the next byte expected, not the last one received.",
                 c.iss.wrapping_add(1),

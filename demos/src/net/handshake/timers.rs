@@ -110,7 +110,7 @@ impl Handshake {
         self.counters.retransmissions += 1;
         let id = self.emit(side, head.seq, ack, head.flags, head.len, true);
         vec![Event::warn(format!(
-            "At {now} ms the {who}'s retransmission timer ({old_rto} ms) expires with SEQ {} unacknowledged: it resends it as segment {id} {} and doubles its RTO to {rto} ms (RFC 6298 5.4–5.6).",
+            "At {now} ms the {who}'s retransmission timer ({old_rto} ms) expires with SEQ {} unacknowledged: it resends it as segment {id} {} and doubles its RTO to {rto} ms (RFC 6298, rules 5.4–5.6).",
             head.seq,
             notation(head.seq, ack, head.flags, head.len)
         ))

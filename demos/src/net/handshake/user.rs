@@ -208,8 +208,9 @@ impl Handshake {
         }
         let ack = self.endpoint(side).rcv_nxt;
         let n = ids.len();
+        let each = if n == 1 { "" } else { "each " };
         let mut event = Event::info(format!(
-            "The {} sends {bytes} byte{} in {n} segment{} from SEQ {first}, each carrying ACK {ack}.",
+            "The {} sends {bytes} byte{} in {n} segment{} from SEQ {first}, {each}carrying ACK {ack}.",
             side.name(),
             plural(bytes as usize),
             plural(n)
@@ -324,7 +325,7 @@ impl Handshake {
             ep.rto_ms = super::RTO_AFTER_SYN_TIMEOUT_MS;
             events.push(
                 Event::info(format!(
-                    "Its SYN once timed out, so the {} starts data with an RTO of 3 s (RFC 6298 5.7).",
+                    "Its SYN once timed out, so the {} starts data with an RTO of 3 s (RFC 6298, rule 5.7).",
                     side.name()
                 ))
                 .at(format!("timer-{}", side.name())),
