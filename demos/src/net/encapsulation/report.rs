@@ -71,55 +71,54 @@ impl Encapsulation {
             .map_or_else(Vec::new, |b| describe(b, shape))
     }
 
+    /// Figures with stable keys; a value not computed yet shows as "—".
     pub(super) fn figures(&self) -> Vec<Figure> {
-        let frame_bytes: usize = self.buffers().iter().map(|b| b.len()).sum();
+        let shown: usize = self.buffers().iter().map(|b| b.len()).sum();
         let verdict = match self.verdict {
             None => "—".to_string(),
             Some(Verdict::Delivered { damaged: false }) => "delivered".into(),
             Some(Verdict::Delivered { damaged: true }) => "delivered damaged".into(),
-            Some(Verdict::Caught { check, .. }) => format!("caught: {}", check.key()),
+            Some(Verdict::Caught { check, .. }) => format!("caught by {}", check.label()),
         };
-        let mut figures = vec![
+        let dash = || "—".to_string();
+        let ip = self
+            .packets
+            .first()
+            .map_or_else(dash, |p| format!("0x{:02x}{:02x}", p[10], p[11]));
+        let tcp = if self.tcp.len() >= TCP_LEN {
+            format!("0x{:02x}{:02x}", self.tcp[16], self.tcp[17])
+        } else {
+            dash()
+        };
+        let fcs = self.wire.first().map_or_else(dash, |f| {
+            let n = f.len();
+            let fcs = u32::from_le_bytes([f[n - 4], f[n - 3], f[n - 2], f[n - 1]]);
+            format!("0x{fcs:08x}")
+        });
+        vec![
             Figure::new("stage", "stage", self.stage.label()),
             Figure::new(
                 "segment",
                 "segment",
-                self.segment.map_or("—".into(), |s| s.number.to_string()),
+                self.segment.map_or_else(dash, |s| s.number.to_string()),
             ),
             Figure::new(
                 "delivered",
                 "bytes delivered",
                 format!("{}/{}", self.delivered, self.payload.len()),
             ),
-            Figure::new("bytes", "bytes shown", frame_bytes),
+            Figure::new("bytes", "bytes shown", shown),
             Figure::new("mss", "MSS", self.mss),
+            Figure::new("ip-checksum", "IP checksum", ip),
+            Figure::new("tcp-checksum", "TCP checksum", tcp),
+            Figure::new("fcs", "FCS", fcs),
             Figure::new("verdict", "receiver", verdict),
             Figure::new(
                 "retransmissions",
                 "retransmissions",
                 self.counters.retransmissions,
             ),
-        ];
-        if let Some(p) = self.packets.first() {
-            figures.push(Figure::new(
-                "ip-checksum",
-                "IP checksum",
-                format!("0x{:02x}{:02x}", p[10], p[11]),
-            ));
-        }
-        if self.tcp.len() >= TCP_LEN {
-            figures.push(Figure::new(
-                "tcp-checksum",
-                "TCP checksum",
-                format!("0x{:02x}{:02x}", self.tcp[16], self.tcp[17]),
-            ));
-        }
-        if let Some(f) = self.wire.first() {
-            let n = f.len();
-            let fcs = u32::from_le_bytes([f[n - 4], f[n - 3], f[n - 2], f[n - 1]]);
-            figures.push(Figure::new("fcs", "FCS", format!("0x{fcs:08x}")));
-        }
-        figures
+        ]
     }
 
     pub(super) fn why_sentences(&self) -> Vec<String> {

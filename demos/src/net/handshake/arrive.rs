@@ -234,10 +234,12 @@ impl Handshake {
         let ep = self.endpoint(to);
         let state = ep.state;
         // RFC 9293 Figure 7, line 6: in a simultaneous open the peer's
-        // SYN,ACK repeats its SYN (SEG.SEQ = IRS) and so fails the sequence
-        // test below; its ACK is taken anyway, as the figure shows and as
-        // Linux does (tcp_validate_incoming()). Appendix A.2 notes the
-        // strict test gets in the way here.
+        // SYN,ACK repeats its SYN (SEG.SEQ = IRS), so it fails the sequence
+        // test below, yet the figure shows it completing the handshake with
+        // no further segment; Appendix A.2 admits the strict test gets in
+        // the way here. Linux does exactly this since 2024: "tcp: Don't drop
+        // SYN+ACK for simultaneous connect()" (tcp_validate_incoming() lets
+        // it pass, tcp_rcv_state_process() consumes it without an ACK).
         let repeat_syn_ack = state == TcpState::SynReceived
             && !ep.passive
             && has(seg, SYN)
@@ -279,6 +281,9 @@ impl Handshake {
                     .at(format!("timer-{}", to.name()))],
                 );
             }
+            // A repeated SYN in SYN-RECEIVED lands here too and gets this
+            // bare ACK, as RFC 9293's text says; Linux instead resends its
+            // SYN,ACK at once (tcp_check_req(), citing RFC 793's figures).
             let why = if old {
                 format!("it is an old duplicate: everything before {rcv_nxt} was already received")
             } else {

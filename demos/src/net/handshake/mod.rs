@@ -482,7 +482,7 @@ impl Model for Handshake {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: options (MSS, window scale, SACK, timestamps), flow and congestion control, delayed ACKs, keep-alives, the listening socket that outlives each accepted connection, and ICMP errors."
+        "Leaves out: TCP options (MSS, window scale, SACK, timestamps), flow and congestion control, delayed ACKs, keep-alives and Linux's FIN-WAIT-2 timeout, the listening socket that outlives each accepted connection, and ICMP."
     }
 }
 

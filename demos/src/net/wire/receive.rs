@@ -68,6 +68,23 @@ impl Check {
         }
     }
 
+    /// A short name for a status line.
+    pub fn label(self) -> &'static str {
+        match self {
+            Check::Fcs => "FCS",
+            Check::MacFilter => "MAC filter",
+            Check::EtherType => "EtherType",
+            Check::IpHeader => "IP header",
+            Check::IpChecksum => "IP checksum",
+            Check::IpLength => "IP length",
+            Check::IpAddress => "IP address",
+            Check::Reassembly => "reassembly",
+            Check::TcpHeader => "TCP header",
+            Check::TcpChecksum => "TCP checksum",
+            Check::TcpPort => "TCP port",
+        }
+    }
+
     /// Stable focus key of the part of the picture that catches it.
     pub fn key(self) -> &'static str {
         match self {
