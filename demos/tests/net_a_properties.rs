@@ -272,14 +272,14 @@ proptest! {
             let _ = m.apply(a);
             for s in m.segments.iter().filter(|s| s.id > seen) {
                 let peer = m.endpoint(other(s.from));
-                if s.flags & 0x10 != 0 && s.acks_isn_of_peer == Some(peer.iss) && peer.state.has_connection() {
+                if s.flags & 0x10 != 0 && s.acks_incarnation == Some(peer.incarnation) && peer.state.has_connection() {
                     prop_assert!(le(s.ack, peer.snd_nxt), "segment {} acknowledges {} but the peer sent only up to {}", s.id, s.ack, peer.snd_nxt);
                 }
             }
             seen = m.segments.last().map_or(seen, |s| s.id.max(seen));
             for side in [Side::Client, Side::Server] {
                 let (e, peer) = (m.endpoint(side), m.endpoint(other(side)));
-                if e.state.synchronized() && peer.state.has_connection() && peer.iss == e.irs {
+                if e.state.synchronized() && peer.state.has_connection() && e.peer_incarnation == Some(peer.incarnation) {
                     prop_assert!(le(e.rcv_nxt, peer.snd_nxt));
                 }
             }

@@ -122,6 +122,7 @@ impl Handshake {
         let ep = self.ep(to);
         ep.irs = seg.seq;
         ep.rcv_nxt = seg.seq.wrapping_add(1);
+        ep.peer_incarnation = Some(seg.sender_incarnation);
         ep.iss = iss;
         ep.snd_una = iss;
         ep.snd_nxt = iss;
@@ -195,6 +196,7 @@ impl Handshake {
         let ep = self.ep(to);
         ep.irs = seg.seq;
         ep.rcv_nxt = seg.seq.wrapping_add(1);
+        ep.peer_incarnation = Some(seg.sender_incarnation);
         let rcv_nxt = ep.rcv_nxt;
         if ack_ok {
             self.take_ack(to, seg.ack);
@@ -363,12 +365,24 @@ impl Handshake {
         }
         let mut events = Vec::new();
         let mut need_ack = false;
-        let mut next = Some(Held {
+        let mut first = Held {
             seq: seg.seq,
             ack: seg.ack,
             flags: seg.flags,
             len: seg.len,
-        });
+        };
+        // "If a segment's contents straddle the boundary between old and
+        // new, only the new parts are processed" (RFC 9293 §3.10.7.4).
+        let rcv_nxt = self.endpoint(to).rcv_nxt;
+        if lt(first.seq, rcv_nxt) {
+            let skip = rcv_nxt.wrapping_sub(first.seq);
+            if skip > first.len {
+                first.flags &= !FIN;
+            }
+            first.len -= skip.min(first.len);
+            first.seq = rcv_nxt;
+        }
+        let mut next = Some(first);
         let mut fate = Fate::Accepted;
         while let Some(h) = next {
             match self.in_order(to, h, &mut need_ack, &mut events) {

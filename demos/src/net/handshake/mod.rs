@@ -209,6 +209,13 @@ pub struct Endpoint {
     /// The first ISS this host chose and when: later ones follow a clock
     /// from there (RFC 9293 §3.4.1). It survives the TCB.
     pub isn_clock: Option<(u32, u64)>,
+    /// Counts the connections this host has begun (each new ISS); it
+    /// survives the TCB. With `peer_incarnation` it is the model's own
+    /// bookkeeping, unknown to real TCP: which incarnation of the peer this
+    /// TCB synchronized with, so the invariants never confuse a connection
+    /// with an earlier one that happened to reuse its ISN (RFC 9293 §3.4.3).
+    pub incarnation: u32,
+    pub peer_incarnation: Option<u32>,
     /// Why the last connection ended, for the picture.
     pub ended: Option<Ending>,
 }
@@ -260,10 +267,11 @@ pub struct Segment {
     pub arrives_ms: u64,
     pub fate: Fate,
     pub retransmission: bool,
-    /// The sender's IRS when it sent this: which incarnation of the peer
-    /// its ACK refers to (for the invariant that no byte is acknowledged
+    /// The sender's incarnation, and the peer incarnation its ACK refers
+    /// to (bookkeeping for the invariant that no byte is acknowledged
     /// before it was sent).
-    pub acks_isn_of_peer: Option<u32>,
+    pub sender_incarnation: u32,
+    pub acks_incarnation: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -334,6 +342,8 @@ impl Endpoint {
             bytes_received: 0,
             fin_received: false,
             isn_clock: None,
+            incarnation: 0,
+            peer_incarnation: None,
             ended: None,
         }
     }
@@ -341,10 +351,11 @@ impl Endpoint {
     /// Deletes the TCB: back to CLOSED (or LISTEN), keeping only the ISN
     /// clock, which outlives connections.
     fn delete_tcb(&mut self, to: TcpState, why: Ending) {
-        let clock = self.isn_clock;
+        let (clock, incarnation) = (self.isn_clock, self.incarnation);
         *self = Endpoint::closed();
         self.state = to;
         self.isn_clock = clock;
+        self.incarnation = incarnation;
         self.ended = Some(why);
     }
 }
@@ -378,9 +389,8 @@ impl Handshake {
         self.next_id += 1;
         self.counters.segments += 1;
         let ep = self.endpoint(from);
-        let acks_isn_of_peer = ack
-            .filter(|_| matches!(ep.state, TcpState::SynReceived) || ep.state.synchronized())
-            .map(|_| ep.irs);
+        let sender_incarnation = ep.incarnation;
+        let acks_incarnation = ack.and(ep.peer_incarnation);
         self.segments.push(Segment {
             id,
             from,
@@ -392,7 +402,8 @@ impl Handshake {
             arrives_ms: self.now_ms + u64::from(self.config.delay_ms),
             fate: Fate::InFlight,
             retransmission,
-            acks_isn_of_peer,
+            sender_incarnation,
+            acks_incarnation,
         });
         while self.segments.len() > LOG_MAX {
             match self.segments.iter().position(|s| s.fate != Fate::InFlight) {
@@ -418,6 +429,12 @@ impl Model for Handshake {
         }
         if !(MSL_MIN_MS..=MSL_RFC_MS).contains(&c.msl_ms) {
             return Err(format!("the MSL must be {MSL_MIN_MS} to {MSL_RFC_MS} ms"));
+        }
+        if c.msl_ms < c.delay_ms {
+            return Err(
+                "the MSL, the longest a segment can live, must be at least the one-way delay"
+                    .into(),
+            );
         }
         if !(MSS_MIN..=MSS_MAX).contains(&c.mss) {
             return Err(format!("the MSS must be {MSS_MIN} to {MSS_MAX} bytes"));

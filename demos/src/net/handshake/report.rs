@@ -105,7 +105,8 @@ impl Handshake {
             // within what this incarnation of the peer has sent.
             let peer = self.endpoint(side.other());
             let synced = e.state == TcpState::SynReceived || e.state.synchronized();
-            if synced && peer.state.has_connection() && peer.iss == e.irs {
+            if synced && peer.state.has_connection() && e.peer_incarnation == Some(peer.incarnation)
+            {
                 if !(lt(peer.iss, e.rcv_nxt) && le(e.rcv_nxt, peer.snd_nxt)) {
                     return Err(format!(
                         "the {who} expects byte {} which the peer never sent",
@@ -133,7 +134,7 @@ impl Handshake {
             // An ACK never names a byte its peer incarnation has not sent.
             let peer = self.endpoint(seg.from.other());
             if seg.flags & ACK != 0
-                && seg.acks_isn_of_peer == Some(peer.iss)
+                && seg.acks_incarnation == Some(peer.incarnation)
                 && peer.state.has_connection()
                 && !le(seg.ack, peer.snd_nxt)
             {

@@ -438,3 +438,49 @@ fn configs_out_of_bounds_are_rejected() {
         assert!(Handshake::validate(&c).is_err(), "{c:?}");
     }
 }
+
+/// Found by the property tests: the client, mid simultaneous open, sends a
+/// FIN, crashes and opens again in the same millisecond. The ISN clock has
+/// not moved, so the new connection reuses ISN 37,600, and the server takes
+/// the dead connection's FIN as if the new one had sent it: the confusion
+/// RFC 9293 §3.4.3's quiet time exists to prevent. The model must keep the
+/// two incarnations apart in its own bookkeeping.
+#[test]
+fn a_reboot_that_reuses_its_isn_at_once_confuses_the_peer_but_not_the_model() {
+    use HandshakeAction::{ActiveOpen, Advance, Close, Crash};
+    let mut m = model_with(HandshakeConfig {
+        msl_ms: 1000,
+        mss: 100,
+        listen: false,
+        ..HandshakeConfig::default()
+    });
+    let script = [
+        ActiveOpen(Server),
+        Close(Server),
+        ActiveOpen(Client),
+        Advance,
+        Advance,
+        Close(Client),
+        Advance,
+        ActiveOpen(Server),
+        Advance,
+        Advance,
+        Advance,
+        ActiveOpen(Client),
+        Advance,
+        Close(Client),
+        Crash(Client),
+        ActiveOpen(Client),
+        Advance,
+        Advance,
+        Advance,
+        Advance,
+    ];
+    for a in script {
+        let _ = m.apply(&a);
+        m.check().unwrap_or_else(|e| panic!("after {a:?}: {e}"));
+    }
+    assert_eq!((m.client.iss, m.client.state), (37_600, SynSent));
+    assert_eq!((m.server.irs, m.server.state), (37_600, CloseWait));
+    assert_ne!(m.server.peer_incarnation, Some(m.client.incarnation));
+}

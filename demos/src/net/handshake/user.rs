@@ -44,6 +44,7 @@ impl Handshake {
             Side::Server => self.config.server_isn,
         };
         let ep = self.ep(side);
+        ep.incarnation += 1;
         match ep.isn_clock {
             None => {
                 ep.isn_clock = Some((configured, now));
@@ -56,9 +57,10 @@ impl Handshake {
     /// A fresh TCB in `state` (the ISN clock survives).
     pub(super) fn new_tcb(&mut self, side: Side, state: TcpState) {
         let ep = self.ep(side);
-        let clock = ep.isn_clock;
+        let (clock, incarnation) = (ep.isn_clock, ep.incarnation);
         *ep = Endpoint::closed();
         ep.isn_clock = clock;
+        ep.incarnation = incarnation;
         ep.state = state;
     }
 
