@@ -100,7 +100,10 @@ fn options() -> Result<BTreeMap<String, String>, String> {
             Some((n, v)) => (n.to_string(), Some(v.to_string())),
             None => (arg, None),
         };
-        let value = if SWITCHES.contains(&name.as_str()) && inline.is_none() {
+        let value = if SWITCHES.contains(&name.as_str()) {
+            if inline.is_some() {
+                return Err(format!("{name} takes no value."));
+            }
             String::new()
         } else if VALUED.contains(&name.as_str()) {
             match inline {
