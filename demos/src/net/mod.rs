@@ -1,2 +1,6 @@
 //! Models of networking and AI fabrics: real bytes on the wire, RFC state
 //! machines, congestion control, incast and collectives.
+
+pub mod encapsulation;
+pub mod handshake;
+pub mod wire;
