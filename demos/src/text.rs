@@ -45,6 +45,20 @@ pub fn share_tenths(part: i64, whole: i64) -> i64 {
     }
 }
 
+/// A fixed-point integer as a decimal: `fixed(1234, 2)` → `"12.34"`,
+/// `fixed(-5, 1)` → `"−0.5"`. For values computed in integers (hundredths,
+/// thousandths) so that no float is ever formatted.
+pub fn fixed(value: i64, decimals: u32) -> String {
+    let scale = 10u64.pow(decimals);
+    let sign = if value < 0 { "−" } else { "" };
+    let v = value.unsigned_abs();
+    if decimals == 0 {
+        return format!("{sign}{v}");
+    }
+    let width = decimals as usize;
+    format!("{sign}{}.{:0width$}", v / scale, v % scale)
+}
+
 /// The text with its first letter in upper case.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -65,5 +79,9 @@ mod tests {
         assert_eq!(ns(0), "0 ns");
         assert_eq!(tenths(share_tenths(90, 1230)), "7.3 %");
         assert_eq!(tenths(share_tenths(-1, 3)), "−33.3 %");
+        assert_eq!(fixed(1234, 2), "12.34");
+        assert_eq!(fixed(5, 3), "0.005");
+        assert_eq!(fixed(-15, 1), "−1.5");
+        assert_eq!(fixed(42, 0), "42");
     }
 }
