@@ -1,2 +1,4 @@
 //! Models of networking and AI fabrics: real bytes on the wire, RFC state
 //! machines, congestion control, incast and collectives.
+
+pub mod congestion;
