@@ -2,3 +2,4 @@
 //! machines, congestion control, incast and collectives.
 
 pub mod congestion;
+pub mod incast;

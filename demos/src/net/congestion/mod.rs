@@ -20,7 +20,7 @@ mod tests;
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::{fixed, plural};
-use path::{serialise_ns, Flow, Path, WIRE_BYTES};
+use path::{serialise_ns, Flow, Path};
 use sender::{Algorithm, Sender, MSS, NO_LIMIT, RTO_MIN_LINUX_NS};
 use serde::{Deserialize, Serialize};
 
@@ -402,44 +402,7 @@ impl Model for Congestion {
     }
 
     fn check(&self) -> Result<(), String> {
-        let p = &self.path;
-        if p.queue.len() > p.buffer {
-            return Err("the buffer holds more packets than it has room for".into());
-        }
-        for (i, flow) in p.flows.iter().enumerate() {
-            let s = &flow.sender;
-            if !(s.snd_una <= s.snd_nxt && s.snd_nxt <= s.snd_max) {
-                return Err(format!(
-                    "flow {}: SND.UNA ≤ SND.NXT ≤ highest sent broken",
-                    i + 1
-                ));
-            }
-            if flow.rcv_nxt < s.snd_una || flow.rcv_nxt > s.snd_max {
-                return Err(format!(
-                    "flow {}: the receiver acknowledged what was never sent",
-                    i + 1
-                ));
-            }
-            if s.cwnd < MSS {
-                return Err(format!("flow {}: cwnd below one segment", i + 1));
-            }
-            if s.in_recovery && s.ssthresh == NO_LIMIT {
-                return Err(format!("flow {}: in recovery without an ssthresh", i + 1));
-            }
-            let queued = p.queue.iter().filter(|pk| pk.flow == i).count() as u64;
-            let sent = s.snd_max + s.retransmits;
-            let accounted = flow.drops + flow.departed + flow.access.len() as u64 + queued;
-            if sent != accounted {
-                return Err(format!(
-                    "flow {}: {sent} packets sent but {accounted} dropped, delivered or in flight",
-                    i + 1
-                ));
-            }
-        }
-        if p.busy_ns > p.now {
-            return Err("the link was busy longer than time has run".into());
-        }
-        Ok(())
+        self.path.check()
     }
 
     fn status(&self) -> Vec<Figure> {
@@ -503,9 +466,4 @@ impl Model for Congestion {
 /// "1 packet", "3 packets".
 fn packets(n: u64) -> String {
     format!("{n} packet{}", plural(n as usize))
-}
-
-/// Bytes on the wire per second at this rate, as packets per second.
-pub fn packets_per_second(link_mbps: u64) -> u64 {
-    link_mbps * 1_000_000 / (WIRE_BYTES * 8)
 }

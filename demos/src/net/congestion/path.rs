@@ -15,7 +15,7 @@
 //! marking threshold the port marks CE on every arriving packet that finds
 //! more than K packets there (RFC 8257 §3.1).
 
-use super::sender::{Note, Sender, MSS};
+use super::sender::{Note, Sender, MSS, NO_LIMIT};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, VecDeque};
 
@@ -110,6 +110,15 @@ pub enum Admission {
     Injected,
 }
 
+/// Which kind of event is due, in the order ties are broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Due {
+    Depart,
+    Arrive(usize),
+    Ack(usize),
+    Timer(usize),
+}
+
 /// One event, for narration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Happening {
@@ -195,65 +204,70 @@ impl Path {
 
     /// When the next event happens, if anything is pending.
     pub fn next_time(&self) -> Option<u64> {
-        let mut next = (!self.queue.is_empty()).then_some(self.head_done);
-        for flow in &self.flows {
-            let times = [
-                flow.access.front().map(|a| a.0),
-                flow.acks.front().map(|a| a.0),
-                flow.sender.rto_at,
-            ];
-            for t in times.into_iter().flatten() {
-                next = Some(next.map_or(t, |n| n.min(t)));
-            }
-        }
-        next
+        self.next_due().map(|(t, _)| t)
     }
 
-    /// Handles the next event; at equal times a departure comes first, then
-    /// arrivals, ACKs and timers, each in flow order.
+    /// The next event and its time. At equal times a departure comes first,
+    /// then arrivals, ACKs and timers, each in flow order.
+    fn next_due(&self) -> Option<(u64, Due)> {
+        let mut best: Option<(u64, Due)> = None;
+        let mut offer = |t: u64, due: Due| {
+            if best.is_none_or(|(bt, bd)| (t, due) < (bt, bd)) {
+                best = Some((t, due));
+            }
+        };
+        if !self.queue.is_empty() {
+            offer(self.head_done, Due::Depart);
+        }
+        for (f, flow) in self.flows.iter().enumerate() {
+            if let Some(&(t, _)) = flow.access.front() {
+                offer(t, Due::Arrive(f));
+            }
+            if let Some(&(t, _)) = flow.acks.front() {
+                offer(t, Due::Ack(f));
+            }
+            if let Some(t) = flow.sender.rto_at {
+                offer(t, Due::Timer(f));
+            }
+        }
+        best
+    }
+
+    /// Handles the next event.
     pub fn step(&mut self) -> Option<Happening> {
-        let t = self.next_time()?;
+        self.step_until(u64::MAX)
+    }
+
+    /// Handles the next event if it happens no later than `until`.
+    pub fn step_until(&mut self, until: u64) -> Option<Happening> {
+        let (t, due) = self.next_due().filter(|&(t, _)| t <= until)?;
         self.now = t;
-        if !self.queue.is_empty() && self.head_done == t {
-            return Some(self.depart());
-        }
-        if let Some(f) = self
-            .flows
-            .iter()
-            .position(|fl| fl.access.front().is_some_and(|a| a.0 == t))
-        {
-            return Some(self.arrive(f));
-        }
-        if let Some(f) = self
-            .flows
-            .iter()
-            .position(|fl| fl.acks.front().is_some_and(|a| a.0 == t))
-        {
-            let (_, ack) = self.flows[f].acks.pop_front()?;
-            let note = self.flows[f].sender.on_ack(t, ack.ack, ack.ece, ack.echo);
-            self.pump(f);
-            return Some(Happening::Acked {
-                flow: f,
-                ack: ack.ack,
-                note,
-            });
-        }
-        let f = self
-            .flows
-            .iter()
-            .position(|fl| fl.sender.rto_at == Some(t))?;
-        let seq = self.flows[f].sender.snd_una;
-        self.flows[f].sender.on_timeout(t);
-        self.pump(f);
-        Some(Happening::TimedOut { flow: f, seq })
+        Some(match due {
+            Due::Depart => self.depart(),
+            Due::Arrive(f) => self.arrive(f),
+            Due::Ack(f) => {
+                let (_, ack) = self.flows[f].acks.pop_front()?;
+                let note = self.flows[f].sender.on_ack(t, ack.ack, ack.ece, ack.echo);
+                self.pump(f);
+                Happening::Acked {
+                    flow: f,
+                    ack: ack.ack,
+                    note,
+                }
+            }
+            Due::Timer(f) => {
+                let seq = self.flows[f].sender.snd_una;
+                self.flows[f].sender.on_timeout(t);
+                self.pump(f);
+                Happening::TimedOut { flow: f, seq }
+            }
+        })
     }
 
     /// Runs every event up to and including time `until`, then sets the clock there.
     pub fn run_until(&mut self, until: u64, mut seen: impl FnMut(&Path, Happening)) {
-        while self.next_time().is_some_and(|t| t <= until) {
-            if let Some(h) = self.step() {
-                seen(self, h);
-            }
+        while let Some(h) = self.step_until(until) {
+            seen(self, h);
         }
         self.now = self.now.max(until);
     }
@@ -321,6 +335,44 @@ impl Path {
             flow: packet.flow,
             seq: packet.seq,
         }
+    }
+
+    /// The invariants of the path: nothing created or lost unaccounted.
+    pub fn check(&self) -> Result<(), String> {
+        if self.queue.len() > self.buffer {
+            return Err("the buffer holds more packets than it has room for".into());
+        }
+        if self.busy_ns > self.now {
+            return Err("the link was busy longer than time has run".into());
+        }
+        for (i, flow) in self.flows.iter().enumerate() {
+            let s = &flow.sender;
+            let n = i + 1;
+            if !(s.snd_una <= s.snd_nxt && s.snd_nxt <= s.snd_max) {
+                return Err(format!("flow {n}: SND.UNA ≤ SND.NXT ≤ highest sent broken"));
+            }
+            if flow.rcv_nxt < s.snd_una || flow.rcv_nxt > s.snd_max {
+                return Err(format!(
+                    "flow {n}: the receiver acknowledged what was never sent"
+                ));
+            }
+            if s.cwnd < MSS {
+                return Err(format!("flow {n}: cwnd below one segment"));
+            }
+            if s.in_recovery && s.ssthresh == NO_LIMIT {
+                return Err(format!("flow {n}: in recovery without an ssthresh"));
+            }
+            // Every transmission is dropped, delivered or still on its way.
+            let queued = self.queue.iter().filter(|p| p.flow == i).count() as u64;
+            let sent = s.snd_max + s.retransmits;
+            let accounted = flow.drops + flow.departed + flow.access.len() as u64 + queued;
+            if sent != accounted {
+                return Err(format!(
+                    "flow {n}: {sent} packets sent but {accounted} dropped, delivered or in flight"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Loses the packet waiting at buffer position `index` (the packet on the
