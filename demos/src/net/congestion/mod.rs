@@ -19,7 +19,7 @@ pub mod sender;
 mod tests;
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::text::{fixed, plural};
+use crate::text::{duration, fixed, plural};
 use path::{serialise_ns, Flow, Path};
 use sender::{Algorithm, Sender, MSS, NO_LIMIT, RTO_MIN_LINUX_NS};
 use serde::{Deserialize, Serialize};
@@ -407,13 +407,12 @@ impl Model for Congestion {
 
     fn status(&self) -> Vec<Figure> {
         let s0 = &self.path.flows[0].sender;
-        let ms = |ns: u64| format!("{} ms", fixed((ns / 100_000) as i64, 1));
         let segs = |b: u64| match segments_tenths(b) {
             u32::MAX => "∞".to_string(),
             t => fixed(t as i64, 1),
         };
         let mut figures = vec![
-            Figure::new("time", "time", ms(self.path.now)),
+            Figure::new("time", "time", duration(self.path.now)),
             Figure::new("cwnd", "cwnd (segments)", segs(s0.cwnd)),
             Figure::new("ssthresh", "ssthresh", segs(s0.ssthresh)),
             Figure::new(
@@ -421,8 +420,12 @@ impl Model for Congestion {
                 "queue",
                 format!("{}/{}", self.path.queue.len(), self.path.buffer),
             ),
-            Figure::new("rtt", "latest RTT", ms(s0.last_rtt)),
-            Figure::new("base-rtt", "base RTT", ms(self.path.flows[0].base_rtt)),
+            Figure::new("rtt", "latest RTT", duration(s0.last_rtt)),
+            Figure::new(
+                "base-rtt",
+                "base RTT",
+                duration(self.path.flows[0].base_rtt),
+            ),
             Figure::new(
                 "goodput",
                 "goodput",

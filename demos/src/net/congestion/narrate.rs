@@ -5,14 +5,10 @@ use super::path::{Admission, Happening, Path};
 use super::sender::{Algorithm, Note, Sender, MSS};
 use super::{packets, segments_tenths, Congestion};
 use crate::model::Event;
-use crate::text::{fixed, plural};
+use crate::text::{duration, fixed, plural};
 
 fn segs(bytes: u64) -> String {
     fixed(segments_tenths(bytes) as i64, 1)
-}
-
-fn ms(ns: u64) -> String {
-    format!("{} ms", fixed((ns / 100_000) as i64, 1))
 }
 
 fn flow_key(f: usize) -> String {
@@ -85,8 +81,8 @@ pub fn summary(m: &Congestion, from: u64, before: &[u64], t: &Tally) -> Vec<Even
         out.push(
             Event::info(format!(
                 "{} → {}: flow {} cwnd {} → {} segments ({}); queue {}/{}.",
-                ms(from),
-                ms(p.now),
+                duration(from),
+                duration(p.now),
                 f + 1,
                 segs(before[f]),
                 segs(s.cwnd),
@@ -192,7 +188,7 @@ pub fn happening(m: &Congestion, h: Happening) -> Event {
         Happening::TimedOut { flow, seq } => Event::fault(format!(
             "Flow {}'s timer fired after {}: segment {seq} resent, cwnd = 1 segment, ssthresh = {}.",
             flow + 1,
-            ms(p.flows[flow].sender.rto / 2),
+            duration(p.flows[flow].sender.rto / 2),
             segs(p.flows[flow].sender.ssthresh)
         ))
         .at(flow_key(flow)),
@@ -250,24 +246,24 @@ pub fn why(m: &Congestion) -> Vec<String> {
         "The pipe holds {} packets ({} Mbit/s × {}); anything beyond that waits in the {}-packet buffer, adding {} of delay per packet queued.",
         fixed(bdp as i64, 1),
         m.link_mbps,
-        ms(p.flows[0].base_rtt),
+        duration(p.flows[0].base_rtt),
         p.buffer,
-        ms(p.serialise_ns),
+        duration(p.serialise_ns),
     )];
     if s.last_rtt > 0 {
         let base = p.flows[0].base_rtt;
         out.push(format!(
             "The last RTT sample was {} against a base of {}: {} of it was queueing.",
-            ms(s.last_rtt),
-            ms(base),
-            ms(s.last_rtt.saturating_sub(base))
+            duration(s.last_rtt),
+            duration(base),
+            duration(s.last_rtt.saturating_sub(base))
         ));
     }
     if p.buffer as u64 * 10 > 4 * bdp {
         out.push(format!(
             "This buffer is {}× the BDP: a loss-based sender only backs off when it is full, so the standing queue makes every packet wait up to {} (bufferbloat).",
             fixed((p.buffer as u64 * 100 / bdp.max(1)) as i64, 1),
-            ms(p.buffer as u64 * p.serialise_ns)
+            duration(p.buffer as u64 * p.serialise_ns)
         ));
     } else {
         out.push(format!(

@@ -26,7 +26,7 @@ pub use curve::{goodput_curve, CurvePoint};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::net::congestion::path::{serialise_ns, Admission, Flow, Happening, Path};
 use crate::net::congestion::sender::{Algorithm, Dctcp, Note, Sender, MSS, RTO_MIN_LINUX_NS};
-use crate::text::{fixed, plural};
+use crate::text::{duration, fixed, plural};
 use serde::{Deserialize, Serialize};
 
 pub const SENDERS_MAX: usize = 64;
@@ -235,7 +235,7 @@ impl Incast {
         let line = format!(
             "Request {} complete after {}: {} Mbit/s of goodput, {} lost, {} timeout{}.",
             r.number,
-            time(r.duration_ns),
+            duration(r.duration_ns),
             fixed(self.goodput_tenths(&r) as i64, 1),
             packets(r.drops),
             r.timeouts,
@@ -284,7 +284,7 @@ impl Incast {
             out.push(
                 Event::warn(format!(
                     "Nothing moves for {}: the port is empty and {waiting} server{} wait{} for the retransmission timer.",
-                    time(next - from),
+                    duration(next - from),
                     plural(waiting),
                     if waiting == 1 { "s" } else { "" }
                 ))
@@ -324,8 +324,8 @@ impl Incast {
             .count();
         let mut line = format!(
             "{} → {}: {arrived} packets reached the port, queue now {}/{}",
-            time(from),
-            time(self.path.now),
+            duration(from),
+            duration(self.path.now),
             self.path.queue.len(),
             self.path.buffer
         );
@@ -412,7 +412,7 @@ impl Incast {
             Happening::TimedOut { flow, seq } => Event::fault(format!(
                 "Server {}'s timer fires after {}: packet {} goes again with a window of one.",
                 flow + 1,
-                time(self.path.flows[flow].sender.rto / 2),
+                duration(self.path.flows[flow].sender.rto / 2),
                 seq + 1
             ))
             .at(sender_key(flow)),
@@ -437,7 +437,7 @@ impl Incast {
                     on,
                     format!(
                         "The port's buffer is now {size} packets: up to {} of queueing delay.",
-                        time(size as u64 * self.path.serialise_ns)
+                        duration(size as u64 * self.path.serialise_ns)
                     ),
                 )
             }
@@ -461,7 +461,7 @@ impl Incast {
                     on,
                     format!(
                         "RTO floor now {}; running timers restarted with it.",
-                        time(floor)
+                        duration(floor)
                     ),
                 )
             }
@@ -507,15 +507,6 @@ fn packets(n: u64) -> String {
 
 fn capitalised_packets(n: u64) -> String {
     crate::text::capitalised(&packets(n))
-}
-
-/// A duration: µs below 1 ms, ms from there, one decimal.
-pub fn time(ns: u64) -> String {
-    if ns < 1_000_000 {
-        format!("{} µs", fixed((ns / 100) as i64, 1))
-    } else {
-        format!("{} ms", fixed((ns / 100_000) as i64, 1))
-    }
 }
 
 impl Model for Incast {
@@ -642,7 +633,7 @@ impl Model for Incast {
             .filter(|&f| matches!(self.fate(f), Fate::WaitingRto(_)))
             .count();
         vec![
-            Figure::new("time", "time", time(self.path.now)),
+            Figure::new("time", "time", duration(self.path.now)),
             Figure::new(
                 "request",
                 "request",
@@ -669,7 +660,7 @@ impl Model for Incast {
             Figure::new(
                 "worst-delay",
                 "worst queueing",
-                time(self.worst_queueing_ns()),
+                duration(self.worst_queueing_ns()),
             ),
         ]
     }
@@ -682,22 +673,22 @@ impl Model for Incast {
             self.burst,
             n * self.burst,
             self.path.buffer,
-            time(self.path.serialise_ns),
+            duration(self.path.serialise_ns),
             n.saturating_sub(1)
         )];
         out.push(format!(
             "A server that lost the tail of its answer gets fewer than three duplicate ACKs, so only its timer can recover it: {} here, {}× the {} round trip, with the link idle meanwhile.",
-            time(rto),
+            duration(rto),
             rto / self.rtt_ns,
-            time(self.rtt_ns)
+            duration(self.rtt_ns)
         ));
         if let Some(r) = self.finished.last() {
             let ideal = n * self.burst * self.path.serialise_ns;
             out.push(format!(
                 "Request {} took {}; the link alone needs {} for it, so it ran at {} of capacity.",
                 r.number,
-                time(r.duration_ns),
-                time(ideal),
+                duration(r.duration_ns),
+                duration(ideal),
                 crate::text::tenths(crate::text::share_tenths(
                     ideal as i64,
                     r.duration_ns as i64
@@ -708,7 +699,7 @@ impl Model for Incast {
             out.push(format!(
                 "The bigger buffer has held up to {} packets, so a packet waited up to {} — {}× the base RTT.",
                 self.path.max_queue,
-                time(self.worst_queueing_ns()),
+                duration(self.worst_queueing_ns()),
                 self.worst_queueing_ns() / self.rtt_ns
             ));
         }
