@@ -90,17 +90,28 @@ impl Fabric {
         c.fixed_ns + self.transfer_ns(c.units, bytes)
     }
 
-    /// The whole all-reduce as a + b·S: (Σ fixed ns, Σ units).
-    pub fn linear(&self, algorithm: Algorithm) -> (u64, u64) {
-        (0..total_steps(algorithm, self.gpus))
+    /// The first `steps` steps as a + b·S: (Σ fixed ns, Σ units).
+    pub fn prefix(&self, algorithm: Algorithm, steps: usize) -> (u64, u64) {
+        (0..steps)
             .map(|s| self.step(algorithm, s))
             .fold((0, 0), |(a, u), c| (a + c.fixed_ns, u + c.units))
     }
 
+    /// The whole all-reduce as a + b·S: (Σ fixed ns, Σ units).
+    pub fn linear(&self, algorithm: Algorithm) -> (u64, u64) {
+        self.prefix(algorithm, total_steps(algorithm, self.gpus))
+    }
+
+    /// Time until the end of step `steps` for a `bytes`-byte message, ns
+    /// (rounded once, so the steps add up to exactly the total).
+    pub fn elapsed_ns(&self, algorithm: Algorithm, steps: usize, bytes: u64) -> u64 {
+        let (fixed, units) = self.prefix(algorithm, steps);
+        fixed + self.transfer_ns(units, bytes)
+    }
+
     /// Time of the whole all-reduce for a `bytes`-byte message, ns.
     pub fn total_ns(&self, algorithm: Algorithm, bytes: u64) -> u64 {
-        let (fixed, units) = self.linear(algorithm);
-        fixed + self.transfer_ns(units, bytes)
+        self.elapsed_ns(algorithm, total_steps(algorithm, self.gpus), bytes)
     }
 
     /// The message size above which `a` is faster than `b`, if their lines

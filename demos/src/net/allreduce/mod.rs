@@ -209,18 +209,18 @@ impl AllReduce {
                 }
             }
         }
-        let ns = self
+        let elapsed = self
             .fabric
-            .step_ns(self.algorithm, self.step, self.message_bytes);
-        let mut healthy = self.fabric;
-        healthy.slow = None;
-        healthy.straggler = None;
+            .elapsed_ns(self.algorithm, self.step + 1, self.message_bytes);
+        let ns = elapsed - self.elapsed_ns;
+        let healthy = self.healthy();
         let healthy_ns = healthy.step_ns(self.algorithm, self.step, self.message_bytes);
+        let slowed = self.slowed(self.step);
         self.step += 1;
         self.step_ns.push(ns);
-        self.elapsed_ns += ns;
+        self.elapsed_ns = elapsed;
         let mut out = vec![self.describe(&moves, ns)];
-        if ns > healthy_ns {
+        if slowed {
             out.push(
                 Event::warn(format!(
                     "This step took {} instead of {}: it waited for {}.",
@@ -236,6 +236,24 @@ impl AllReduce {
             out.push(self.finale());
         }
         Ok(out)
+    }
+
+    /// The same fabric without the slow link or the straggler.
+    fn healthy(&self) -> Fabric {
+        Fabric {
+            slow: None,
+            straggler: None,
+            ..self.fabric
+        }
+    }
+
+    /// Step `k` costs more than it would on the healthy fabric.
+    pub fn slowed(&self, k: usize) -> bool {
+        let (c, h) = (
+            self.fabric.step(self.algorithm, k),
+            self.healthy().step(self.algorithm, k),
+        );
+        c.units > h.units || c.fixed_ns > h.fixed_ns
     }
 
     fn culprit_gpu(&self) -> usize {
@@ -572,9 +590,7 @@ impl Model for AllReduce {
     fn why(&self) -> Vec<String> {
         let n = self.gpus();
         let f = &self.fabric;
-        let mut healthy = *f;
-        healthy.slow = None;
-        healthy.straggler = None;
+        let healthy = self.healthy();
         let mut out = vec![format!(
             "The ring takes 2(N−1) = {} steps but each moves only 1/{n} of the data, so every GPU sends 2(N−1)/N = {} times its vector; the tree takes 2⌈log₂N⌉ = {} steps but moves the whole vector each time.",
             2 * (n - 1),
@@ -599,12 +615,7 @@ impl Model for AllReduce {
                 healthy.total_ns(self.algorithm, self.message_bytes),
             );
             let steps = self.total_steps;
-            let slowed = (0..steps)
-                .filter(|&k| {
-                    f.step_ns(self.algorithm, k, self.message_bytes)
-                        > healthy.step_ns(self.algorithm, k, self.message_bytes)
-                })
-                .count();
+            let slowed = (0..steps).filter(|&k| self.slowed(k)).count();
             out.push(format!(
                 "With {} the {} takes {} instead of {}: a step is as slow as its slowest transfer, and {slowed} of its {steps} steps involve that GPU{}.",
                 self.culprit(),
