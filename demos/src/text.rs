@@ -102,6 +102,17 @@ pub fn decimal(value: f64, decimals: u32) -> String {
     }
 }
 
+/// A duration in nanoseconds at a readable scale: `"850 ns"`, `"12.0 µs"`,
+/// `"200.0 ms"`, `"1.24 s"`.
+pub fn duration(ns: u64) -> String {
+    match ns {
+        0..=999 => format!("{ns} ns"),
+        1_000..=999_999 => format!("{} µs", fixed((ns / 100) as i64, 1)),
+        1_000_000..=999_999_999 => format!("{} ms", fixed((ns / 100_000) as i64, 1)),
+        _ => format!("{} s", fixed((ns / 10_000_000) as i64, 2)),
+    }
+}
+
 /// The text with its first letter in upper case.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -139,5 +150,10 @@ mod tests {
         assert_eq!(fixed(42, 0), "42");
         assert_eq!(ratio(2, 3, 2), 67);
         assert_eq!(ratio(1, 0, 2), 0);
+        assert_eq!(fixed(5, 3), "0.005");
+        assert_eq!(duration(850), "850 ns");
+        assert_eq!(duration(12_000), "12.0 µs");
+        assert_eq!(duration(200_000_000), "200.0 ms");
+        assert_eq!(duration(1_240_000_000), "1.24 s");
     }
 }

@@ -1,0 +1,557 @@
+//! One TCP sender's congestion control, driven ACK by ACK.
+//!
+//! Windows are in bytes, sequence numbers count whole segments (every
+//! segment carries one SMSS of a bulk transfer). Rules and their sources:
+//! - slow start, congestion avoidance, ssthresh: RFC 5681 §3.1;
+//! - fast retransmit / fast recovery on the third duplicate ACK: RFC 5681 §3.2;
+//! - NewReno's `recover`, partial and full ACKs: RFC 6582 §3.2;
+//! - CUBIC's growth and β = 0.7 reduction: RFC 9438 §4 (see [`super::cubic`]);
+//! - DCTCP's α and window cut on ECN echoes: RFC 8257 §3.3;
+//! - RTT estimate and retransmission timer: RFC 6298 §2 and §5; samples come
+//!   from the timestamp each ACK echoes (RFC 7323 §4, on by default in Linux),
+//!   so retransmissions need no Karn exclusion.
+
+use super::cubic::Cubic;
+use serde::{Deserialize, Serialize};
+
+/// SMSS: a 1500-byte Ethernet MTU less 20 bytes of IPv4 and 20 of TCP header
+/// (RFC 6691 §2; no options).
+pub const MSS: u64 = 1460;
+/// IW for that SMSS: RFC 5681 §3.1 equation (1), 1095 < SMSS ≤ 2190 gives
+/// 3 segments.
+pub const IW: u64 = 3 * MSS;
+/// ssthresh before any loss: "arbitrarily high" (RFC 5681 §3.1).
+pub const NO_LIMIT: u64 = u64::MAX;
+/// The first RTO, before any RTT sample: 1 s (RFC 6298 §2.1).
+pub const RTO_INITIAL_NS: u64 = 1_000_000_000;
+/// Linux's floor on the RTO: `TCP_RTO_MIN` = HZ/5 = 200 ms (include/net/tcp.h).
+pub const RTO_MIN_LINUX_NS: u64 = 200_000_000;
+/// Linux's ceiling on the backed-off RTO: `TCP_RTO_MAX` = 120 s (include/net/tcp.h).
+pub const RTO_MAX_NS: u64 = 120_000_000_000;
+/// DCTCP's α is kept in 1/1024ths, as Linux does (`DCTCP_MAX_ALPHA`, net/ipv4/tcp_dctcp.c).
+pub const ALPHA_ONE: u64 = 1024;
+/// DCTCP's gain g = 1/2⁴ = 1/16 (Linux `dctcp_shift_g` = 4, net/ipv4/tcp_dctcp.c).
+pub const G_SHIFT: u32 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Algorithm {
+    /// RFC 5681 alone: the first new ACK ends fast recovery.
+    Reno,
+    /// RFC 6582: partial ACKs keep fast recovery going until `recover`.
+    NewReno,
+    /// RFC 9438 growth and reduction, on NewReno's loss recovery.
+    Cubic,
+}
+
+impl Algorithm {
+    pub fn label(self) -> &'static str {
+        match self {
+            Algorithm::Reno => "Reno",
+            Algorithm::NewReno => "NewReno",
+            Algorithm::Cubic => "CUBIC",
+        }
+    }
+}
+
+/// DCTCP sender state (RFC 8257 §3.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dctcp {
+    /// DCTCP.Alpha in 1/1024ths: the estimated fraction of marked bytes.
+    pub alpha: u64,
+    bytes_acked: u64,
+    bytes_marked: u64,
+    window_end: u64,
+    /// No second cut before this segment is acknowledged (once per window).
+    cwr_end: u64,
+}
+
+impl Default for Dctcp {
+    fn default() -> Self {
+        // "DCTCP.Alpha ... is initialized to 1" (RFC 8257 §3.3).
+        Dctcp {
+            alpha: ALPHA_ONE,
+            bytes_acked: 0,
+            bytes_marked: 0,
+            window_end: 0,
+            cwr_end: 0,
+        }
+    }
+}
+
+/// What one ACK or timer did, for narration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A new ACK grew cwnd (in slow start if true).
+    Grew { slow_start: bool },
+    /// A duplicate ACK, the nth in a row, below the threshold.
+    Duplicate(u32),
+    /// Third duplicate ACK: `seq` retransmitted, fast recovery entered.
+    FastRetransmit { seq: u64 },
+    /// Third duplicate ACK refused by NewReno's `recover` guard.
+    Guarded,
+    /// A duplicate ACK during recovery inflated cwnd by one SMSS.
+    Inflated,
+    /// NewReno partial ACK: `seq` retransmitted, recovery goes on.
+    Partial { seq: u64 },
+    /// Recovery over: cwnd deflated to ssthresh.
+    Recovered,
+    /// DCTCP cut the window on an ECN echo.
+    EcnCut,
+    /// The retransmission timer fired: `seq` goes again, cwnd is one segment.
+    Timeout { seq: u64 },
+    /// An ACK below SND.UNA: nothing to do.
+    Stale,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sender {
+    pub algorithm: Algorithm,
+    /// Congestion window, bytes.
+    pub cwnd: u64,
+    /// Slow-start threshold, bytes ([`NO_LIMIT`] before the first loss).
+    pub ssthresh: u64,
+    /// Oldest unacknowledged segment.
+    pub snd_una: u64,
+    /// Next segment to send (moves back to `snd_una` after a timeout).
+    pub snd_nxt: u64,
+    /// One past the highest segment ever sent.
+    pub snd_max: u64,
+    /// Segments the application has handed over (sending stops there).
+    pub limit: u64,
+    pub dupacks: u32,
+    pub in_recovery: bool,
+    /// NewReno's `recover` (RFC 6582 §3.2), as the segment number one past
+    /// the highest sent when recovery began.
+    pub recover: u64,
+    /// Smoothed RTT and its variation, ns (0 = no sample yet).
+    pub srtt: u64,
+    pub rttvar: u64,
+    /// Latest RTT sample, ns.
+    pub last_rtt: u64,
+    /// Current RTO, ns, including any backoff.
+    pub rto: u64,
+    /// The floor under every computed RTO, ns.
+    pub rto_min: u64,
+    /// When the retransmission timer fires, if running.
+    pub rto_at: Option<u64>,
+    /// A retransmission waiting to go out ahead of new data.
+    pub retransmit: Option<u64>,
+    pub cubic: Cubic,
+    /// DCTCP's reaction to ECN echoes, when the flow is ECN-capable.
+    pub dctcp: Option<Dctcp>,
+    pub retransmits: u64,
+    pub fast_retransmits: u32,
+    pub timeouts: u32,
+    pub ecn_cuts: u32,
+}
+
+impl Sender {
+    pub fn new(algorithm: Algorithm, rto_min: u64, fast_convergence: bool) -> Self {
+        Sender {
+            algorithm,
+            cwnd: IW,
+            ssthresh: NO_LIMIT,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            limit: u64::MAX,
+            dupacks: 0,
+            in_recovery: false,
+            // "recover is set to the initial send sequence number" (RFC 6582 §3.2 step 1)
+            recover: 0,
+            srtt: 0,
+            rttvar: 0,
+            last_rtt: 0,
+            rto: RTO_INITIAL_NS,
+            rto_min,
+            rto_at: None,
+            retransmit: None,
+            cubic: Cubic::new(fast_convergence),
+            dctcp: None,
+            retransmits: 0,
+            fast_retransmits: 0,
+            timeouts: 0,
+            ecn_cuts: 0,
+        }
+    }
+
+    /// Bytes sent and not yet cumulatively acknowledged (RFC 5681 §2 FlightSize).
+    pub fn flight(&self) -> u64 {
+        (self.snd_max - self.snd_una) * MSS
+    }
+
+    /// Slow start while cwnd < ssthresh; at equality RFC 5681 §3.1 lets the
+    /// sender choose, and this one chooses congestion avoidance.
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// Every segment handed over has been acknowledged.
+    pub fn done(&self) -> bool {
+        self.snd_una >= self.limit
+    }
+
+    /// Seeds the RTT estimate as if measured earlier on this connection.
+    pub fn seed_rtt(&mut self, rtt: u64) {
+        self.sample_rtt(rtt);
+    }
+
+    /// The next segment the window allows at `now`, if any: a pending
+    /// retransmission first, then new data while (outstanding + 1)·SMSS ≤ cwnd.
+    pub fn next_send(&mut self, now: u64) -> Option<u64> {
+        let seq = match self.retransmit.take() {
+            Some(seq) => seq,
+            None => {
+                let outstanding = self.snd_nxt - self.snd_una;
+                if (outstanding + 1) * MSS > self.cwnd || self.snd_nxt >= self.limit {
+                    return None;
+                }
+                self.snd_nxt += 1;
+                self.snd_nxt - 1
+            }
+        };
+        if seq < self.snd_max {
+            self.retransmits += 1;
+        } else {
+            self.snd_max = seq + 1;
+        }
+        // RFC 6298 §5.1: start the timer if it is not running.
+        if self.rto_at.is_none() {
+            self.rto_at = Some(now + self.rto);
+        }
+        Some(seq)
+    }
+
+    /// Handles a cumulative ACK for everything below `ack` (a segment
+    /// number), `ece` if it echoes a congestion mark, `echo` the send time of
+    /// the segment that moved the receiver on (its timestamp, RFC 7323 §4.3).
+    pub fn on_ack(&mut self, now: u64, ack: u64, ece: bool, echo: u64) -> Note {
+        if ack < self.snd_una {
+            return Note::Stale;
+        }
+        if ack == self.snd_una {
+            return self.on_duplicate(ack);
+        }
+        let newly = ack - self.snd_una;
+        // RFC 7323 §4.1: an ACK of new data yields an RTT sample from its echo.
+        self.sample_rtt(now.saturating_sub(echo));
+        let marked = self.dctcp_account(ack, newly, ece);
+        self.snd_una = ack;
+        self.snd_max = self.snd_max.max(ack);
+        self.snd_nxt = self.snd_nxt.max(ack);
+        // RFC 6298 §5.2/§5.3: stop the timer when all is acknowledged, else restart it.
+        self.rto_at = (self.snd_una < self.snd_max).then(|| now + self.rto);
+
+        if self.in_recovery {
+            if self.algorithm == Algorithm::Reno || ack >= self.recover {
+                // RFC 5681 §3.2 step 6 (Reno: any new ACK), RFC 6582 §3.2 step 3
+                // full ACK, option (2): cwnd = ssthresh. Exit fast recovery.
+                self.cwnd = self.ssthresh;
+                self.in_recovery = false;
+                self.dupacks = 0;
+                Note::Recovered
+            } else {
+                // RFC 6582 §3.2 step 3, partial ACK: retransmit the first
+                // unacknowledged segment, deflate by the newly acknowledged
+                // bytes, add one SMSS back, stay in fast recovery.
+                self.retransmit = Some(self.snd_una);
+                self.cwnd = self.cwnd.saturating_sub(newly * MSS) + MSS;
+                Note::Partial { seq: self.snd_una }
+            }
+        } else if marked {
+            self.dupacks = 0;
+            self.ecn_cut();
+            Note::EcnCut
+        } else {
+            self.dupacks = 0;
+            self.grow(now, newly)
+        }
+    }
+
+    fn on_duplicate(&mut self, ack: u64) -> Note {
+        if self.snd_max == self.snd_una {
+            // Not a duplicate: nothing is outstanding (RFC 5681 §2, condition (a)).
+            return Note::Stale;
+        }
+        self.dupacks += 1;
+        if self.in_recovery {
+            // RFC 5681 §3.2 step 4: each further duplicate inflates cwnd by SMSS.
+            self.cwnd += MSS;
+            return Note::Inflated;
+        }
+        if self.dupacks != 3 {
+            return Note::Duplicate(self.dupacks);
+        }
+        // RFC 6582 §3.2 step 2: only if the ACK covers more than `recover`.
+        if self.algorithm != Algorithm::Reno && ack < self.recover {
+            return Note::Guarded;
+        }
+        self.recover = self.snd_max;
+        self.set_ssthresh(false);
+        // RFC 5681 §3.2 step 3: retransmit SND.UNA, cwnd = ssthresh + 3·SMSS.
+        self.retransmit = Some(self.snd_una);
+        self.cwnd = self.ssthresh + 3 * MSS;
+        self.in_recovery = true;
+        self.fast_retransmits += 1;
+        Note::FastRetransmit { seq: self.snd_una }
+    }
+
+    /// The retransmission timer fired at `now`.
+    pub fn on_timeout(&mut self, now: u64) -> Note {
+        self.set_ssthresh(true);
+        // RFC 5681 §3.1: "cwnd MUST be set to no more than the loss window,
+        // LW, which equals 1 full-sized segment".
+        self.cwnd = MSS;
+        // RFC 6582 §3.2 step 4: record the highest sent in `recover`, leave recovery.
+        self.recover = self.snd_max;
+        self.in_recovery = false;
+        self.dupacks = 0;
+        // Without SACK the sender goes back to SND.UNA and resends from there.
+        self.snd_nxt = self.snd_una;
+        self.retransmit = None;
+        // RFC 6298 §5.5: back the timer off; §5.6: restart it with the new value.
+        self.rto = (self.rto * 2).min(RTO_MAX_NS);
+        self.rto_at = Some(now + self.rto);
+        self.timeouts += 1;
+        Note::Timeout { seq: self.snd_una }
+    }
+
+    /// ssthresh on a congestion event.
+    fn set_ssthresh(&mut self, timeout: bool) {
+        let flight = self.flight();
+        self.ssthresh = if self.algorithm == Algorithm::Cubic {
+            // RFC 9438 §4.6 (and §4.8 for timeouts): flight_size·β_cubic, at least 2 segments.
+            // β = 0.7 = 7/10, in integers.
+            self.cubic
+                .on_congestion(self.cwnd as f64 / MSS as f64, timeout);
+            (flight * 7 / 10).max(2 * MSS)
+        } else {
+            // RFC 5681 §3.1 equation (4): max(FlightSize/2, 2·SMSS).
+            (flight / 2).max(2 * MSS)
+        };
+    }
+
+    fn grow(&mut self, now: u64, newly: u64) -> Note {
+        if self.in_slow_start() {
+            // RFC 5681 §3.1 equation (2): cwnd += min(N, SMSS).
+            self.cwnd += (newly * MSS).min(MSS);
+            return Note::Grew { slow_start: true };
+        }
+        self.cwnd = if self.algorithm == Algorithm::Cubic {
+            let cwnd = self.cwnd as f64 / MSS as f64;
+            let next = self.cubic.on_ack(cwnd, newly as f64, now, self.srtt);
+            ((next * MSS as f64) as u64).max(self.cwnd)
+        } else {
+            // RFC 5681 §3.1 equation (3): cwnd += SMSS·SMSS/cwnd, at least 1 byte.
+            self.cwnd + (MSS * MSS / self.cwnd).max(1)
+        };
+        Note::Grew { slow_start: false }
+    }
+
+    /// RFC 8257 §3.3 steps 1–8; returns whether this ACK calls for a cut.
+    fn dctcp_account(&mut self, ack: u64, newly: u64, ece: bool) -> bool {
+        let snd_nxt = self.snd_nxt;
+        let Some(d) = self.dctcp.as_mut() else {
+            return false;
+        };
+        let bytes = newly * MSS;
+        d.bytes_acked += bytes;
+        if ece {
+            d.bytes_marked += bytes;
+        }
+        if ack > d.window_end {
+            // End of an observation window: α ← α·(1 − g) + g·M, M = marked/acked.
+            let m = d.bytes_marked * ALPHA_ONE / d.bytes_acked.max(1);
+            d.alpha = d.alpha - (d.alpha >> G_SHIFT) + (m >> G_SHIFT);
+            d.window_end = snd_nxt;
+            d.bytes_acked = 0;
+            d.bytes_marked = 0;
+        }
+        // React at most once per window of data (RFC 8257 §3.3, after RFC 3168).
+        ece && !self.in_recovery && ack > d.cwr_end
+    }
+
+    /// cwnd ← cwnd·(1 − α/2), at least 2 segments (Linux `dctcp_ssthresh`),
+    /// and ssthresh with it, as for any congestion signal (RFC 3168 §6.1.2).
+    fn ecn_cut(&mut self) {
+        let snd_nxt = self.snd_nxt;
+        let Some(d) = self.dctcp.as_mut() else {
+            return;
+        };
+        let cut = self.cwnd * d.alpha / (2 * ALPHA_ONE);
+        self.cwnd = (self.cwnd - cut).max(2 * MSS);
+        self.ssthresh = self.cwnd;
+        d.cwr_end = snd_nxt;
+        self.ecn_cuts += 1;
+    }
+
+    /// RFC 6298 §2.2–§2.4 (clock granularity G taken as 0).
+    fn sample_rtt(&mut self, r: u64) {
+        self.last_rtt = r;
+        if self.srtt == 0 {
+            self.srtt = r.max(1);
+            self.rttvar = r / 2;
+        } else {
+            let diff = self.srtt.abs_diff(r);
+            self.rttvar = (3 * self.rttvar + diff) / 4;
+            self.srtt = (7 * self.srtt + r) / 8;
+        }
+        self.rto = (self.srtt + 4 * self.rttvar).clamp(self.rto_min, RTO_MAX_NS);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sender with `w` segments in flight, as if they had all been sent at 0.
+    fn with_flight(algorithm: Algorithm, w: u64) -> Sender {
+        let mut s = Sender::new(algorithm, RTO_MIN_LINUX_NS, false);
+        s.cwnd = w * MSS;
+        s.ssthresh = w * MSS;
+        while s.next_send(0).is_some() {}
+        assert_eq!(s.snd_nxt, w);
+        s
+    }
+
+    #[test]
+    fn slow_start_doubles_cwnd_each_window() {
+        let mut s = Sender::new(Algorithm::Reno, RTO_MIN_LINUX_NS, false);
+        let mut t = 0;
+        for expected in [6, 12, 24, 48] {
+            while s.next_send(t).is_some() {}
+            t += 1_000_000;
+            let end = s.snd_nxt;
+            for ack in s.snd_una + 1..=end {
+                s.on_ack(t, ack, false, 0);
+            }
+            assert_eq!(s.cwnd, expected * MSS);
+        }
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_about_one_segment_per_window() {
+        let mut s = with_flight(Algorithm::Reno, 10);
+        for ack in 1..=10 {
+            s.on_ack(1_000, ack, false, 0);
+        }
+        let grown = s.cwnd - 10 * MSS;
+        assert!(grown > 9 * MSS / 10 && grown <= MSS, "grew {grown} bytes");
+    }
+
+    #[test]
+    fn third_duplicate_ack_halves_and_inflates() {
+        let mut s = with_flight(Algorithm::Reno, 20);
+        s.on_ack(1, 1, false, 0);
+        // Segment 1 lost: the next three ACKs repeat 1.
+        assert_eq!(s.on_ack(2, 1, false, 0), Note::Duplicate(1));
+        assert_eq!(s.on_ack(3, 1, false, 0), Note::Duplicate(2));
+        let flight = s.flight();
+        assert_eq!(s.on_ack(4, 1, false, 0), Note::FastRetransmit { seq: 1 });
+        assert_eq!(s.ssthresh, flight / 2);
+        assert_eq!(s.cwnd, s.ssthresh + 3 * MSS);
+        assert_eq!(s.next_send(4), Some(1), "the hole goes out first");
+        assert_eq!(s.on_ack(5, 1, false, 0), Note::Inflated);
+        assert_eq!(s.cwnd, s.ssthresh + 4 * MSS);
+    }
+
+    #[test]
+    fn reno_leaves_recovery_on_a_partial_ack_and_newreno_does_not() {
+        for (algorithm, stays) in [(Algorithm::Reno, false), (Algorithm::NewReno, true)] {
+            let mut s = with_flight(algorithm, 20);
+            for _ in 0..3 {
+                s.on_ack(1, 0, false, 0);
+            }
+            assert!(s.in_recovery);
+            // Segments 0 and 5 were lost: the retransmission of 0 brings ACK 5.
+            let note = s.on_ack(2, 5, false, 0);
+            assert_eq!(s.in_recovery, stays, "{algorithm:?}");
+            if stays {
+                assert_eq!(note, Note::Partial { seq: 5 });
+                assert_eq!(s.retransmit, Some(5));
+                s.on_ack(3, 20, false, 0);
+                assert!(!s.in_recovery);
+            }
+            assert_eq!(s.cwnd, s.ssthresh);
+        }
+    }
+
+    #[test]
+    fn newreno_guard_ignores_duplicates_of_old_data_after_a_timeout() {
+        let mut s = with_flight(Algorithm::NewReno, 8);
+        s.on_timeout(10);
+        assert_eq!(s.recover, 8);
+        for _ in 0..3 {
+            s.next_send(11);
+        }
+        s.on_ack(12, 2, false, 0);
+        s.on_ack(12, 2, false, 0);
+        s.on_ack(12, 2, false, 0);
+        assert_eq!(s.on_ack(12, 2, false, 0), Note::Guarded);
+        assert!(!s.in_recovery);
+    }
+
+    #[test]
+    fn timeout_drops_to_one_segment() {
+        let mut s = with_flight(Algorithm::Reno, 16);
+        let rto = s.rto;
+        assert_eq!(s.rto_at, Some(rto));
+        assert_eq!(s.on_timeout(rto), Note::Timeout { seq: 0 });
+        assert_eq!(s.cwnd, MSS);
+        assert_eq!(s.ssthresh, 8 * MSS);
+        assert_eq!(s.rto, 2 * rto, "backed off");
+        assert_eq!(s.next_send(rto), Some(0));
+        assert_eq!(s.next_send(rto), None, "one segment of window");
+        // A tiny flight still leaves ssthresh at 2·SMSS.
+        let mut small = with_flight(Algorithm::Reno, 1);
+        small.on_timeout(5);
+        assert_eq!(small.ssthresh, 2 * MSS);
+    }
+
+    #[test]
+    fn cubic_after_a_loss_sits_at_beta_times_w_max() {
+        let mut s = with_flight(Algorithm::Cubic, 100);
+        for _ in 0..3 {
+            s.on_ack(1, 0, false, 0);
+        }
+        assert_eq!(s.cubic.w_max, 100.0);
+        s.on_ack(2, 100, false, 0);
+        assert_eq!(s.cwnd, 70 * MSS);
+        let beta_w_max = super::super::cubic::BETA * s.cubic.w_max * MSS as f64;
+        assert!((s.cwnd as f64 - beta_w_max).abs() < 1.0);
+    }
+
+    #[test]
+    fn rtt_samples_come_from_the_echoed_timestamp() {
+        let mut s = with_flight(Algorithm::Reno, 4);
+        s.on_ack(100, 1, false, 0);
+        assert_eq!((s.last_rtt, s.srtt, s.rttvar), (100, 100, 50));
+        // RFC 6298 §2.3: RTTVAR ← ¾·RTTVAR + ¼·|SRTT − R|, SRTT ← ⅞·SRTT + ⅛·R.
+        s.on_ack(400, 2, false, 100);
+        assert_eq!((s.last_rtt, s.srtt, s.rttvar), (300, 125, 87));
+        assert_eq!(s.rto, RTO_MIN_LINUX_NS, "floored at 200 ms");
+        // A duplicate ACK carries no sample.
+        s.on_ack(900, 2, false, 0);
+        assert_eq!(s.last_rtt, 300);
+    }
+
+    #[test]
+    fn dctcp_cuts_by_half_alpha_once_per_window() {
+        let mut s = with_flight(Algorithm::NewReno, 20);
+        s.dctcp = Some(Dctcp::default());
+        // α starts at 1: the first echo halves the window.
+        assert_eq!(s.on_ack(1, 1, true, 0), Note::EcnCut);
+        let after = s.cwnd;
+        assert_eq!(after, 10 * MSS);
+        s.on_ack(2, 2, true, 0);
+        assert!(s.cwnd >= after, "no second cut in the same window");
+        // A window with no marks: α decays by 1/16.
+        let mut quiet = with_flight(Algorithm::NewReno, 20);
+        quiet.dctcp = Some(Dctcp::default());
+        quiet.on_ack(1, 1, false, 0);
+        assert_eq!(
+            quiet.dctcp.as_ref().unwrap().alpha,
+            ALPHA_ONE - ALPHA_ONE / 16
+        );
+    }
+}

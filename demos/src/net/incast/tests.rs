@@ -1,0 +1,215 @@
+use super::curve::run;
+use super::*;
+
+fn config(senders: usize, fixes: Fixes) -> IncastConfig {
+    IncastConfig {
+        senders,
+        fixes,
+        ..IncastConfig::default()
+    }
+}
+
+const LINUX: Fixes = Fixes {
+    big_buffer: false,
+    fine_rto: false,
+    dctcp: false,
+};
+
+#[test]
+fn answers_that_fit_the_buffer_lose_nothing() {
+    // 4 × 16 = 64 packets: exactly the buffer.
+    let m = run(&config(4, LINUX));
+    assert_eq!(m.overflow_bound(), 5);
+    assert_eq!((m.drops(), m.timeouts()), (0, 0));
+    assert_eq!(m.finished.len(), 10);
+    // Nothing waits: the link runs above 95 % of 1 Gbit/s.
+    assert!(m.overall_goodput_tenths() > 9_500);
+}
+
+#[test]
+fn past_the_buffer_a_request_waits_out_the_200_ms_timer() {
+    let m = run(&config(16, LINUX));
+    let first = m.finished[0];
+    assert!(first.drops > 0 && first.timeouts > 0);
+    assert!(first.duration_ns >= RTO_MIN_LINUX_NS);
+    // 256 packets need 3 ms of link time; the request took 200 ms: collapse.
+    assert!(
+        m.goodput_tenths(&first) < 300,
+        "{}",
+        m.goodput_tenths(&first)
+    );
+}
+
+#[test]
+fn a_fine_grained_rto_recovers_most_of_the_goodput() {
+    let slow = run(&config(16, LINUX));
+    let fine = run(&config(
+        16,
+        Fixes {
+            fine_rto: true,
+            ..LINUX
+        },
+    ));
+    assert!(fine.timeouts() > 0, "losses still happen");
+    assert!(fine.finished.iter().all(|r| r.duration_ns < 20_000_000));
+    assert!(fine.overall_goodput_tenths() > 20 * slow.overall_goodput_tenths());
+}
+
+#[test]
+fn a_bigger_buffer_avoids_loss_but_packets_wait() {
+    let m = run(&config(
+        64,
+        Fixes {
+            big_buffer: true,
+            ..LINUX
+        },
+    ));
+    assert_eq!(m.drops(), 0);
+    // 64 × 16 packets queue behind each other: ~12 ms against a 100 µs RTT.
+    assert!(m.worst_queueing_ns() > 100 * m.rtt_ns);
+}
+
+#[test]
+fn dctcp_settles_small_windows_that_fit_the_buffer() {
+    let m = run(&config(
+        16,
+        Fixes {
+            dctcp: true,
+            ..LINUX
+        },
+    ));
+    let settled = &m.finished[m.finished.len() / 2..];
+    assert!(settled.iter().all(|r| r.drops == 0 && r.timeouts == 0));
+    assert!(m.path.flows.iter().all(|f| f.sender.cwnd < 3 * MSS));
+    assert!(m.path.flows.iter().all(|f| f.marks > 0));
+}
+
+#[test]
+fn the_goodput_curve_collapses_past_the_buffer_and_the_fixes_move_it() {
+    let points = |fixes| goodput_curve(&config(1, fixes));
+    let at = |curve: &[CurvePoint], n| {
+        curve
+            .iter()
+            .find(|p| p.senders == n)
+            .unwrap()
+            .goodput_tenths
+    };
+    let linux = points(LINUX);
+    assert!(at(&linux, 4) > 9_000, "N × S = B still flows");
+    assert!(at(&linux, 6) < 1_000 && at(&linux, 64) < 1_000, "collapse");
+    let fine = points(Fixes {
+        fine_rto: true,
+        ..LINUX
+    });
+    assert!(fine.iter().all(|p| p.goodput_tenths > 5_000));
+    let dctcp = points(Fixes {
+        dctcp: true,
+        ..LINUX
+    });
+    // Two packets per server fit until 2N exceeds the 64-packet buffer.
+    assert!(at(&dctcp, 24) > 9_000);
+    assert!(at(&dctcp, 48) < 1_000);
+}
+
+#[test]
+fn each_server_is_sending_then_waiting_or_delivered() {
+    let mut m = Incast::new(&config(16, LINUX));
+    assert!((0..16).all(|f| m.fate(f) == Fate::Sending));
+    let mut idle_while_waiting = false;
+    while m.finished.is_empty() {
+        m.apply(&IncastAction::Slice).unwrap();
+        m.check().unwrap();
+        let fates: Vec<Fate> = (0..16).map(|f| m.fate(f)).collect();
+        if !fates.contains(&Fate::Sending) && fates.contains(&Fate::Delivered) {
+            // The lucky servers are done, the rest wait on their timers, and
+            // the port sits idle.
+            assert!(fates.iter().any(|f| matches!(f, Fate::WaitingRto(_))));
+            assert_eq!(m.path.queue.len(), 0);
+            idle_while_waiting = true;
+        }
+    }
+    assert!(idle_while_waiting);
+}
+
+#[test]
+fn the_buffer_shrinks_back_only_once_drained() {
+    let mut m = Incast::new(&config(
+        64,
+        Fixes {
+            big_buffer: true,
+            ..LINUX
+        },
+    ));
+    for _ in 0..3 {
+        m.apply(&IncastAction::Slice).unwrap();
+    }
+    assert!(m.path.queue.len() > 64);
+    let before = m.clone();
+    assert!(m.apply(&IncastAction::Toggle(Fix::BigBuffer)).is_err());
+    assert_eq!(m, before);
+}
+
+#[test]
+fn toggles_take_effect_at_once() {
+    let mut m = Incast::new(&config(16, LINUX));
+    m.apply(&IncastAction::Toggle(Fix::FineRto)).unwrap();
+    assert!(m
+        .path
+        .flows
+        .iter()
+        .all(|f| f.sender.rto < 2 * RTO_MIN_FINE_NS));
+    m.apply(&IncastAction::Toggle(Fix::Dctcp)).unwrap();
+    assert_eq!(m.path.mark_above, Some(20));
+    m.apply(&IncastAction::Toggle(Fix::Dctcp)).unwrap();
+    assert_eq!(m.path.mark_above, None);
+    assert!(m.path.flows.iter().all(|f| f.sender.dctcp.is_none()));
+}
+
+#[test]
+fn nothing_to_step_once_every_request_is_answered() {
+    let mut m = run(&config(2, LINUX));
+    assert!(m.all_done());
+    assert!(m.next_auto().is_err());
+    let before = m.clone();
+    assert!(m.apply(&IncastAction::Slice).is_err());
+    assert!(m.apply(&IncastAction::Event).is_err());
+    assert_eq!(m, before);
+}
+
+#[test]
+fn invalid_configs_are_rejected() {
+    let ok = IncastConfig::default();
+    assert!(Incast::validate(&ok).is_ok());
+    for bad in [
+        IncastConfig {
+            senders: 0,
+            ..ok.clone()
+        },
+        IncastConfig {
+            senders: 65,
+            ..ok.clone()
+        },
+        IncastConfig {
+            burst: 0,
+            ..ok.clone()
+        },
+        IncastConfig {
+            big_buffer: 32,
+            ..ok.clone()
+        },
+        IncastConfig {
+            mark_k: 64,
+            ..ok.clone()
+        },
+        IncastConfig {
+            requests: 0,
+            ..ok.clone()
+        },
+        IncastConfig {
+            rtt_us: 5,
+            ..ok.clone()
+        },
+    ] {
+        assert!(Incast::validate(&bad).is_err(), "{bad:?}");
+    }
+}

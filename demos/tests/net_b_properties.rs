@@ -1,0 +1,234 @@
+//! Property tests for congestion control, incast and all-reduce: the laws
+//! every model obeys over random settings and action sequences (out-of-range
+//! ones included), plus each demo's own claims.
+
+use demos::laws::check_laws;
+use demos::net::allreduce::cost::{SlowLink, Straggler};
+use demos::net::allreduce::schedule::Algorithm as Collective;
+use demos::net::allreduce::{AllReduce, AllReduceAction, AllReduceConfig, Fill};
+use demos::net::congestion::sender::Algorithm;
+use demos::net::congestion::{Congestion, CongestionAction, CongestionConfig, FlowConfig};
+use demos::net::incast::{Fix, Fixes, Incast, IncastAction, IncastConfig};
+use demos::{Model, Scenario, Timeline};
+use proptest::prelude::*;
+
+fn algorithm() -> impl Strategy<Value = Algorithm> {
+    prop_oneof![
+        Just(Algorithm::Reno),
+        Just(Algorithm::NewReno),
+        Just(Algorithm::Cubic)
+    ]
+}
+
+fn congestion_config() -> impl Strategy<Value = CongestionConfig> {
+    (
+        1u64..=20,
+        1usize..=200,
+        (algorithm(), 5u64..=100),
+        (algorithm(), 5u64..=100),
+        any::<bool>(),
+    )
+        .prop_map(|(link_mbps, buffer, a, b, two_flows)| CongestionConfig {
+            link_mbps,
+            buffer,
+            flows: [
+                FlowConfig {
+                    algorithm: a.0,
+                    rtt_ms: a.1,
+                },
+                FlowConfig {
+                    algorithm: b.0,
+                    rtt_ms: b.1,
+                },
+            ],
+            two_flows,
+        })
+}
+
+fn congestion_action() -> impl Strategy<Value = CongestionAction> {
+    prop_oneof![
+        4 => Just(CongestionAction::Event),
+        4 => Just(CongestionAction::Rtt),
+        1 => (0usize..4).prop_map(CongestionAction::DropNext),
+        1 => (0usize..40).prop_map(CongestionAction::DropQueued),
+        1 => Just(CongestionAction::JoinSecond),
+    ]
+}
+
+fn incast_config() -> impl Strategy<Value = IncastConfig> {
+    (
+        1usize..=64,
+        1u64..=64,
+        (4usize..=256, 0usize..=768),
+        (100u64..=10_000, 10u64..=1_000),
+        1u32..=3,
+        any::<(bool, bool, bool)>(),
+    )
+        .prop_flat_map(
+            |(senders, burst, (buffer, extra), (link, rtt), requests, f)| {
+                (1..buffer).prop_map(move |mark_k| IncastConfig {
+                    senders,
+                    burst,
+                    buffer,
+                    big_buffer: buffer + extra,
+                    link_mbps: link,
+                    rtt_us: rtt,
+                    requests,
+                    mark_k,
+                    fixes: Fixes {
+                        big_buffer: f.0,
+                        fine_rto: f.1,
+                        dctcp: f.2,
+                    },
+                })
+            },
+        )
+}
+
+fn incast_action() -> impl Strategy<Value = IncastAction> {
+    prop_oneof![
+        3 => Just(IncastAction::Event),
+        4 => Just(IncastAction::Slice),
+        1 => prop_oneof![Just(Fix::BigBuffer), Just(Fix::FineRto), Just(Fix::Dctcp)]
+            .prop_map(IncastAction::Toggle),
+    ]
+}
+
+fn collective() -> impl Strategy<Value = Collective> {
+    prop_oneof![
+        Just(Collective::Ring),
+        Just(Collective::Tree),
+        Just(Collective::DoubleTree)
+    ]
+}
+
+fn allreduce_config() -> impl Strategy<Value = AllReduceConfig> {
+    (
+        2usize..=64,
+        1usize..=64,
+        prop_oneof![Just(Fill::Pattern), any::<u64>().prop_map(Fill::Seeded)],
+        collective(),
+        100u64..=1_000_000,
+        1u64..=1_000,
+        1u64..=1 << 34,
+    )
+        .prop_map(
+            |(gpus, elements, fill, algorithm, alpha_ns, gbps, message_bytes)| AllReduceConfig {
+                gpus,
+                elements,
+                fill,
+                algorithm,
+                alpha_ns,
+                gbps,
+                message_bytes,
+            },
+        )
+}
+
+fn allreduce_action() -> impl Strategy<Value = AllReduceAction> {
+    prop_oneof![
+        8 => Just(AllReduceAction::Step),
+        1 => Just(AllReduceAction::Restart),
+        1 => collective().prop_map(AllReduceAction::SetAlgorithm),
+        1 => proptest::option::of((0usize..70, 0u64..70))
+            .prop_map(|s| AllReduceAction::SetSlowLink(s.map(|(gpu, factor)| SlowLink { gpu, factor }))),
+        1 => proptest::option::of((0usize..70, 0u64..20_000_000))
+            .prop_map(|s| AllReduceAction::SetStraggler(s.map(|(gpu, delay_ns)| Straggler { gpu, delay_ns }))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn congestion_obeys_the_laws(config in congestion_config(), actions in prop::collection::vec(congestion_action(), 0..40)) {
+        prop_assert_eq!(check_laws::<Congestion>(config, &actions), Ok(()));
+    }
+
+    #[test]
+    fn incast_obeys_the_laws(config in incast_config(), actions in prop::collection::vec(incast_action(), 0..40)) {
+        prop_assert_eq!(check_laws::<Incast>(config, &actions), Ok(()));
+    }
+
+    #[test]
+    fn allreduce_obeys_the_laws(config in allreduce_config(), actions in prop::collection::vec(allreduce_action(), 0..60)) {
+        prop_assert_eq!(check_laws::<AllReduce>(config, &actions), Ok(()));
+    }
+
+    #[test]
+    fn every_algorithm_ends_with_the_elementwise_sum_everywhere(config in allreduce_config(), algorithm in collective()) {
+        let mut m = AllReduce::new(&AllReduceConfig { algorithm, ..config });
+        let expected = m.expected();
+        let mut steps = 0;
+        while m.next_auto().is_ok() {
+            m.apply(&AllReduceAction::Step).unwrap();
+            steps += 1;
+        }
+        prop_assert_eq!(steps, m.total_steps);
+        for v in &m.values {
+            prop_assert_eq!(v, &expected);
+        }
+        // Elapsed time is exactly what the α–β model predicts for the run.
+        prop_assert_eq!(m.elapsed_ns, m.predicted_ns());
+    }
+
+    #[test]
+    fn the_ring_always_takes_two_n_minus_one_steps_and_the_tree_two_log_n(n in 2usize..=64) {
+        let steps = |algorithm| AllReduce::new(&AllReduceConfig { gpus: n, algorithm, ..AllReduceConfig::default() }).total_steps;
+        prop_assert_eq!(steps(Collective::Ring), 2 * (n - 1));
+        prop_assert_eq!(steps(Collective::Tree), 2 * n.next_power_of_two().trailing_zeros() as usize);
+    }
+
+    #[test]
+    fn incast_delivers_every_answer_and_loses_nothing_when_it_fits(config in incast_config()) {
+        let mut t = Timeline::<Incast>::new(config.clone());
+        while t.step().is_ok() {}
+        let m = t.model();
+        prop_assert!(m.all_done());
+        let want = config.burst * u64::from(config.requests);
+        prop_assert!(m.path.flows.iter().all(|f| f.rcv_nxt == want));
+        if config.senders as u64 * config.burst <= config.buffer as u64 {
+            prop_assert_eq!(m.drops(), 0);
+            prop_assert_eq!(m.timeouts(), 0);
+        }
+    }
+
+    #[test]
+    fn no_flow_beats_physics(config in congestion_config(), rtts in 1usize..30) {
+        let mut t = Timeline::<Congestion>::new(config);
+        for _ in 0..rtts {
+            t.step().unwrap();
+            let m = t.model();
+            for (f, flow) in m.path.flows.iter().enumerate() {
+                let s = &flow.sender;
+                // No RTT below propagation plus the segment's own serialisation.
+                prop_assert!(s.last_rtt == 0 || s.last_rtt >= flow.base_rtt + m.path.serialise_ns);
+                // No flow, and no pair of flows, delivers faster than the link.
+                prop_assert!(m.goodput_tenths(f) <= m.link_mbps * 10);
+            }
+            prop_assert!(m.utilisation_tenths() <= 1000);
+        }
+    }
+
+    #[test]
+    fn hostile_scenario_text_never_panics(text in ".{0,400}") {
+        let _ = Scenario::<Congestion>::decode(&text);
+        let _ = Scenario::<Incast>::decode(&text);
+        let _ = Scenario::<AllReduce>::decode(&text);
+    }
+
+    #[test]
+    fn hostile_scenario_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        use base64::Engine;
+        let text = format!("v1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes));
+        if let Ok(s) = Scenario::<Congestion>::decode(&text) {
+            let _ = Timeline::<Congestion>::from_scenario(&s);
+        }
+        if let Ok(s) = Scenario::<Incast>::decode(&text) {
+            let _ = Timeline::<Incast>::from_scenario(&s);
+        }
+        if let Ok(s) = Scenario::<AllReduce>::decode(&text) {
+            let _ = Timeline::<AllReduce>::from_scenario(&s);
+        }
+    }
+}
