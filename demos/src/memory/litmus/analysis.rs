@@ -5,7 +5,7 @@
 use super::ast::Test;
 use super::enumerate::{space, values, Space};
 use super::events::Skeleton;
-use super::models::{check, explain, race, Exec, MemModel, Violation};
+use super::models::{check, explain, race, Exec, MemModel, Statics, Violation};
 use super::rel::Rel;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -106,23 +106,27 @@ impl Analysis {
     pub fn of(test: &Test) -> Result<Analysis, String> {
         let sk = Skeleton::new(test);
         let space = space(&sk)?;
+        let statics = Statics::new(&sk);
         let mem_locs: Vec<u8> = (0..test.locs.len() as u8)
             .filter(|l| test.cond.locs() & (1 << l) != 0)
             .collect();
-        let mut rows: BTreeMap<Vec<u8>, Row> = BTreeMap::new();
+        let mut rows: BTreeMap<Vec<u8>, Pending> = BTreeMap::new();
         let mut race_found = None;
         let mut thin_air = 0;
         let mut pick = vec![0usize; space.per_loc.len()];
         let total = space.count();
         for _ in 0..total {
             let need_race = race_found.is_none() && test.has_non_atomic();
-            match candidate(test, &sk, &space, &pick, &mem_locs, need_race, &mut rows) {
-                Some(r) => {
-                    if race_found.is_none() {
-                        race_found = r;
-                    }
-                }
+            match Built::new(&sk, &statics, &space, &pick) {
                 None => thin_air += 1,
+                Some(built) => {
+                    let key = built.key(&mem_locs);
+                    let pending = rows
+                        .entry(key)
+                        .or_insert_with(|| Pending::new(test, &built, &mem_locs));
+                    let race = pending.record(&built, &pick, need_race);
+                    race_found = race_found.or(race);
+                }
             }
             // Advance the odometer over per-location choices.
             for (digit, choices) in pick.iter_mut().zip(&space.per_loc) {
@@ -133,7 +137,13 @@ impl Analysis {
                 *digit = 0;
             }
         }
-        let rows: Vec<Row> = rows.into_values().collect();
+        // Explaining costs more than checking: with many outcomes, explain
+        // one kept candidate per forbidden cell instead of all of them.
+        let tries = if rows.len() > MANY_ROWS { 1 } else { KEEP };
+        let rows: Vec<Row> = rows
+            .into_values()
+            .map(|p| p.finish(&sk, &statics, &space, tries))
+            .collect();
         let verdicts = MemModel::ALL
             .iter()
             .map(|m| {
@@ -204,113 +214,184 @@ impl Analysis {
     }
 }
 
+/// Forbidding candidates kept per outcome and model; the one with the
+/// shortest cycle is explained.
+const KEEP: usize = 4;
+/// Above this many outcomes, only the first kept candidate is explained.
+const MANY_ROWS: usize = 256;
+
+/// One candidate, built from its per-location choices.
+struct Built<'a> {
+    exec: Exec<'a>,
+    coherent: bool,
+    values: Vec<u8>,
+    regs: Vec<u8>,
+    /// Final value of every location.
+    memory: Vec<u8>,
+}
+
+impl<'a> Built<'a> {
+    /// `None` when the values are circular (out of thin air).
+    fn new(
+        sk: &'a Skeleton,
+        statics: &'a Statics,
+        space: &Space,
+        pick: &[usize],
+    ) -> Option<Built<'a>> {
+        let (mut rf, mut co) = (Rel::EMPTY, Rel::EMPTY);
+        let mut rf_src = [0u8; 32];
+        let mut coherent = true;
+        let mut last = Vec::with_capacity(pick.len());
+        for (&i, choices) in pick.iter().zip(&space.per_loc) {
+            let c = &choices[i];
+            rf = rf.union(c.rf_rel);
+            co = co.union(c.co_rel);
+            coherent &= c.coherent;
+            for &(r, w) in &c.rf {
+                rf_src[r as usize] = w;
+            }
+            last.push(*c.co.last().unwrap_or(&0));
+        }
+        let values = values(sk, &rf_src[..sk.len()])?;
+        Some(Built {
+            exec: Exec::new(sk, statics, rf, co),
+            coherent,
+            regs: sk.reg_event.iter().map(|&e| values[e as usize]).collect(),
+            memory: last.iter().map(|&w| values[w as usize]).collect(),
+            values,
+        })
+    }
+
+    fn key(&self, mem_locs: &[u8]) -> Vec<u8> {
+        let mut key = self.regs.clone();
+        key.extend(mem_locs.iter().map(|&l| self.memory[l as usize]));
+        key
+    }
+
+    fn witness(&self, space: &Space, pick: &[usize]) -> Witness {
+        let choices = pick.iter().zip(&space.per_loc).map(|(&i, c)| &c[i]);
+        Witness {
+            rf: choices.clone().flat_map(|c| c.rf.iter().copied()).collect(),
+            co: choices.map(|c| c.co.clone()).collect(),
+            values: self.values.clone(),
+            coherent: self.coherent,
+        }
+    }
+}
+
+/// A row being filled: its cells, and for each forbidden cell a few
+/// candidates to explain at the end.
+struct Pending {
+    row: Row,
+    keep: [Vec<(Vec<usize>, bool)>; 4],
+    witness_picks: [Option<Vec<usize>>; 4],
+}
+
+impl Pending {
+    fn new(test: &Test, b: &Built, mem_locs: &[u8]) -> Pending {
+        let blank = Cell {
+            status: Status::Forbidden,
+            witness: None,
+            violation: None,
+            race: None,
+        };
+        Pending {
+            row: Row {
+                regs: b.regs.clone(),
+                mem: mem_locs.iter().map(|&l| b.memory[l as usize]).collect(),
+                satisfies: test.cond.holds(&b.regs, &b.memory),
+                cells: vec![blank; 4],
+            },
+            keep: Default::default(),
+            witness_picks: Default::default(),
+        }
+    }
+
+    /// Judges one candidate under every model; returns a C11 data race
+    /// found in it (looked for, while `need_race`, even in allowed rows).
+    fn record(&mut self, b: &Built, pick: &[usize], need_race: bool) -> Option<(u8, u8)> {
+        let mut found = None;
+        for model in MemModel::ALL {
+            let m = model.index();
+            let cell = &mut self.row.cells[m];
+            let hunting_race = need_race && model == MemModel::C11;
+            if cell.status == Status::Allowed && !hunting_race {
+                continue;
+            }
+            if b.coherent && check(model, &b.exec) {
+                let racy = if model == MemModel::C11 {
+                    race(&b.exec)
+                } else {
+                    None
+                };
+                found = found.or(racy);
+                let status = if racy.is_some() {
+                    Status::Racy
+                } else {
+                    Status::Allowed
+                };
+                if cell.status == Status::Forbidden
+                    || (cell.status == Status::Racy && racy.is_none())
+                {
+                    cell.status = status;
+                    cell.race = racy;
+                    self.witness_picks[m] = Some(pick.to_vec());
+                }
+            } else if cell.status == Status::Forbidden {
+                // Keep a few candidates to explain; a coherent one explains
+                // more than one whose locations are not even sequential.
+                let keep = &mut self.keep[m];
+                if keep.len() < KEEP {
+                    keep.push((pick.to_vec(), b.coherent));
+                } else if b.coherent {
+                    if let Some(slot) = keep.iter_mut().find(|(_, c)| !c) {
+                        *slot = (pick.to_vec(), true);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Fills in witnesses, and for forbidden cells the best explanation.
+    fn finish(mut self, sk: &Skeleton, statics: &Statics, space: &Space, tries: usize) -> Row {
+        for model in MemModel::ALL {
+            let m = model.index();
+            let cell = &mut self.row.cells[m];
+            if let Some(pick) = &self.witness_picks[m] {
+                if let Some(b) = Built::new(sk, statics, space, pick) {
+                    cell.witness = Some(b.witness(space, pick));
+                }
+                continue;
+            }
+            let mut best: Option<(usize, Violation, Witness)> = None;
+            // Coherent candidates first: they explain more.
+            self.keep[m].sort_by_key(|(_, coherent)| !coherent);
+            for (pick, _) in self.keep[m].iter().take(tries) {
+                let Some(b) = Built::new(sk, statics, space, pick) else {
+                    continue;
+                };
+                let Some(v) = explain(model, &b.exec) else {
+                    continue;
+                };
+                let rank = v.cycle.len() + if b.coherent { 0 } else { 100 };
+                if best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
+                    best = Some((rank, v, b.witness(space, pick)));
+                }
+            }
+            if let Some((_, v, w)) = best {
+                cell.violation = Some(v);
+                cell.witness = Some(w);
+            }
+        }
+        self.row
+    }
+}
+
 /// How good an explanation a forbidden cell holds: lower is better. A cycle
 /// through a location that is not even sequential on its own explains less
 /// than one that shows the model's ordering rules at work.
 fn forbid_rank(cell: &Cell) -> usize {
     let coherent = cell.witness.as_ref().is_some_and(|w| w.coherent);
     2 + cell.violation.as_ref().map_or(99, |v| v.cycle.len()) + if coherent { 0 } else { 100 }
-}
-
-/// Checks one candidate and records it in its row (looking for a C11 data
-/// race even in allowed rows while `need_race`). Returns `None` when its
-/// values are circular (dropped), else the C11 data race it has, if consistent and racy.
-fn candidate(
-    test: &Test,
-    sk: &Skeleton,
-    space: &Space,
-    pick: &[usize],
-    mem_locs: &[u8],
-    need_race: bool,
-    rows: &mut BTreeMap<Vec<u8>, Row>,
-) -> Option<Option<(u8, u8)>> {
-    let choices: Vec<_> = pick
-        .iter()
-        .zip(&space.per_loc)
-        .map(|(&i, c)| &c[i])
-        .collect();
-    let (mut rf, mut co) = (Rel::EMPTY, Rel::EMPTY);
-    let mut rf_src = vec![0u8; sk.len()];
-    for c in &choices {
-        rf = rf.union(c.rf_rel);
-        co = co.union(c.co_rel);
-        for &(r, w) in &c.rf {
-            rf_src[r as usize] = w;
-        }
-    }
-    let coherent = choices.iter().all(|c| c.coherent);
-    let vals = values(sk, &rf_src)?;
-    let regs: Vec<u8> = sk.reg_event.iter().map(|&e| vals[e as usize]).collect();
-    let final_mem: Vec<u8> = choices
-        .iter()
-        .map(|c| vals[*c.co.last().unwrap_or(&0) as usize])
-        .collect();
-    let mem: Vec<u8> = mem_locs.iter().map(|&l| final_mem[l as usize]).collect();
-    let mut key = regs.clone();
-    key.extend_from_slice(&mem);
-    let satisfies = test.cond.holds(&regs, &final_mem);
-    let row = rows.entry(key).or_insert_with(|| Row {
-        regs,
-        mem,
-        satisfies,
-        cells: vec![
-            Cell {
-                status: Status::Forbidden,
-                witness: None,
-                violation: None,
-                race: None,
-            };
-            4
-        ],
-    });
-    let exec = Exec::new(sk, rf, co);
-    let witness = || Witness {
-        rf: choices.iter().flat_map(|c| c.rf.iter().copied()).collect(),
-        co: choices.iter().map(|c| c.co.clone()).collect(),
-        values: vals.clone(),
-        coherent,
-    };
-    let mut test_race = None;
-    for model in MemModel::ALL {
-        let cell = &mut row.cells[model.index()];
-        let hunting_race = need_race && model == MemModel::C11;
-        if cell.status == Status::Allowed && !hunting_race {
-            continue;
-        }
-        if coherent && check(model, &exec) {
-            let racy = if model == MemModel::C11 {
-                race(&exec)
-            } else {
-                None
-            };
-            if racy.is_some() {
-                test_race = test_race.or(racy);
-                if cell.status == Status::Forbidden {
-                    *cell = Cell {
-                        status: Status::Racy,
-                        witness: Some(witness()),
-                        violation: None,
-                        race: racy,
-                    };
-                }
-            } else if cell.status != Status::Allowed {
-                *cell = Cell {
-                    status: Status::Allowed,
-                    witness: Some(witness()),
-                    violation: None,
-                    race: None,
-                };
-            }
-        } else if cell.status == Status::Forbidden {
-            let Some(v) = explain(model, &exec) else {
-                continue;
-            };
-            let rank = 2 + v.cycle.len() + if coherent { 0 } else { 100 };
-            if cell.violation.is_none() || rank < forbid_rank(cell) {
-                cell.violation = Some(v);
-                cell.witness = Some(witness());
-            }
-        }
-    }
-    Some(test_race)
 }

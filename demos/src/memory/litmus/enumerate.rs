@@ -19,7 +19,7 @@ use super::rel::{members, Rel};
 /// coherence violation is shown with its own cycle.
 pub const FULL_LIMIT: u64 = 4_096;
 /// Most (coherent) candidates a test may have.
-pub const MAX_CANDIDATES: u64 = 100_000;
+pub const MAX_CANDIDATES: u64 = 50_000;
 
 /// One location's share of a candidate.
 #[derive(Clone, Debug, PartialEq, Eq)]

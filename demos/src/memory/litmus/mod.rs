@@ -13,10 +13,12 @@ pub mod ast;
 pub mod catalogue;
 pub mod enumerate;
 pub mod events;
+pub mod explain;
 pub mod models;
 pub mod parse;
 pub mod print;
 pub mod rel;
+pub mod syntax;
 
 pub use analysis::{Analysis, Row, Status, Verdict, Witness};
 pub use ast::Test;

@@ -61,22 +61,22 @@ impl Rel {
     }
 
     pub fn union(mut self, o: Rel) -> Rel {
-        for (a, b) in self.rows.iter_mut().zip(o.rows) {
-            *a |= b;
+        for i in 0..MAX_EVENTS {
+            self.rows[i] |= o.rows[i];
         }
         self
     }
 
     pub fn inter(mut self, o: Rel) -> Rel {
-        for (a, b) in self.rows.iter_mut().zip(o.rows) {
-            *a &= b;
+        for i in 0..MAX_EVENTS {
+            self.rows[i] &= o.rows[i];
         }
         self
     }
 
     pub fn minus(mut self, o: Rel) -> Rel {
-        for (a, b) in self.rows.iter_mut().zip(o.rows) {
-            *a &= !b;
+        for i in 0..MAX_EVENTS {
+            self.rows[i] &= !o.rows[i];
         }
         self
     }

@@ -30,6 +30,7 @@
 //! seq_cst fences are DMB ISH. aarch64.cat treats ISH and SY alike.
 
 use super::super::ast::{Fence, Op, Order};
+use super::super::events::Skeleton;
 use super::super::rel::{Rel, Set};
 use super::{shortest_cycle, Axiom, Edge, Exec, Violation};
 
@@ -43,8 +44,7 @@ struct Sets {
     dmb_st: Set,
 }
 
-fn sets(x: &Exec) -> Sets {
-    let sk = x.sk;
+fn sets(sk: &Skeleton) -> Sets {
     let fence = |want: &[Fence]| {
         sk.select(|op| matches!(op, Op::Fence { fence, .. } if want.contains(fence)))
     };
@@ -77,23 +77,17 @@ fn internal(x: &Exec) -> Rel {
     x.po_loc.union(x.com())
 }
 
-/// The parts of ob before closure, labelled, between memory events.
-fn ob_parts(x: &Exec) -> Vec<(Edge, Rel)> {
-    let sk = x.sk;
-    let s = sets(x);
+/// The parts of lob fixed by the text (dob, bob, lws), labelled, between memory events.
+fn static_parts(sk: &Skeleton) -> Vec<(Edge, Rel)> {
+    let s = sets(sk);
     let (r, w) = (sk.reads, sk.writes);
     let m = r | w;
     let po = sk.po;
+    let po_loc = po.inter(sk.loc);
     let through = |f: Set| po.to_set(f).seq(&po);
-    let lrs = x
-        .po_loc
-        .minus(x.po_loc.to_set(w).seq(&x.po_loc))
-        .between(w, r);
+    let lrs = po_loc.minus(po_loc.to_set(w).seq(&po_loc)).between(w, r);
     let dep_lrs = sk.addr.union(sk.data).seq(&lrs);
     let parts = vec![
-        (Edge::Rfe, x.ext(x.rf)),
-        (Edge::Fre, x.ext(x.fr)),
-        (Edge::Coe, x.ext(x.co)),
         (Edge::DobAddr, sk.addr),
         (Edge::DobData, sk.data),
         (Edge::DobCtrl, sk.ctrl.to_set(w)),
@@ -105,8 +99,7 @@ fn ob_parts(x: &Exec) -> Vec<(Edge, Rel)> {
         (Edge::BobRelAcq, po.between(s.rel, s.acq)),
         (Edge::BobAcq, po.from_set(s.acq)),
         (Edge::BobRel, po.to_set(s.rel)),
-        (Edge::Lws, x.po_loc.to_set(w)),
-        (Edge::Haz, x.po_loc.between(r, r).seq(&x.ext(x.fr))),
+        (Edge::Lws, po_loc.to_set(w)),
     ];
     parts
         .into_iter()
@@ -114,11 +107,36 @@ fn ob_parts(x: &Exec) -> Vec<(Edge, Rel)> {
         .collect()
 }
 
+pub fn statics(sk: &Skeleton) -> Rel {
+    static_parts(sk)
+        .iter()
+        .fold(Rel::EMPTY, |a, (_, r)| a.union(*r))
+}
+
+/// `[R]; po-loc; [R]; fre`.
+fn haz(x: &Exec) -> Rel {
+    let r = x.sk.reads;
+    x.po_loc.between(r, r).seq(&x.ext(x.fr))
+}
+
+/// All the parts of ob before closure, labelled.
+fn ob_parts(x: &Exec) -> Vec<(Edge, Rel)> {
+    let mut parts = vec![
+        (Edge::Rfe, x.ext(x.rf)),
+        (Edge::Fre, x.ext(x.fr)),
+        (Edge::Coe, x.ext(x.co)),
+    ];
+    parts.extend(static_parts(x.sk));
+    parts.push((Edge::Haz, haz(x)));
+    parts
+}
+
 pub fn check(x: &Exec) -> bool {
     internal(x).is_acyclic()
-        && ob_parts(x)
-            .iter()
-            .fold(Rel::EMPTY, |a, (_, r)| a.union(*r))
+        && x.statics
+            .arm
+            .union(x.ext(x.com()))
+            .union(haz(x))
             .is_acyclic()
 }
 

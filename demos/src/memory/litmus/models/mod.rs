@@ -41,11 +41,33 @@ impl MemModel {
     }
 }
 
+/// What each model derives from the test's text alone, computed once per
+/// test rather than once per candidate.
+#[derive(Clone, Debug)]
+pub struct Statics {
+    /// TSO: `po_ghb | mfence | implied`.
+    tso: Rel,
+    /// ARMv8: `dob | bob | lws`, between memory events.
+    arm: Rel,
+    c11: rc11::Statics,
+}
+
+impl Statics {
+    pub fn new(sk: &Skeleton) -> Statics {
+        Statics {
+            tso: tso::statics(sk),
+            arm: armv8::statics(sk),
+            c11: rc11::statics(sk),
+        }
+    }
+}
+
 /// A candidate execution: the test's fixed relations plus one choice of
 /// reads-from and coherence order, and the relations derived from them.
 #[derive(Clone, Debug)]
 pub struct Exec<'a> {
     pub sk: &'a Skeleton,
+    pub statics: &'a Statics,
     pub rf: Rel,
     pub co: Rel,
     /// From-reads: `rf^-1 ; co`.
@@ -55,9 +77,10 @@ pub struct Exec<'a> {
 }
 
 impl<'a> Exec<'a> {
-    pub fn new(sk: &'a Skeleton, rf: Rel, co: Rel) -> Exec<'a> {
+    pub fn new(sk: &'a Skeleton, statics: &'a Statics, rf: Rel, co: Rel) -> Exec<'a> {
         Exec {
             sk,
+            statics,
             rf,
             co,
             fr: rf.inverse().seq(&co),

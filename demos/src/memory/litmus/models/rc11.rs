@@ -26,8 +26,23 @@
 //! anything in RC11. Initial writes are non-atomic and sb-before nothing, as in herd.
 
 use super::super::ast::{Fence, Op, Order};
+use super::super::events::Skeleton;
 use super::super::rel::{Rel, Set};
 use super::{members, shortest_cycle, shortest_cycle_nodes, Axiom, Edge, Exec, Step, Violation};
+
+/// The parts of RC11 fixed by the text.
+#[derive(Clone, Debug)]
+pub struct Statics {
+    atomic: Set,
+    sc: Set,
+    sc_fence: Set,
+    /// Atomic reads: the only ones an sw edge can end on.
+    r_atomic: Set,
+    /// `[REL | ACQ_REL | SC]; ([F]; sb)?; rs`.
+    pre_rf: Rel,
+    /// `(sb; [F])?; [ACQ | ACQ_REL | SC]`.
+    post_rf: Rel,
+}
 
 struct C11 {
     atomic: Set,
@@ -48,8 +63,7 @@ fn fence_order(f: Fence) -> Order {
     }
 }
 
-fn c11(x: &Exec) -> C11 {
-    let sk = x.sk;
+pub fn statics(sk: &Skeleton) -> Statics {
     let order_set = |want: &[Order]| {
         sk.select(|op| match *op {
             Op::Read { ord, .. } | Op::Write { ord, .. } => want.contains(&ord),
@@ -62,26 +76,37 @@ fn c11(x: &Exec) -> C11 {
     let sc = order_set(&[Order::Sc]);
     let rel = order_set(&[Order::Rel, Order::AcqRel, Order::Sc]);
     let acq = order_set(&[Order::Acq, Order::AcqRel, Order::Sc]);
-    let f = sk.fences;
-    let (r, w) = (sk.reads, sk.writes);
+    let (f, w) = (sk.fences, sk.writes);
+    let all = sk.mem() | f;
     let sb = sk.po;
     let rs = sb.inter(sk.loc).opt(w).between(w, w & atomic);
-    let sw = Rel::id(rel)
-        .seq(&sb.from_set(f).opt(sk.mem() | f))
-        .seq(&rs)
-        .seq(&x.rf.to_set(r & atomic))
-        .seq(&sb.to_set(f).opt(sk.mem() | f))
-        .to_set(acq);
-    let hb = sb.union(sw).plus();
-    let eco = x.com().plus();
-    C11 {
+    Statics {
         atomic,
         sc,
         sc_fence: sc & f,
+        r_atomic: sk.reads & atomic,
+        pre_rf: Rel::id(rel).seq(&sb.from_set(f).opt(all)).seq(&rs),
+        post_rf: sb.to_set(f).opt(all).to_set(acq),
+    }
+}
+
+fn c11(x: &Exec) -> C11 {
+    let st = &x.statics.c11;
+    let sb = x.sk.po;
+    let sw = st.pre_rf.seq(&x.rf.to_set(st.r_atomic)).seq(&st.post_rf);
+    let hb = if sw.is_empty() {
+        sb
+    } else {
+        sb.union(sw).plus()
+    };
+    C11 {
+        atomic: st.atomic,
+        sc: st.sc,
+        sc_fence: st.sc_fence,
         sb,
         hb,
         sw,
-        eco,
+        eco: x.com().plus(),
     }
 }
 
@@ -107,7 +132,7 @@ fn coherent(c: &C11) -> bool {
 }
 
 fn psc_ok(x: &Exec, c: &C11) -> bool {
-    psc(x, c).is_acyclic()
+    c.sc == 0 || psc(x, c).is_acyclic()
 }
 
 fn thin_air_ok(x: &Exec) -> bool {

@@ -24,17 +24,18 @@
 //! `atomic` check (`rmw & (fre; coe)` empty) holds by construction.
 
 use super::super::ast::{Fence, Op, Order};
+use super::super::events::Skeleton;
 use super::super::rel::Rel;
 use super::{shortest_cycle, Axiom, Edge, Exec, Violation};
 
 /// Locked stores (`W.sc` = XCHG).
-fn locked(x: &Exec) -> u32 {
-    x.sk.select(|op| matches!(op, Op::Write { ord: Order::Sc, .. }))
+fn locked(sk: &Skeleton) -> u32 {
+    sk.select(|op| matches!(op, Op::Write { ord: Order::Sc, .. }))
 }
 
 /// `po; [MFENCE]; po`.
-fn mfence(x: &Exec) -> Rel {
-    let fences = x.sk.select(|op| {
+fn mfence(sk: &Skeleton) -> Rel {
+    let fences = sk.select(|op| {
         matches!(
             op,
             Op::Fence {
@@ -43,27 +44,40 @@ fn mfence(x: &Exec) -> Rel {
             }
         )
     });
-    x.sk.po.to_set(fences).seq(&x.sk.po)
+    sk.po.to_set(fences).seq(&sk.po)
 }
 
-/// The parts of ghb, labelled for explanations.
-fn ghb_parts(x: &Exec) -> Vec<(Edge, Rel)> {
-    let sk = x.sk;
+/// The parts of ghb fixed by the text: ppo, mfence and implied.
+fn static_parts(sk: &Skeleton) -> [(Edge, Rel); 3] {
     let (r, w) = (sk.reads, sk.writes);
     let m = r | w;
     let po_ghb = sk.po.between(w, w).union(sk.po.between(r, m));
     // WR(po) with a locked end; only the store of XCHG exists here.
-    let implied = sk.po.between(w & locked(x), r);
-    vec![
+    let implied = sk.po.between(w & locked(sk), r);
+    [
         (Edge::Po, po_ghb),
-        (Edge::Mfence, mfence(x).between(m, m)),
+        (Edge::Mfence, mfence(sk).between(m, m)),
         (Edge::Locked, implied),
+    ]
+}
+
+pub fn statics(sk: &Skeleton) -> Rel {
+    static_parts(sk)
+        .iter()
+        .fold(Rel::EMPTY, |a, (_, r)| a.union(*r))
+}
+
+/// The parts of ghb, labelled for explanations.
+fn ghb_parts(x: &Exec) -> Vec<(Edge, Rel)> {
+    let mut parts = static_parts(x.sk).to_vec();
+    parts.extend([
         (Edge::Rfe, x.ext(x.rf)),
         (Edge::Coe, x.ext(x.co)),
         (Edge::Coi, x.internal(x.co)),
         (Edge::Fre, x.ext(x.fr)),
         (Edge::Fri, x.internal(x.fr)),
-    ]
+    ]);
+    parts
 }
 
 fn uniproc(x: &Exec) -> Rel {
@@ -72,9 +86,11 @@ fn uniproc(x: &Exec) -> Rel {
 
 pub fn check(x: &Exec) -> bool {
     uniproc(x).is_acyclic()
-        && ghb_parts(x)
-            .iter()
-            .fold(Rel::EMPTY, |a, (_, r)| a.union(*r))
+        && x.statics
+            .tso
+            .union(x.ext(x.rf))
+            .union(x.co)
+            .union(x.fr)
             .is_acyclic()
 }
 
