@@ -187,3 +187,148 @@ pub const CATALOGUE: &[Entry] = &[
 pub fn find(name: &str) -> Option<&'static Entry> {
     CATALOGUE.iter().find(|e| e.name == name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::litmus::{parse, Analysis, MemModel, Verdict};
+    use Verdict::{Allowed as A, Forbidden as F, Undefined as U};
+
+    // Expected verdicts [SC, TSO, ARMv8, C11] and where each is published.
+    // "SC" needs no source beyond the definition (acyclic po ∪ rf ∪ co ∪ fr):
+    // every test here but the allowed SC outcomes forms such a cycle.
+    // x86 = herdtools7 catalogue/x86_64/kinds.txt; SDM = Intel SDM Vol. 3A
+    // §8.2.3 (§10.2.3 in current editions); a64 = herdtools7
+    // catalogue/aarch64/tests/kinds.txt; guide = herdtools7
+    // catalogue/aarch64-readers-guide/tests/kinds.txt; RC11 = Lahav et al.,
+    // PLDI 2017, and herd/libdir/rc11.cat; C++ = the C++ standard's
+    // [intro.races] and [atomics.order]/[atomics.fences].
+    const EXPECTED: &[(&str, [Verdict; 4])] = &[
+        // TSO: SDM §8.2.3.2 Example 8-1 (loads with loads, stores with stores
+        // stay in order); x86 "MP Forbid". ARMv8: a64 "MP Allowed". C11:
+        // relaxed accesses create no synchronises-with (C++ [atomics.order] p1-2).
+        ("MP", [F, F, A, A]),
+        // ARMv8: a64 "MP+rel+acq Forbidden". C11: the release store
+        // synchronises with the acquire load (C++ [atomics.order] p2), so the
+        // data store happens before the data load (C++ [intro.races] write-read coherence).
+        ("MP+rel+acq", [F, F, F, F]),
+        // ARMv8: a64 "MP+dmb.sys Forbidden". C11: seq_cst fences are release
+        // and acquire fences; fence-to-fence synchronisation (C++ [atomics.fences] p2).
+        ("MP+fences", [F, F, F, F]),
+        // C11: C++ [atomics.fences] p2 (release fence ; relaxed store read by a
+        // relaxed load ; acquire fence synchronise). ARMv8: F.rel and F.acq are
+        // DMB ISH and DMB ISHLD (Arm atomicsabi64); a64 "MP+dmb.sys Forbidden"
+        // with guide "IRIW+dmb.lds Forbidden" (DMB LD orders the reads).
+        ("MP+fence.rel+fence.acq", [F, F, F, F]),
+        // C11: when the flag load reads 0 the plain loads and stores of x are
+        // unordered: a data race, undefined behaviour (C++ [intro.races] p21);
+        // herd7 prints Undef (herd/top_herd.ml). Hardware as MP+rel+acq.
+        ("MP+na", [F, F, F, U]),
+        // ARMv8: a64 "MP+rel+data-lrs-acq Forbidden". C11: no acquire reads a
+        // release store, and RC11 ignores dependencies, so nothing orders the data load.
+        ("MP+rel+data-lrs-acq", [F, F, F, A]),
+        // ARMv8: a64 "MP+rel+ctrl-lrs-acq Allowed".
+        ("MP+rel+ctrl-lrs-acq", [F, F, A, A]),
+        // ARMv8: a64 "MP+rel+addr-po-loc-addr Allowed".
+        ("MP+rel+addr-po-loc-addr", [F, F, A, A]),
+        // TSO: SDM §8.2.3.4 Example 8-3; x86 "SB Allow". ARMv8: a64 "SB
+        // Allowed". C11: relaxed, no seq_cst access: nothing forbids it (RC11 §1).
+        ("SB", [F, A, A, A]),
+        // TSO: x86 "SB+mfences Forbid". ARMv8: a64 "SB+dmb.sys Forbidden".
+        // C11: the two seq_cst fences are ordered by psc both ways (RC11 psc_F; rc11.cat pscf).
+        ("SB+mfences", [F, F, F, F]),
+        // TSO: x86 "SB+mfence+po Allow". ARMv8: a64 "SB+dmb.sy+po Allowed".
+        // C11: a single seq_cst fence cannot close a psc cycle (rc11.cat).
+        ("SB+mfence+po", [F, A, A, A]),
+        // TSO: SDM §8.2.3.9 Example 8-9 (loads are not reordered with an earlier
+        // XCHG). ARMv8: a64 "SB+dmb.sy+rel-acq Forbidden" (STLR then LDAR keeps
+        // the store first). C11: all four accesses in the single total order S
+        // (C++ [atomics.order] p4).
+        ("SB+sc", [F, F, F, F]),
+        // TSO: SDM §8.2.3.5 Example 8-5 (intra-processor forwarding); x86
+        // "SB+rfi-pos Allow". ARMv8: allowed even with DMB LD after the own
+        // read (guide "SB+rfi-dmb.ld+rfi-dmb.ld Allowed"). C11: relaxed, as SB.
+        ("SB+rfi-pos", [F, A, A, A]),
+        // TSO: SDM §8.2.3.3 Example 8-2; x86 "LB Forbid". ARMv8: a64 "LB
+        // Allowed". C11: RC11 forbids (sb ∪ rf) cycles (no-thin-air, rc11.cat).
+        ("LB", [F, F, A, F]),
+        // ARMv8: a64 "LB+rel+data-post Forbidden", herdtools7
+        // catalogue/dependencies "LB+rel+data Forbid". C11: no-thin-air.
+        ("LB+rel+data", [F, F, F, F]),
+        // TSO: SDM §8.2.3.7 Example 8-7 (stores seen in a consistent order).
+        // ARMv8: guide "IRIW Allowed". C11: relaxed loads may disagree
+        // (only seq_cst gives one total order, C++ [atomics.order] p4).
+        ("IRIW", [F, F, A, A]),
+        // ARMv8: guide "IRIW+dmb.lds Forbidden". C11: F.ld reads as an acquire
+        // fence; with relaxed stores nothing synchronises, and acquire
+        // ordering does not forbid IRIW (C++ [atomics.order] p4, note on seq_cst).
+        ("IRIW+dmb.lds", [F, F, F, A]),
+        // ARMv8: LDAR orders the later load ([A]; po in bob) just as DMB LD
+        // does in guide "IRIW+dmb.lds Forbidden". C11: as IRIW+dmb.lds.
+        ("IRIW+acqs", [F, F, F, A]),
+        // C11: all eight accesses in the total order S (C++ [atomics.order] p4).
+        // TSO: SDM §8.2.3.8 Example 8-8 (locked instructions have a total order).
+        ("IRIW+sc", [F, F, F, F]),
+        // TSO: SDM §8.2.3.6 Example 8-6 (stores are transitively visible); x86
+        // "WRC Forbid". ARMv8: guide "WRC Allowed". C11: relaxed.
+        ("WRC", [F, F, A, A]),
+        // ARMv8: guide "WRC+rel+addr Forbidden". C11: the last read is not an
+        // acquire, so no synchronises-with; dependencies order nothing in RC11.
+        ("WRC+rel+addr", [F, F, F, A]),
+        // C11: T1's read of x happens before T2's read of x (sb ; sw ; sb), so
+        // T2 cannot read an older value (C++ [intro.races] read-read coherence).
+        // ARMv8: po;[L] and [A];po in bob, as in guide "WRC+rel+addr Forbidden".
+        ("WRC+rel+acq", [F, F, F, F]),
+        // ARMv8: guide "ISA2 Allowed". TSO: every po edge here (W→W, R→W, R→R)
+        // is in x86-TSO's ghb (x86tso.cat; Sewell et al., CACM 2010). C11: relaxed.
+        ("ISA2", [F, F, A, A]),
+        // TSO: x86 "2+2W Forbid". ARMv8: a64 "2+2W Allowed". C11: relaxed.
+        ("2+2W", [F, F, A, A]),
+        // ARMv8: a64 "2+2W+dmb.sys Forbidden". C11: seq_cst fences ordered by
+        // psc through coherence (RC11 psc_F).
+        ("2+2W+fences", [F, F, F, F]),
+        // TSO: x86 "R Allow". ARMv8: a64 "R Allowed". C11: relaxed.
+        ("R", [F, A, A, A]),
+        // TSO: x86 "R+po+mfence Forbid" (the fence on the store-load side
+        // suffices). ARMv8: a64 "R+dmb.sys Forbidden". C11: RC11 psc_F.
+        ("R+fences", [F, F, F, F]),
+        // TSO: x86 "S Forbid". ARMv8: a64 "S Allowed". C11: relaxed.
+        ("S", [F, F, A, A]),
+        // TSO: x86 "RWC Allow". ARMv8: guide "RWC Allowed". C11: relaxed.
+        ("RWC", [F, A, A, A]),
+        // a64 "CoRR Forbidden"; x86tso.cat uniproc; C++ [intro.races] read-read coherence.
+        ("CoRR", [F, F, F, F]),
+        // a64 "CoWR Forbidden"; uniproc; C++ [intro.races] write-read coherence.
+        ("CoWR", [F, F, F, F]),
+        // a64 "CoWW Forbidden"; uniproc; C++ [intro.races] write-write coherence.
+        ("CoWW", [F, F, F, F]),
+    ];
+
+    #[test]
+    fn every_entry_has_its_published_verdict_under_each_model() {
+        assert_eq!(EXPECTED.len(), CATALOGUE.len());
+        for (name, want) in EXPECTED {
+            let entry = find(name).unwrap_or_else(|| panic!("{name} is missing"));
+            let test = parse(entry.text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(test.name, *name);
+            let a = Analysis::of(&test).unwrap();
+            for m in MemModel::ALL {
+                assert_eq!(a.verdict(m), want[m.index()], "{name} under {}", m.label());
+            }
+        }
+    }
+
+    #[test]
+    fn entries_are_canonical_and_well_described() {
+        for e in CATALOGUE {
+            let t = parse(e.text).unwrap();
+            assert_eq!(t.to_text(), e.text, "{} is not in canonical form", e.name);
+            assert!(
+                e.teaches.ends_with('.') && e.teaches.len() < 200,
+                "{}",
+                e.name
+            );
+        }
+        assert!(CATALOGUE.len() >= 20);
+    }
+}

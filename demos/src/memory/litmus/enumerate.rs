@@ -54,15 +54,24 @@ fn factorial(n: u64) -> u64 {
 
 /// Builds the candidate space, or says why the test is too big to explore.
 pub fn space(sk: &Skeleton) -> Result<Space, String> {
-    let full: u64 = (0..sk.locs)
+    space_with(sk, full_count(sk) > FULL_LIMIT)
+}
+
+/// How many candidates a full enumeration has (saturating).
+pub fn full_count(sk: &Skeleton) -> u64 {
+    (0..sk.locs)
         .map(|l| {
             let at = sk.at_loc[l];
             let w = (at & sk.writes).count_ones() as u64;
             let r = (at & sk.reads).count_ones();
             factorial(w - 1).saturating_mul(w.saturating_pow(r))
         })
-        .fold(1u64, |a, b| a.saturating_mul(b));
-    let pruned = full > FULL_LIMIT;
+        .fold(1u64, |a, b| a.saturating_mul(b))
+}
+
+/// Builds the candidate space, all of it or (`pruned`) only the choices that
+/// keep every location sequentially consistent.
+pub fn space_with(sk: &Skeleton, pruned: bool) -> Result<Space, String> {
     let mut per_loc = Vec::new();
     let mut product: u64 = 1;
     for l in 0..sk.locs {

@@ -652,3 +652,162 @@ impl CondParser<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> (usize, usize, String) {
+        let e = parse(text).expect_err(text);
+        (e.line, e.col, e.reason)
+    }
+
+    #[test]
+    fn the_issue_example_parses() {
+        let t = parse(
+            "# comment\nname MP+rel+acq\nthread W x 1; W.rel y 1\nthread R.acq y r1; R x r2\nexists r1=1 /\\ r2=0\n",
+        )
+        .unwrap();
+        assert_eq!(t.name, "MP+rel+acq");
+        assert_eq!((t.locs.len(), t.regs.len(), t.threads.len()), (2, 2, 2));
+        assert_eq!(
+            t.threads[1][0],
+            Op::Read {
+                ord: Order::Acq,
+                loc: 1,
+                reg: 0,
+                dep: None
+            }
+        );
+        assert_eq!(
+            t.cond,
+            Cond::And(Box::new(Cond::Reg(0, 1)), Box::new(Cond::Reg(1, 0)))
+        );
+    }
+
+    #[test]
+    fn dependencies_values_and_conditions() {
+        let t = parse(
+            "thread R x r1; W y r1 data(r1); R z r2 addr(r1); F.ld ctrl(r2); W.na x 3;\nexists (r1=1 \\/ r2=0) /\\ x=3 \\/ y=1",
+        )
+        .unwrap();
+        assert_eq!(t.name, "test");
+        let ops = &t.threads[0];
+        assert_eq!(ops.len(), 5, "a trailing ; is allowed");
+        assert!(matches!(
+            ops[1],
+            Op::Write {
+                value: Value::Reg(0),
+                dep: Some(Dep {
+                    kind: DepKind::Data,
+                    reg: 0
+                }),
+                ..
+            }
+        ));
+        assert!(matches!(
+            ops[3],
+            Op::Fence {
+                fence: Fence::Ld,
+                dep: Some(Dep {
+                    kind: DepKind::Ctrl,
+                    reg: 1
+                })
+            }
+        ));
+        assert!(matches!(t.cond, Cond::Or(..)), "/\\ binds tighter than \\/");
+        assert_eq!(parse(&t.to_text()).unwrap(), t);
+    }
+
+    #[test]
+    fn errors_name_line_column_and_reason() {
+        assert_eq!(err("thread W x\nexists x=1").0, 1);
+        assert_eq!(err("thread W x\nexists x=1").1, 11);
+        let (l, c, r) = err("name t\nthread Q x 1\nexists x=1");
+        assert_eq!((l, c), (2, 8));
+        assert!(r.contains("use W, R or F"), "{r}");
+        assert_eq!(err("thread R.rel x r1\nexists r1=0").1, 10);
+        assert!(err("thread W.acq x 1\nexists x=0").2.contains("rel or sc"));
+        assert!(err("thread F.rlx\nexists x=0").2.contains("orders nothing"));
+        assert_eq!(err("thread W x 10\nexists x=0").1, 12);
+        let (_, c, r) = err("thread W y r1\nexists y=0");
+        assert_eq!(c, 12);
+        assert!(r.contains("not loaded by an earlier read"), "{r}");
+        assert!(err("thread R x r1\nthread W y 1 addr(r1)\nexists r1=0")
+            .2
+            .contains("another thread"));
+        assert!(err("thread R x r1; R y r1\nexists r1=0")
+            .2
+            .contains("its own register"));
+        assert!(err("thread R x r1 data(r1)\nexists r1=0")
+            .2
+            .contains("not loaded"));
+        assert!(err("thread R x r1; R y r2 data(r1)\nexists r1=0")
+            .2
+            .contains("use addr(rN) or ctrl(rN)"));
+        assert!(err("thread R x r1; F addr(r1)\nexists r1=0")
+            .2
+            .contains("only ctrl"));
+        assert!(err("thread W x 1\n").2.contains("needs an exists line"));
+        assert!(err("exists x=1").2.contains("after the thread lines"));
+        assert!(err("thread W x 1\nname late\nexists x=1")
+            .2
+            .contains("once, before the threads"));
+        assert!(err("thread W x 1\nexists x=1\nthread W y 1")
+            .2
+            .contains("may follow the exists"));
+        assert!(err("thread W x 1\nexists z=1")
+            .2
+            .contains("neither a register nor a location"));
+        assert!(err("thread W x 1\nexists r9=1")
+            .2
+            .contains("not loaded by any read"));
+        assert!(err("thread W x 1\nexists (x=1")
+            .2
+            .contains("`)` is missing"));
+        assert!(err("thread W x 1\nexists x=1 /\\")
+            .2
+            .contains("register or location"));
+        assert!(err("thread W x 1\nexists x 1").2.contains("expected `=`"));
+        assert!(err("name a b\nthread W x 1\nexists x=1")
+            .2
+            .contains("no spaces"));
+        assert!(err("name a&b\nthread W x 1\nexists x=1")
+            .2
+            .contains("cannot appear in a name"));
+        assert!(err("thread W r1 1\nexists r1=1")
+            .2
+            .contains("not a location"));
+        assert!(err("thread W x 1;; W y 1\nexists x=1")
+            .2
+            .contains("missing here"));
+    }
+
+    #[test]
+    fn limits_are_refused_with_a_reason() {
+        let five = "thread W x 1\n".repeat(5) + "exists x=1";
+        assert!(err(&five).2.contains("at most 4 threads"));
+        let seven = format!("thread {}\nexists x=1", ["W x 1"; 7].join("; "));
+        let (_, c, r) = err(&seven);
+        assert!(r.contains("at most 6 operations"));
+        assert_eq!(c, 8 + 7 * 6);
+        assert!(err("thread W a 1; W b 1; W c 1; W d 1\nexists a=1")
+            .2
+            .contains("at most 3 locations"));
+        assert!(err(&"#".repeat(MAX_TEXT + 1)).2.contains("at most 4000"));
+        let deep = format!(
+            "thread W x 1\nexists {}x=1{}",
+            "(".repeat(20),
+            ")".repeat(20)
+        );
+        assert!(err(&deep).2.contains("nest at most"));
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let (l, c, _) = err("# héllo\nthread W x 1; Wé x 1\nexists x=1");
+        assert_eq!((l, c), (2, 15));
+        let (_, c, _) = err("thread W x 1; W ü 1\nexists x=1");
+        assert_eq!(c, 17);
+    }
+}
