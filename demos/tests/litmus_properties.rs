@@ -9,6 +9,7 @@ use demos::memory::litmus::events::Skeleton;
 use demos::memory::litmus::models::{check, Exec, Statics};
 use demos::memory::litmus::rel::Rel;
 use demos::memory::litmus::{parse, Analysis, MemModel, Test, Verdict};
+use demos::memory::reordering::reachable;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -322,6 +323,20 @@ proptest! {
         }
         for row in &a.rows {
             prop_assert!(row.cells.iter().take(3).all(|c| c.status != Status::Racy));
+        }
+    }
+
+    #[test]
+    fn the_scheduler_reaches_exactly_the_allowed_outcomes_under_sc_and_tso(
+        ts in threads(4, 3),
+        plain in any::<bool>(),
+        cond in prop::collection::vec((0u8..20, 0u8..3), 1..3),
+    ) {
+        let Some(t) = generated(&ts, plain, &cond) else { return Ok(()) };
+        let a = Analysis::of(&t).unwrap();
+        for m in [MemModel::Sc, MemModel::Tso] {
+            let operational = reachable(&t, m, &a.mem_locs);
+            prop_assert_eq!(&operational, &allowed(&a, m), "{} differs for\n{}", m.label(), t.to_text());
         }
     }
 }
