@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 pub enum Entry {
     Store {
         loc: u8,
-        value: u8,
+        value: u32,
         /// A release store leaves only after every older store.
         release: bool,
     },
@@ -39,7 +39,7 @@ pub struct StoreBuffer {
 }
 
 impl StoreBuffer {
-    pub fn push(&mut self, loc: u8, value: u8, release: bool) {
+    pub fn push(&mut self, loc: u8, value: u32, release: bool) {
         self.entries.push(Entry::Store {
             loc,
             value,
@@ -67,7 +67,7 @@ impl StoreBuffer {
     }
 
     /// The newest pending value for `loc`: what the core's own load reads.
-    pub fn forward(&self, loc: u8) -> Option<u8> {
+    pub fn forward(&self, loc: u8) -> Option<u32> {
         self.entries.iter().rev().find_map(|e| match *e {
             Entry::Store { loc: l, value, .. } if l == loc => Some(value),
             _ => None,
@@ -100,7 +100,7 @@ impl StoreBuffer {
     }
 
     /// Removes entry `i` if it may leave, returning (location, value) for memory.
-    pub fn drain(&mut self, i: usize, policy: Drain) -> Option<(u8, u8)> {
+    pub fn drain(&mut self, i: usize, policy: Drain) -> Option<(u8, u32)> {
         if !self.can_drain(i, policy) {
             return None;
         }

@@ -90,8 +90,9 @@ impl Machine {
         let tso = model == MemModel::Tso;
         let effect = match op {
             Op::Read { loc, reg, .. } => {
+                // Litmus values are 0–9: a buffered value always fits a u8.
                 let buffered = if tso {
-                    self.buffers[t].forward(loc)
+                    self.buffers[t].forward(loc).map(|v| v as u8)
                 } else {
                     None
                 };
@@ -110,7 +111,7 @@ impl Machine {
                     Value::Reg(r) => self.regs[r as usize].unwrap_or(0),
                 };
                 if tso && ord != Order::Sc {
-                    self.buffers[t].push(loc, value, false);
+                    self.buffers[t].push(loc, u32::from(value), false);
                     Effect::Buffered { value }
                 } else {
                     self.memory[loc as usize] = value;
@@ -126,6 +127,7 @@ impl Machine {
     /// Drains thread `t`'s oldest store to memory (TSO: FIFO).
     pub fn drain(&mut self, t: usize) -> Option<(u8, u8)> {
         let (loc, value) = self.buffers.get_mut(t)?.drain(0, Drain::Fifo)?;
+        let value = value as u8;
         self.memory[loc as usize] = value;
         Some((loc, value))
     }
