@@ -4,5 +4,8 @@
 pub mod aba;
 pub mod cas;
 pub mod false_sharing;
+pub mod litmus;
 pub mod mpmc;
 pub mod rcu;
+pub mod reordering;
+pub mod store_buffer;

@@ -1,0 +1,348 @@
+//! Lamport's single-producer single-consumer ring (L. Lamport, "Specifying
+//! concurrent program modules", TOPLAS 5(2), 1983; the lock-free form used by
+//! e.g. Linux `include/linux/kfifo.h`): `tail` is written only by the
+//! producer, `head` only by the consumer, so no CAS is needed — only the
+//! right memory order on the two indices.
+//!
+//! - Full/empty convention: free-running indices. `head` and `tail` count
+//!   items forever; slot `i % capacity` holds item `i`; empty when
+//!   `tail == head`, full when `tail - head == capacity`, so every slot is used
+//!   (kfifo's `in`/`out`). Item `i` carries the value `i + 1`, so a wrong read
+//!   is recognisable.
+//! - Enqueue: check space (read `head`), write the slot, publish `tail`
+//!   with a release store. Dequeue: read `tail` (acquire), read the slot,
+//!   publish `head` (release).
+//! - Each core's stores go through a [`StoreBuffer`] with the weak drain
+//!   policy (Arm-like): stores to different locations may reach memory out
+//!   of order unless a release store keeps them behind.
+//!
+//! Breaks: [`Fault::RelaxedTail`] publishes `tail` with a relaxed store, which
+//! may drain before the slot, so the consumer reads a stale slot;
+//! [`Fault::EarlyHead`] publishes `head` before reading the slot, so the
+//! producer may overwrite it first. Cached indices: the producer keeps a
+//! copy of `head` and the consumer of `tail`, re-reading the other's index
+//! only when the copy says full / empty.
+
+mod lines;
+mod steps;
+#[cfg(test)]
+mod tests;
+
+pub use lines::{Lines, CONSUMER, HEAD, PRODUCER, TAIL};
+
+use crate::memory::store_buffer::{Drain, StoreBuffer};
+use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use serde::{Deserialize, Serialize};
+
+pub const CAPACITY_MIN: usize = 2;
+pub const CAPACITY_MAX: usize = 16;
+
+/// Memory locations: the two indices, then the slots.
+pub const HEAD_LOC: u8 = 0;
+pub const TAIL_LOC: u8 = 1;
+pub const FIRST_SLOT: u8 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fault {
+    /// The correct protocol.
+    None,
+    /// `tail` published with a relaxed store: it may become visible before the slot.
+    RelaxedTail,
+    /// `head` published before the slot is read: the slot may be reused too early.
+    EarlyHead,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpscConfig {
+    pub capacity: usize,
+    pub fault: Fault,
+    pub cached: bool,
+}
+
+impl Default for SpscConfig {
+    fn default() -> Self {
+        SpscConfig {
+            capacity: 4,
+            fault: Fault::None,
+            cached: false,
+        }
+    }
+}
+
+/// Where the producer is in an enqueue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProducerStep {
+    /// Next: check for space.
+    CheckSpace,
+    /// Next: write the slot.
+    WriteSlot,
+    /// Next: publish `tail`.
+    PublishTail,
+}
+
+/// Where the consumer is in a dequeue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConsumerStep {
+    /// Next: read `tail` to see whether an item is there.
+    ReadTail,
+    /// Next: read the slot.
+    ReadSlot,
+    /// Next: publish `head`.
+    PublishHead,
+    /// [`Fault::EarlyHead`]: `head` is already published; next, read the slot.
+    ReadSlotLate,
+}
+
+/// A wrong value read from a slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Damage {
+    /// The slot still held an older value: the item's store was not yet visible.
+    Stale { item: u32, read: u32 },
+    /// The slot already held a newer item: the producer reused it too early.
+    Overwritten { item: u32, read: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spsc {
+    pub capacity: usize,
+    pub fault: Fault,
+    pub cached: bool,
+    /// Shared memory: `head`, `tail`, then the slots.
+    pub memory: Vec<u32>,
+    /// Store buffers of the producer's and the consumer's core.
+    pub buffers: [StoreBuffer; 2],
+    pub producer: ProducerStep,
+    /// The producer's own count of items started (its `tail`).
+    pub tail: u32,
+    /// The producer's copy of `head` (cached mode).
+    pub cached_head: u32,
+    pub consumer: ConsumerStep,
+    /// The consumer's own count of items taken (its `head`).
+    pub head: u32,
+    /// The consumer's copy of `tail` (cached mode).
+    pub cached_tail: u32,
+    /// Cross-core reads of the other side's index.
+    pub index_reads: u32,
+    pub lines: Lines,
+    /// Items published (tail stores executed).
+    pub enqueued: u32,
+    /// Items whose slot the consumer has read.
+    pub dequeued: u32,
+    /// Values the consumer read, in order (the last 32).
+    pub received: Vec<u32>,
+    /// Wrong reads, the most recent last.
+    pub damage: Vec<Damage>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SpscAction {
+    /// The producer's next step.
+    Producer,
+    /// The consumer's next step.
+    Consumer,
+    /// Drain entry `i` of the producer's store buffer, if the weak policy lets it go.
+    DrainProducer(u8),
+    /// Drain the consumer's oldest buffered store.
+    DrainConsumer,
+    /// Start again with this protocol.
+    SetFault(Fault),
+    /// Start again with or without cached indices.
+    SetCached(bool),
+}
+
+/// Values the consumer's history keeps.
+const RECEIVED_KEPT: usize = 32;
+
+impl Spsc {
+    fn fresh(capacity: usize, fault: Fault, cached: bool) -> Spsc {
+        Spsc {
+            capacity,
+            fault,
+            cached,
+            memory: vec![0; capacity + FIRST_SLOT as usize],
+            buffers: Default::default(),
+            producer: ProducerStep::CheckSpace,
+            tail: 0,
+            cached_head: 0,
+            consumer: ConsumerStep::ReadTail,
+            head: 0,
+            cached_tail: 0,
+            index_reads: 0,
+            lines: Lines::default(),
+            enqueued: 0,
+            dequeued: 0,
+            received: Vec::new(),
+            damage: Vec::new(),
+        }
+    }
+
+    /// Items in the ring as the two sides' own counters see it.
+    pub fn occupancy(&self) -> u32 {
+        self.tail - self.head
+    }
+
+    /// The slot item `i` uses.
+    pub fn slot(&self, i: u32) -> usize {
+        i as usize % self.capacity
+    }
+
+    /// The youngest entry of the producer's buffer allowed to drain now.
+    pub fn youngest_drainable(&self) -> Option<u8> {
+        self.buffers[PRODUCER]
+            .drainable(Drain::Weak)
+            .last()
+            .map(|&i| i as u8)
+    }
+
+    fn restart(&mut self, fault: Fault, cached: bool, what: String) -> Outcome {
+        *self = Spsc::fresh(self.capacity, fault, cached);
+        Ok(vec![Event::info(what).at("ring")])
+    }
+}
+
+impl Model for Spsc {
+    type Config = SpscConfig;
+    type Action = SpscAction;
+
+    fn validate(config: &SpscConfig) -> Result<(), String> {
+        if !(CAPACITY_MIN..=CAPACITY_MAX).contains(&config.capacity) {
+            return Err(format!("capacity must be {CAPACITY_MIN} to {CAPACITY_MAX}"));
+        }
+        Ok(())
+    }
+
+    fn new(config: &SpscConfig) -> Self {
+        Spsc::fresh(
+            config.capacity.clamp(CAPACITY_MIN, CAPACITY_MAX),
+            config.fault,
+            config.cached,
+        )
+    }
+
+    fn intro(&self) -> Event {
+        Event::info(format!(
+            "An empty ring of {} slots, head = tail = 0. The producer writes a slot, then publishes tail; the consumer reads tail, the slot, then publishes head.",
+            self.capacity
+        ))
+        .at("ring")
+    }
+
+    fn apply(&mut self, action: &SpscAction) -> Outcome {
+        match action {
+            SpscAction::Producer => self.producer_step(),
+            SpscAction::Consumer => self.consumer_step(),
+            SpscAction::DrainProducer(i) => self.drain_producer(*i as usize),
+            SpscAction::DrainConsumer => self.drain_consumer(),
+            SpscAction::SetFault(f) => {
+                if *f == self.fault {
+                    return Err(Refusal::new("That protocol is already in use."));
+                }
+                let what = match f {
+                    Fault::None => "Correct protocol: tail is published with a release store, head only after the slot is read. The ring starts again, empty.",
+                    Fault::RelaxedTail => "Break: tail is published with a relaxed store, so it may reach memory before the slot does. The ring starts again, empty.",
+                    Fault::EarlyHead => "Break: the consumer publishes head before reading the slot, handing the slot back too early. The ring starts again, empty.",
+                };
+                self.restart(*f, self.cached, what.into())
+            }
+            SpscAction::SetCached(c) => {
+                if *c == self.cached {
+                    return Err(Refusal::new(if *c {
+                        "Cached indices are already on."
+                    } else {
+                        "Cached indices are already off."
+                    }));
+                }
+                let what = if *c {
+                    "Cached indices on: each side re-reads the other's index only when its copy says full or empty. The ring starts again, empty."
+                } else {
+                    "Cached indices off: every enqueue reads head and every dequeue reads tail. The ring starts again, empty."
+                };
+                self.restart(self.fault, *c, what.into())
+            }
+        }
+    }
+
+    fn next_auto(&self) -> Result<SpscAction, Refusal> {
+        if let Some(d) = self.damage.last() {
+            return Err(Refusal::new(format!(
+                "Play stops at the damage: {} Step by hand, or switch the protocol back.",
+                steps::damage_text(d)
+            )));
+        }
+        let drain = self.youngest_drainable().map(SpscAction::DrainProducer);
+        let mut order: Vec<Option<SpscAction>> = Vec::new();
+        if self.fault == Fault::EarlyHead && self.consumer == ConsumerStep::ReadSlotLate {
+            // The break's story: head is back, so the producer refills the
+            // slot before the consumer gets to read it.
+            order.extend([
+                Some(SpscAction::DrainConsumer),
+                Some(SpscAction::Producer),
+                drain,
+                Some(SpscAction::Consumer),
+            ]);
+        } else {
+            let producer_busy = self.producer != ProducerStep::CheckSpace;
+            let consumer_busy = self.consumer != ConsumerStep::ReadTail;
+            order.extend([
+                producer_busy.then_some(SpscAction::Producer),
+                consumer_busy.then_some(SpscAction::Consumer),
+                Some(SpscAction::Consumer),
+                drain,
+                Some(SpscAction::DrainConsumer),
+                Some(SpscAction::Producer),
+            ]);
+        }
+        order
+            .into_iter()
+            .flatten()
+            .find(|a| self.clone().apply(a).is_ok())
+            .ok_or_else(|| Refusal::new("Nothing can move."))
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.occupancy() as usize > self.capacity {
+            return Err("more items in flight than slots".into());
+        }
+        if self.dequeued > self.enqueued + 1 || self.head > self.tail {
+            return Err("the consumer is ahead of the producer".into());
+        }
+        if self.fault == Fault::None && !self.damage.is_empty() {
+            return Err("the correct protocol read a wrong value".into());
+        }
+        if self.fault == Fault::None {
+            let first = self.dequeued - self.received.len() as u32 + 1;
+            if self.received.iter().zip(first..).any(|(v, want)| *v != want) {
+                return Err("an item was lost, duplicated or reordered".into());
+            }
+        }
+        if self.memory[TAIL_LOC as usize] > self.tail || self.memory[HEAD_LOC as usize] > self.head {
+            return Err("memory holds an index its owner never wrote".into());
+        }
+        Ok(())
+    }
+
+    fn status(&self) -> Vec<Figure> {
+        vec![
+            Figure::new(
+                "occupancy",
+                "in the ring",
+                format!("{}/{}", self.occupancy(), self.capacity),
+            ),
+            Figure::new("head", "head", self.memory[HEAD_LOC as usize]),
+            Figure::new("tail", "tail", self.memory[TAIL_LOC as usize]),
+            Figure::new("enqueued", "enqueued", self.enqueued),
+            Figure::new("dequeued", "dequeued", self.dequeued),
+            Figure::new("index-reads", "index reads", self.index_reads),
+            Figure::new("transfers", "line transfers", self.lines.total()),
+            Figure::new("damage", "wrong reads", self.damage.len()),
+        ]
+    }
+
+    fn why(&self) -> Vec<String> {
+        steps::why(self)
+    }
+
+    fn leaves_out() -> &'static str {
+        "Leaves out: real cache coherence (a line simply moves when a core touches an index the other core wrote since; slot lines are not counted), load reordering (only stores wait in buffers), spinning on a full or empty ring, and index wrap-around."
+    }
+}
