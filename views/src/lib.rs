@@ -10,10 +10,13 @@
 //! depends on the engine only; scenes hold no simulation logic, they read it.
 
 pub mod control;
+pub mod cpu;
 pub mod draw;
 pub mod element;
 pub mod export;
 pub mod live;
+pub mod memory;
+pub mod net;
 pub mod nic;
 pub mod page;
 pub mod scene;

@@ -191,7 +191,7 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
     let dma = match m.nic {
         NicPhase::Idle => vec!["idle".to_string()],
         NicPhase::Fetched { slot, seen } => vec![
-            format!("holds #{slot}:"),
+            format!("holds descriptor #{slot}:"),
             format!("{} / {} B", hex(seen.addr), seen.len),
         ],
         NicPhase::Moved { slot, bytes, .. } => {

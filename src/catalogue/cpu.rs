@@ -1,0 +1,5 @@
+//! The CPU & microarchitecture section.
+
+use super::Demo;
+
+pub const DEMOS: &[Demo] = &[];

@@ -1,0 +1,5 @@
+//! The Concurrency & the memory model section.
+
+use super::Demo;
+
+pub const DEMOS: &[Demo] = &[];

@@ -1,0 +1,93 @@
+//! The one catalogue: it drives the home page, the routes and page titles.
+//! A demo is on the site if and only if it has an entry in one of the
+//! section files below (one file per section, so sections grow independently).
+
+use views::LiveDemo;
+
+mod cpu;
+mod memory;
+mod net;
+mod nic;
+
+/// A section of the lab.
+pub struct Section {
+    /// First path segment, e.g. `nic`.
+    pub id: &'static str,
+    pub title: &'static str,
+    pub purpose: &'static str,
+}
+
+/// Opens a demo from a share-link value: the running demo, and a notice when
+/// the link could not be restored.
+pub type Open = fn(Option<&str>) -> (Box<dyn LiveDemo>, Option<String>);
+
+/// A demo that exists. There are no placeholder entries.
+pub struct Demo {
+    pub section: &'static str,
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub one_liner: &'static str,
+    pub open: Open,
+}
+
+impl Demo {
+    /// The route, without the site's base path.
+    pub fn path(&self) -> String {
+        format!("/{}/{}", self.section, self.slug)
+    }
+}
+
+pub const SECTIONS: &[Section] = &[
+    Section {
+        id: "nic",
+        title: "The NIC datapath",
+        purpose: "Move a packet between host memory and the wire, one register write at a time.",
+    },
+    Section {
+        id: "memory",
+        title: "Concurrency & the memory model",
+        purpose: "Race two threads, watch lock-free code fail, then make it correct.",
+    },
+    Section {
+        id: "cpu",
+        title: "CPU & microarchitecture",
+        purpose: "Caches, TLBs, predictors and sockets: the machine under your C.",
+    },
+    Section {
+        id: "net",
+        title: "Networking, TCP & AI fabric",
+        purpose: "From the three-way handshake to collectives across a GPU cluster.",
+    },
+];
+
+/// Every demo, section by section.
+pub fn all() -> impl Iterator<Item = &'static Demo> {
+    [nic::DEMOS, memory::DEMOS, cpu::DEMOS, net::DEMOS]
+        .into_iter()
+        .flatten()
+}
+
+pub fn find(section: &str, slug: &str) -> Option<&'static Demo> {
+    all().find(|d| d.section == section && d.slug == slug)
+}
+
+pub fn demos_in(section: &str) -> impl Iterator<Item = &'static Demo> + '_ {
+    all().filter(move |d| d.section == section)
+}
+
+pub fn section(id: &str) -> Option<&'static Section> {
+    SECTIONS.iter().find(|s| s.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_demo_belongs_to_a_section_and_paths_are_unique() {
+        for demo in all() {
+            assert!(section(demo.section).is_some(), "{}", demo.slug);
+            assert_eq!(all().filter(|d| d.path() == demo.path()).count(), 1);
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! The Networking, TCP & AI fabric section.
+
+use super::Demo;
+
+pub const DEMOS: &[Demo] = &[];

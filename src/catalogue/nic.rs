@@ -1,0 +1,71 @@
+//! The NIC datapath section.
+
+use super::Demo;
+use demos::nic::busy_poll::BusyPoll;
+use demos::nic::cut_through::CutThrough;
+use demos::nic::descriptor_ring::DescriptorRing;
+use demos::nic::iommu::Iommu;
+use demos::nic::mmio::Mmio;
+use demos::nic::napi::Napi;
+use demos::nic::rdma_qp::RdmaQp;
+use demos::nic::send_path::SendPath;
+use views::open;
+
+pub const DEMOS: &[Demo] = &[
+    Demo {
+        section: "nic",
+        slug: "descriptor-ring",
+        title: "Descriptor ring (RX/TX)",
+        one_liner: "Post buffers, fence, ring the doorbell; the NIC DMAs and hands each descriptor back.",
+        open: open::<DescriptorRing>,
+    },
+    Demo {
+        section: "nic",
+        slug: "send-path",
+        title: "Send path latency",
+        one_liner: "Walk a frame from send() to the wire, then strip stages away with bypass, TX push and CTPIO.",
+        open: open::<SendPath>,
+    },
+    Demo {
+        section: "nic",
+        slug: "busy-poll",
+        title: "Interrupt vs busy-poll (RX)",
+        one_liner: "Trade the interrupt and wakeup for a spinning core, and find the packet rate where that pays.",
+        open: open::<BusyPoll>,
+    },
+    Demo {
+        section: "nic",
+        slug: "mmio",
+        title: "MMIO write vs read",
+        one_liner: "Post writes and move on, or read a register and wait: race both on one clock.",
+        open: open::<Mmio>,
+    },
+    Demo {
+        section: "nic",
+        slug: "iommu",
+        title: "IOMMU / IOVA",
+        one_liner: "Aim the device's DMA at any address; the IOMMU translates it, or blocks it and logs a fault.",
+        open: open::<Iommu>,
+    },
+    Demo {
+        section: "nic",
+        slug: "napi",
+        title: "NAPI poll loop",
+        one_liner: "One interrupt starts a burst; budgeted polls drain the ring, then the line is re-armed.",
+        open: open::<Napi>,
+    },
+    Demo {
+        section: "nic",
+        slug: "cut-through",
+        title: "Cut-through (CTPIO)",
+        one_liner: "Start the wire before the frame is in, then outrun PCIe and watch it get poisoned.",
+        open: open::<CutThrough>,
+    },
+    Demo {
+        section: "nic",
+        slug: "rdma-qp",
+        title: "RDMA queue pair",
+        one_liner: "Post a send, ring the doorbell, poll the completion: no syscall, no copy, until a bad key breaks the QP.",
+        open: open::<RdmaQp>,
+    },
+];

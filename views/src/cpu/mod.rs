@@ -1,0 +1,1 @@
+//! Pictures of the cpu section's demos.

@@ -1,0 +1,1 @@
+//! Pictures of the memory section's demos.

@@ -1,0 +1,1 @@
+//! Pictures of the net section's demos.
