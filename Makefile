@@ -6,7 +6,7 @@ export PATH := $(CURDIR)/tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 # Trunk must never download anything.
 TRUNK := trunk --offline=true
 
-.PHONY: serve test tools test-tools build build-subpath lint unit e2e size bench clean
+.PHONY: serve test tools test-tools build build-subpath build-counter lint unit e2e size bench clean
 
 serve: tools
 	$(TRUNK) serve
@@ -19,7 +19,11 @@ tools:
 test-tools:
 	@scripts/install-test-tools.sh
 
+# No float is ever formatted into text: it drags Rust's float formatter
+# (~20 KiB) into the wasm. Use demos::text::{fixed, decimal, tenths}.
 lint:
+	@if grep -rnE '\{[a-z_0-9.]*:[^}]*\.[0-9]+\}' --include=*.rs demos/src views/src src | grep -vE ':[0-9]+:\s*//'; then \
+	  echo "a float is formatted into text (above): use demos::text::{fixed, decimal}"; false; fi
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --workspace --target wasm32-unknown-unknown -- -D warnings
@@ -39,12 +43,21 @@ build-subpath: tools
 e2e: test-tools
 	cd end2end && npx playwright test
 
+# Bytes shipped, then what each demo adds to the wasm (built with and without
+# its catalogue entry). Default: per section, with the average per demo;
+# `make size DEMOS="mesi tlb"` measures single demos.
+DEMOS ?= section:nic section:memory section:cpu section:net
 size: build
 	@scripts/size-report.sh
+	@scripts/size-marginal.sh $(DEMOS)
 
-bench: build test-tools
+# The yardstick for `make bench`: a bare Leptos counter, same lockfile and profile.
+build-counter: tools
+	$(TRUNK) --config Trunk.toml build --release=true --dist dist-counter end2end/bench/counter/index.html
+
+bench: build build-counter test-tools
 	cd end2end && node bench/bench.mjs
 
 clean:
 	cargo clean
-	rm -rf dist dist-subpath
+	rm -rf dist dist-subpath dist-counter

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Marginal size of demos: the release wasm (wasm-bindgen + wasm-opt -Oz, as
 # Trunk builds it) with every demo, then without each named demo's catalogue
-# entry; prints what each demo adds, raw and gzip -9.
-# Usage: scripts/size-marginal.sh SLUG...   (run by `make size`)
+# entry; prints what each demo adds, raw and gzip -9. `section:ID` removes a
+# whole section and also prints the average per demo of that section.
+# Usage: scripts/size-marginal.sh SLUG|section:ID...   (run by `make size`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/target/size-work"
@@ -13,7 +14,7 @@ bindgen_out="$work/out"
 copy_tree() {
   rm -rf "$work"
   mkdir -p "$work"
-  (cd "$root" && tar cf - Cargo.toml Cargo.lock .cargo demos views src static index.html rust-toolchain.toml) | (cd "$work" && tar xf -)
+  (cd "$root" && tar cf - Cargo.toml Cargo.lock .cargo demos views src static index.html rust-toolchain.toml end2end/bench/counter/Cargo.toml end2end/bench/counter/src) | (cd "$work" && tar xf -)
 }
 
 # Builds the copy in $work; prints "raw gzip" of the optimised wasm.
@@ -31,17 +32,29 @@ read -r full_raw full_gz < <(measure)
 printf '%-24s %10s %10s\n' "demo" "adds raw" "adds gzip"
 for slug in "$@"; do
   copy_tree
-  python3 - "$work/src/catalogue.rs" "$slug" <<'PY'
-import re, sys
-path, slug = sys.argv[1], sys.argv[2]
-text = open(path).read()
-entry = re.compile(r'\n    Demo \{\n(?:(?!\n    \},).)*?slug: "%s",.*?\n    \},' % re.escape(slug), re.S)
-new, n = entry.subn('', text)
-if n != 1:
-    sys.exit(f"no catalogue entry for {slug}")
-open(path, 'w').write(new)
+  count=$(python3 - "$work/src/catalogue" "$slug" <<'PY'
+import glob, re, sys
+folder, what = sys.argv[1], sys.argv[2]
+removed = 0
+for path in sorted(glob.glob(folder + "/*.rs")):
+    text = open(path).read()
+    if what.startswith("section:"):
+        pattern = r'\n    Demo \{\n(?:(?!\n    \},).)*?section: "%s",.*?\n    \},' % re.escape(what[8:])
+    else:
+        pattern = r'\n    Demo \{\n(?:(?!\n    \},).)*?slug: "%s",.*?\n    \},' % re.escape(what)
+    new, n = re.subn(pattern, '', text, flags=re.S)
+    removed += n
+    open(path, 'w').write(new)
+if removed == 0:
+    sys.exit(f"no catalogue entry for {what}")
+print(removed)
 PY
+)
   read -r raw gz < <(measure)
-  printf '%-24s %8.1f KiB %8.1f KiB\n' "$slug" "$(echo "($full_raw - $raw)/1024" | bc -l)" "$(echo "($full_gz - $gz)/1024" | bc -l)"
+  printf '%-24s %8.1f KiB %8.1f KiB' "$slug" "$(echo "($full_raw - $raw)/1024" | bc -l)" "$(echo "($full_gz - $gz)/1024" | bc -l)"
+  if [ "$count" -gt 1 ]; then
+    printf '   %d demos, %.1f KiB gzip each' "$count" "$(echo "($full_gz - $gz)/1024/$count" | bc -l)"
+  fi
+  printf '\n'
 done
 printf '%-24s %8.1f KiB %8.1f KiB\n' "all demos (wasm)" "$(echo "$full_raw/1024" | bc -l)" "$(echo "$full_gz/1024" | bc -l)"

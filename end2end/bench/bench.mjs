@@ -1,65 +1,117 @@
-// Benchmark (not a test): medians over several runs in headless Chromium of
-//  - navigation → interactive demo (the Step button is in the DOM and wired),
-//  - a Step click → the updated DOM (step counter changed).
-// Usage: node bench/bench.mjs [runs]   (serves ../dist itself on port 4199)
+// Benchmark (not a test; `make bench`). In headless Chromium, for every demo
+// in the catalogue (read from the home page, so new demos are benched too):
+//  - navigation → interactive: performance.now() when the Step button is in
+//    the DOM, median over runs, against the bare Leptos counter in
+//    ../dist-counter measured in the same run (budget ≤ 1.3×);
+//  - Step → DOM: a Step click until the demo's DOM has been patched (the first
+//    mutation record arrives after the whole synchronous update), p95
+//    (budget ≤ 16 ms);
+//  - autoplay at the top speed for two seconds: the longest task seen by the
+//    Long Tasks API (budget: none over 50 ms).
+// Usage: node bench/bench.mjs [runs]   (serves ../dist and ../dist-counter itself)
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config.js';
 
-const runs = Number(process.argv[2] ?? 15);
-const port = 4199;
-const server = spawn('node', ['serve.mjs', String(port)], { stdio: 'ignore' });
-await new Promise((r) => setTimeout(r, 500));
-
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-
-const demos = [
-  // [path, a setup action that makes Step do something]
-  ['/nic/descriptor-ring', async (page) => {
-    await page.getByTestId('mode-tx').check();
-    for (let i = 0; i < 3; i += 1) await page.getByTestId('post').click();
-    await page.getByTestId('barrier').click();
-    await page.getByTestId('doorbell').click();
-  }],
-  ['/nic/napi', async (page) => {
-    await page.getByTestId('burst-size').fill('64');
-    await page.getByTestId('send-burst').click();
-  }],
-  ['/nic/send-path', async () => {}],
-  ['/nic/busy-poll', async () => {}],
-  ['/nic/mmio', async () => {}],
-  ['/nic/cut-through', async () => {}],
-  ['/nic/iommu', async () => {}],
-  ['/nic/rdma-qp', async (page) => {
-    await page.getByTestId('post-send').click();
-  }],
+const runs = Number(process.argv[2] ?? 9);
+const labPort = 4199;
+const counterPort = 4198;
+const servers = [
+  spawn('node', ['serve.mjs', String(labPort)], { stdio: 'ignore' }),
+  spawn('node', ['serve.mjs', String(counterPort)], { stdio: 'ignore', env: { ...process.env, DIST_DIR: '../dist-counter/' } }),
 ];
 
-for (const [path, setup] of demos) {
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+
+// Records when the Step button first exists, and every long task.
+const probe = () => {
+  window.__longest = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('[data-testid="step"]')) { window.__ready = performance.now(); obs.disconnect(); }
+  }).observe(document, { childList: true, subtree: true });
+};
+
+async function until(url, check) {
+  for (let i = 0; i < 100; i += 1) {
+    try { if ((await fetch(url)).ok) return; } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up (${check})`);
+}
+await until(`http://127.0.0.1:${labPort}/`, 'lab');
+await until(`http://127.0.0.1:${counterPort}/`, 'counter: run make bench, which builds dist-counter');
+
+async function loadTime(url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(probe);
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForFunction(() => window.__ready !== undefined);
+  const ms = await page.evaluate(() => window.__ready);
+  return { context, page, ms };
+}
+
+async function stepTime(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    const root = document.querySelector('[data-testid="demo"]');
+    const t0 = performance.now();
+    const obs = new MutationObserver(() => { obs.disconnect(); resolve(performance.now() - t0); });
+    obs.observe(root, { childList: true, characterData: true, subtree: true, attributes: true });
+    document.querySelector('[data-testid="step"]').click();
+  }));
+}
+
+async function autoplayLongest(page) {
+  const speed = page.getByTestId('speed');
+  const values = await speed.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  await speed.selectOption(values[values.length - 1]);
+  await page.evaluate(() => { window.__longest = 0; });
+  await page.getByTestId('play').click();
+  await page.waitForTimeout(2000); // a benchmark window, not a test wait
+  return page.evaluate(() => window.__longest);
+}
+
+const counter = [];
+for (let i = 0; i < runs; i += 1) {
+  const { context, ms } = await loadTime(`http://127.0.0.1:${counterPort}/`);
+  counter.push(ms);
+  await context.close();
+}
+const counterMs = median(counter);
+console.log(`bare Leptos counter: navigation→interactive median ${counterMs.toFixed(0)} ms (${runs} runs)`);
+
+const home = await browser.newPage();
+await home.goto(`http://127.0.0.1:${labPort}/`);
+await home.locator('.card a').first().waitFor();
+const paths = await home.locator('.card a').evaluateAll((as) => as.map((a) => new URL(a.href).pathname));
+await home.close();
+
+let worst = { ratio: 0, step: 0, task: 0 };
+for (const path of paths) {
   const loads = [];
   const steps = [];
+  let longest = 0;
   for (let i = 0; i < runs; i += 1) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${port}${path}`, { waitUntil: 'commit' });
-    await page.getByTestId('step').waitFor();
-    loads.push(await page.evaluate(() => performance.now()));
-    await setup(page);
-    steps.push(await page.evaluate(() => new Promise((resolve) => {
-      const counter = document.querySelector('[data-testid="step-count"]');
-      const before = counter.textContent;
-      const t0 = performance.now();
-      const obs = new MutationObserver(() => {
-        if (counter.textContent !== before) { obs.disconnect(); resolve(performance.now() - t0); }
-      });
-      obs.observe(counter, { childList: true, characterData: true, subtree: true });
-      document.querySelector('[data-testid="step"]').click();
-    })));
+    const { context, page, ms } = await loadTime(`http://127.0.0.1:${labPort}${path}`);
+    loads.push(ms);
+    for (let s = 0; s < 3; s += 1) steps.push(await stepTime(page));
+    if (i === 0) longest = await autoplayLongest(page);
     await context.close();
   }
-  console.log(`${path}: navigation→interactive median ${median(loads).toFixed(0)} ms; `
-    + `Step→DOM median ${median(steps).toFixed(2)} ms (${runs} runs)`);
+  const ratio = median(loads) / counterMs;
+  worst = { ratio: Math.max(worst.ratio, ratio), step: Math.max(worst.step, p95(steps)), task: Math.max(worst.task, longest) };
+  console.log(`${path}: navigation→interactive ${median(loads).toFixed(0)} ms (${ratio.toFixed(2)}× counter); `
+    + `Step→DOM p95 ${p95(steps).toFixed(2)} ms; autoplay longest task ${longest.toFixed(0)} ms`);
 }
+const verdict = (ok) => (ok ? 'within budget' : 'OVER BUDGET');
+console.log(`worst: ${worst.ratio.toFixed(2)}× counter (≤ 1.3: ${verdict(worst.ratio <= 1.3)}), `
+  + `Step→DOM p95 ${worst.step.toFixed(2)} ms (≤ 16: ${verdict(worst.step <= 16)}), `
+  + `longest autoplay task ${worst.task.toFixed(0)} ms (≤ 50: ${verdict(worst.task <= 50)})`);
 await browser.close();
-server.kill();
+for (const s of servers) s.kill();
