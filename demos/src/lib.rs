@@ -9,6 +9,7 @@
 //! Architecture invariant: this crate knows nothing of the web. No DOM, no
 //! timers, no clock: time, when a model needs it, is an argument.
 
+pub mod base64url;
 pub mod coherence;
 pub mod cpu;
 pub mod laws;

@@ -6,9 +6,8 @@
 //! panics; replay (in [`crate::Timeline::from_scenario`]) then checks that every
 //! step is one the model accepts.
 
+use crate::base64url;
 use crate::model::Model;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -64,7 +63,7 @@ impl<M: Model> Scenario<M> {
     pub fn encode(&self) -> String {
         // Serialising plain data into a Vec cannot fail.
         let bytes = postcard::to_allocvec(self).unwrap_or_default();
-        format!("{VERSION_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes))
+        format!("{VERSION_PREFIX}{}", base64url::encode(&bytes))
     }
 
     pub fn decode(text: &str) -> Result<Self, ScenarioError> {
@@ -74,9 +73,7 @@ impl<M: Model> Scenario<M> {
         let body = text
             .strip_prefix(VERSION_PREFIX)
             .ok_or(ScenarioError::UnknownVersion)?;
-        let bytes = URL_SAFE_NO_PAD
-            .decode(body)
-            .map_err(|_| ScenarioError::NotBase64)?;
+        let bytes = base64url::decode(body).ok_or(ScenarioError::NotBase64)?;
         let (scenario, rest): (Self, &[u8]) =
             postcard::take_from_bytes(&bytes).map_err(|_| ScenarioError::Malformed)?;
         if !rest.is_empty() {

@@ -94,6 +94,14 @@ proptest! {
     }
 
     #[test]
+    fn share_link_base64_agrees_with_the_base64_crate(bytes in prop::collection::vec(any::<u8>(), 0..200), text in "[A-Za-z0-9_=+/-]{0,40}") {
+        use base64::Engine;
+        let oracle = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        prop_assert_eq!(demos::base64url::encode(&bytes), oracle.encode(&bytes));
+        prop_assert_eq!(demos::base64url::decode(&text), oracle.decode(&text).ok());
+    }
+
+    #[test]
     fn hostile_scenario_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
         use base64::Engine;
         let text = format!("v1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes));

@@ -40,7 +40,15 @@ impl Axis {
     /// Round tick spacing: 1, 2 or 5 × 10ⁿ, at most `max_ticks` ticks.
     pub fn tick_step(self, max_ticks: f64) -> f64 {
         let raw = self.end / max_ticks;
-        let power = 10f64.powf(raw.log10().floor());
+        // The power of ten at or below `raw`, by multiplying (libm's pow and
+        // log10 would cost ~3 KiB of wasm).
+        let mut power = 1.0;
+        while power * 10.0 <= raw {
+            power *= 10.0;
+        }
+        while power > raw && power > 1e-9 {
+            power /= 10.0;
+        }
         [1.0, 2.0, 5.0, 10.0]
             .into_iter()
             .map(|m| m * power)
