@@ -14,7 +14,7 @@ test('Download figure saves the current picture as a standalone SVG with its sty
   ]);
   expect(download.suggestedFilename()).toBe('stack-lab-descriptor-ring.svg');
   const svg = await readFile(await download.path(), 'utf8');
-  expect(svg.startsWith('<svg')).toBe(true);
+  expect(svg).toMatch(/^(<\?xml[^>]*>\s*)?<svg/);
   expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
   // The light theme travels inside the file: no stylesheet link, no script.
   expect(svg).toContain('<style>');
