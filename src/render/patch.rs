@@ -36,9 +36,61 @@ impl Patcher {
         let Some(doc) = self.root.owner_document() else {
             return;
         };
+        if self.children.is_empty() {
+            self.children = first_render(&doc, &self.root, new);
+            return;
+        }
         let old = std::mem::take(&mut self.children);
         self.children = patch_children(&doc, &self.root, old, new);
     }
+}
+
+/// The first render of a page: one `innerHTML` of the escaped markup (one
+/// call into the browser instead of several per element: most of the time
+/// to an interactive demo), then the parsed nodes are adopted so later
+/// patches are keyed as usual. `El::markup` escapes every text and attribute,
+/// so nothing from a link or a form is ever parsed as markup.
+fn first_render(doc: &Document, root: &Element, new: Vec<El>) -> Vec<Mounted> {
+    let mut html = String::new();
+    for el in &new {
+        el.markup(&mut html);
+    }
+    root.set_inner_html(&html);
+    adopt_children(doc, root, new)
+}
+
+/// Pairs parsed nodes with the elements they came from. Should the parser
+/// have built a different shape (it should not: views emit no markup the
+/// HTML parser rewrites), the odd element is created the slow way instead.
+fn adopt_children(doc: &Document, parent: &Element, new: Vec<El>) -> Vec<Mounted> {
+    let mut node = parent.first_element_child();
+    let mut mounted = Vec::with_capacity(new.len());
+    for mut from in new {
+        match node.take() {
+            Some(el) if el.tag_name().eq_ignore_ascii_case(from.tag) => {
+                node = el.next_element_sibling();
+                let kids = std::mem::take(&mut from.children);
+                let children = if from.text.is_some() {
+                    Vec::new()
+                } else {
+                    adopt_children(doc, &el, kids)
+                };
+                sync_properties(doc, &el, &from);
+                mounted.push(Mounted { el, from, children });
+            }
+            other => {
+                let m = create(doc, from);
+                let _ = parent.insert_before(&m.el, other.as_ref().map(|e| e.as_ref()));
+                node = other;
+                mounted.push(m);
+            }
+        }
+    }
+    while let Some(extra) = node {
+        node = extra.next_element_sibling();
+        extra.remove();
+    }
+    mounted
 }
 
 fn patch_children(
