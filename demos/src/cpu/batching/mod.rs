@@ -36,10 +36,12 @@
 mod arrivals;
 mod report;
 mod sim;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
 pub use arrivals::next_gap;
+pub use sweep::{arrival_times, SweepPoint};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::rng::Rng;
