@@ -149,6 +149,9 @@ pub struct Batching {
     pub fixed_spent_ns: u64,
     pub history: Vec<BatchRecord>,
     pub rng: Rng,
+    /// Run without writing narration (the sweep's runs, Finish's steps).
+    #[serde(skip)]
+    pub(super) quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -268,6 +271,7 @@ impl Model for Batching {
             fixed_spent_ns: 0,
             history: Vec::new(),
             rng,
+            quiet: false,
         }
     }
 

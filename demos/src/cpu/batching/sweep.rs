@@ -31,18 +31,25 @@ pub fn arrival_times(c: &BatchConfig, n: usize) -> Vec<u64> {
 }
 
 impl Batching {
+    /// This run carried on to its last event, without narration.
+    pub fn finished(&self) -> Batching {
+        let mut m = self.clone();
+        m.quiet = true;
+        while m.step().is_ok() {}
+        m.quiet = false;
+        m
+    }
+
     /// Runs the whole workload once per batch size in [`CURVE_SIZES`].
     pub fn sweep(&self) -> Vec<SweepPoint> {
         CURVE_SIZES
             .iter()
             .map(|&batch| {
-                let mut m = Batching::new(&BatchConfig {
+                let m = Batching::new(&BatchConfig {
                     batch,
                     ..self.config.clone()
-                });
-                while m.next_event().is_some() {
-                    let _ = m.step();
-                }
+                })
+                .finished();
                 SweepPoint {
                     batch,
                     done: m.latencies.len() as u32,

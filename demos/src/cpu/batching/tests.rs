@@ -269,3 +269,20 @@ fn without_a_timer_the_sweep_counts_the_items_left_waiting() {
     let done: Vec<u32> = sweep.iter().map(|p| p.done).collect();
     assert_eq!(done, vec![100, 100, 100, 96, 96, 96, 64, 0, 0]);
 }
+
+#[test]
+fn a_quiet_run_ends_in_the_same_state_as_a_narrated_one() {
+    for edit in [
+        |_: &mut BatchConfig| {},
+        |c: &mut BatchConfig| c.timeout_ns = 0,
+        |c: &mut BatchConfig| c.batch = 1,
+    ] {
+        let m = with(edit);
+        let mut narrated = m.clone();
+        while narrated.apply(&BatchAction::Step).is_ok() {}
+        assert_eq!(m.finished(), narrated);
+        let mut at_once = m.clone();
+        at_once.apply(&BatchAction::Finish).unwrap();
+        assert_eq!(at_once, narrated);
+    }
+}
