@@ -65,17 +65,51 @@ fn timeline(m: &Batching) -> Figure {
         })
         .collect();
     f.push(Shape::group("axis", ticks));
-    // Arrivals: one tick per item; the open batch's in accent.
+    // Every batch still on the picture, in the order its items arrived:
+    // (number, size, class, first arrival, when it left).
+    let class = |r: Flush| if r == Flush::Full { "done" } else { "warn" };
+    let batches: Vec<(u32, u32, &str, u64, u64)> = m
+        .history
+        .iter()
+        .map(|b| {
+            (
+                b.number,
+                b.size,
+                class(b.reason),
+                b.first_arrival,
+                b.left_at,
+            )
+        })
+        .chain(
+            m.serving
+                .iter()
+                .map(|(b, _, _)| b)
+                .chain(m.ready.iter())
+                .map(|b| {
+                    let size = b.arrivals.len() as u32;
+                    (b.number, size, class(b.reason), b.arrivals[0], b.left_at)
+                }),
+        )
+        .collect();
+    // Arrivals: one tick per item in its batch's colour, alternate batches
+    // drawn shorter so neighbours stay apart.
     let times = arrival_times(c, m.arrived as usize);
-    let open_from = times.len() - m.open.len();
+    let mut owner = Vec::with_capacity(times.len());
+    let kept: u32 = batches.iter().map(|b| b.1).sum::<u32>() + m.open.len() as u32;
+    owner.resize((m.arrived - kept) as usize, ("idle", 0));
+    for &(n, size, class, _, _) in &batches {
+        owner.extend((0..size).map(|_| (class, n)));
+    }
+    owner.extend(m.open.iter().map(|_| ("accent", m.batches_left + 1)));
     let ticks = times
         .iter()
+        .zip(&owner)
         .enumerate()
-        .filter(|(_, &t)| t >= t0)
-        .map(|(i, &t)| {
-            Shape::rect(format!("i{}", i + 1), axis.x(rel(t)) - 1.0, 36.0, 3.0, 28.0)
-                .rounded(0.0)
-                .class(if i >= open_from { "accent" } else { "idle" })
+        .filter(|(_, (&t, _))| t >= t0)
+        .map(|(i, (&t, &(class, n)))| {
+            let inset = if n % 2 == 0 { 6.0 } else { 0.0 };
+            let x = axis.x(rel(t));
+            Shape::line(format!("i{}", i + 1), (x, 36.0 + inset), (x, 64.0 - inset)).class(class)
         })
         .collect();
     f.push(
@@ -83,35 +117,14 @@ fn timeline(m: &Batching) -> Figure {
             .end()
             .class("muted"),
     );
-    f.push(Shape::group("arrivals", ticks).focus("batch"));
+    f.push(Shape::group("arrivals", ticks));
     // Batches: filling spans, then processing spans.
-    let mut fills: Vec<Bar> = m
-        .history
+    let mut fills: Vec<Bar> = batches
         .iter()
-        .map(|b| (b.number, b.size, b.reason, b.first_arrival, b.left_at))
-        .chain(
-            m.serving
-                .iter()
-                .map(|(b, _, _)| b)
-                .chain(m.ready.iter())
-                .map(|b| {
-                    (
-                        b.number,
-                        b.arrivals.len() as u32,
-                        b.reason,
-                        b.arrivals[0],
-                        b.left_at,
-                    )
-                }),
-        )
-        .map(|(n, size, reason, from, to)| Bar {
+        .map(|&(n, size, class, from, to)| Bar {
             start: rel(from),
             end: rel(to),
-            class: if reason == Flush::Full {
-                "done"
-            } else {
-                "warn"
-            },
+            class,
             label: format!("#{n} {size}"),
             track: 0,
         })
@@ -125,10 +138,10 @@ fn timeline(m: &Batching) -> Figure {
             track: 0,
         });
     }
-    f.push(
-        axis.lane("fill-lane", 76.0, 34.0, "batch filling", &fills, now + 1.0)
-            .focus("batch"),
-    );
+    // No focus on this lane: nearly every step fills it.
+    let mut lane = axis.lane("fill-lane", 76.0, 34.0, "batch filling", &fills, now + 1.0);
+    lane.focus = None;
+    f.push(lane);
     let work: Vec<Bar> = m
         .history
         .iter()
@@ -522,6 +535,9 @@ mod tests {
         );
         let scene = crate::build(&m, &()).0;
         // Four arrivals at 1..4 µs: the fourth fills the batch.
+        let arrivals = scene.find("arrivals").unwrap().children();
+        assert_eq!(arrivals.len(), 4);
+        assert!(arrivals.iter().all(|t| t.has_class("done")));
         let batch = scene.find("fill-lane").unwrap();
         assert_eq!(batch.children()[2].label.as_deref(), Some("#1 4"));
         assert!(batch.children()[2].has_class("done"));

@@ -179,7 +179,7 @@ fn table(m: &Branch, top: f32) -> (Vec<Shape>, f32) {
                 W - 20.0,
                 y + 22.0,
                 format!(
-                    "PC {} ⊕ history {} = entry {index}",
+                    "next: PC {} ⊕ history {} = entry {index}",
                     bin(pc, bits),
                     bin(usize::from(p.ghr), bits)
                 ),
@@ -718,7 +718,7 @@ mod tests {
         assert_eq!(scene.find("ghr").unwrap().state.as_deref(), Some("NTTN"));
         let index = scene.find("index").unwrap().text_content().unwrap();
         // PC low bits 0110 XOR history 0110 = entry 0.
-        assert_eq!(index, "PC 0110 ⊕ history 0110 = entry 0");
+        assert_eq!(index, "next: PC 0110 ⊕ history 0110 = entry 0");
     }
 
     #[test]

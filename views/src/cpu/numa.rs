@@ -97,12 +97,19 @@ fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
         .start()
         .class("strong"),
     );
-    Shape::group(format!("socket-{s}"), parts)
-        .focus(format!("socket-{s}"))
-        .state(format!("{on_node} pages"))
-        .label(format!(
-            "socket {s}: {on_node} of the thread's pages in its memory"
-        ))
+    // The parts sit in their own group so a focus outlines only the box.
+    Shape::group(
+        format!("socket-{s}"),
+        vec![
+            Shape::rect("box", x, y, PW, ph).class("panel"),
+            Shape::group("parts", parts),
+        ],
+    )
+    .focus(format!("socket-{s}"))
+    .state(format!("{on_node} pages"))
+    .label(format!(
+        "socket {s}: {on_node} of the thread's pages in its memory"
+    ))
 }
 
 /// The middle of link `l` and whether it runs vertically.
@@ -203,7 +210,11 @@ fn machine(m: &Numa) -> Figure {
             "untouched-title",
             20.0,
             strip_y + 6.0,
-            format!("not yet touched: {}", untouched.len()),
+            if untouched.is_empty() {
+                "every page has been touched and placed".to_string()
+            } else {
+                format!("not yet touched: {}", untouched.len())
+            },
         )
         .start()
         .class("muted"),
