@@ -346,6 +346,15 @@ proptest! {
     }
 
     #[test]
+    fn pattern_text_never_panics_and_valid_patterns_round_trip(text in ".{0,40}", len in 2u8..=16, bits in any::<u16>()) {
+        if let Ok(p) = Pattern::parse(&text) {
+            prop_assert!(p.is_valid());
+        }
+        let p = Pattern { len, bits: bits & ((1u32 << len) - 1) as u16 };
+        prop_assert_eq!(Pattern::parse(&p.text()), Ok(p));
+    }
+
+    #[test]
     fn hostile_scenario_text_never_panics(text in ".{0,400}") {
         let _ = Scenario::<Branch>::decode(&text);
         let _ = Scenario::<Numa>::decode(&text);

@@ -36,10 +36,12 @@
 mod arrivals;
 mod report;
 mod sim;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
 pub use arrivals::next_gap;
+pub use sweep::{arrival_times, SweepPoint};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::rng::Rng;
@@ -147,6 +149,9 @@ pub struct Batching {
     pub fixed_spent_ns: u64,
     pub history: Vec<BatchRecord>,
     pub rng: Rng,
+    /// Run without writing narration (the sweep's runs, Finish's steps).
+    #[serde(skip)]
+    pub(super) quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -266,6 +271,7 @@ impl Model for Batching {
             fixed_spent_ns: 0,
             history: Vec::new(),
             rng,
+            quiet: false,
         }
     }
 

@@ -63,10 +63,13 @@ impl Batching {
         if self.next_event().is_none() {
             return Err(self.why_stopped());
         }
+        // The steps' own lines are dropped, so they are not written at all.
+        let quiet = std::mem::replace(&mut self.quiet, true);
         let mut steps = 0;
         while self.step().is_ok() {
             steps += 1;
         }
+        self.quiet = quiet;
         Ok(vec![Event::info(format!(
             "{steps} events ran to {}: {} of {} items done.",
             ns(self.now as i64),
@@ -82,21 +85,29 @@ impl Batching {
         self.open.push(t);
         self.next_arrival = (self.arrived < self.config.items)
             .then(|| t + next_gap(&mut self.rng, self.config.gap_ns, self.config.poisson));
-        let mut text = format!(
-            "{}: item {} arrives; the batch holds {} of {}.",
-            ns(t as i64),
-            self.arrived,
-            self.open.len(),
-            self.config.batch
-        );
-        if self.open.len() == 1 && self.config.timeout_ns > 0 {
+        let timer = (self.open.len() == 1 && self.config.timeout_ns > 0).then(|| {
             let at = t + u64::from(self.config.timeout_ns);
             self.deadline = Some(at);
-            text += &format!(" Timer set for {}.", ns(at as i64));
-        }
-        let mut events = vec![Event::info(text)
-            .at(format!("item-{}", self.arrived))
-            .at("batch")];
+            at
+        });
+        let mut events: Vec<Event> = self
+            .say(|| {
+                let mut text = format!(
+                    "{}: item {} arrives; the batch holds {} of {}.",
+                    ns(t as i64),
+                    self.arrived,
+                    self.open.len(),
+                    self.config.batch
+                );
+                if let Some(at) = timer {
+                    text += &format!(" Timer set for {}.", ns(at as i64));
+                }
+                Event::info(text)
+                    .at(format!("item-{}", self.arrived))
+                    .at("batch")
+            })
+            .into_iter()
+            .collect();
         if self.open.len() == self.config.batch as usize {
             events.extend(self.flush(Flush::Full));
         }
@@ -114,53 +125,59 @@ impl Batching {
         }
         self.max_fill_wait = self.max_fill_wait.max(waited);
         let n = arrivals.len();
-        let text = match reason {
-            Flush::Full => format!(
-                "The batch is full: {n} item{} leave; the first waited {}.",
-                plural(n),
-                ns(waited as i64)
-            ),
-            Flush::Timeout => format!(
-                "The timer fires at {}: the batch leaves with {n} of {}; the first waited {}.",
-                ns(self.now as i64),
-                self.config.batch,
-                ns(waited as i64)
-            ),
-        };
-        let tone = if reason == Flush::Full || self.config.batch == 1 {
-            Event::info(text)
-        } else {
-            Event::warn(text)
-        };
+        let event = self.say(|| {
+            let text = match reason {
+                Flush::Full => format!(
+                    "The batch is full: {n} item{} leave; the first waited {}.",
+                    plural(n),
+                    ns(waited as i64)
+                ),
+                Flush::Timeout => format!(
+                    "The timer fires at {}: the batch leaves with {n} of {}; the first waited {}.",
+                    ns(self.now as i64),
+                    self.config.batch,
+                    ns(waited as i64)
+                ),
+            };
+            let tone = if reason == Flush::Full || self.config.batch == 1 {
+                Event::info(text)
+            } else {
+                Event::warn(text)
+            };
+            tone.at("batch").at("timer")
+        });
         self.ready.push_back(Batch {
             number: self.batches_left,
             arrivals,
             reason,
             left_at: self.now,
         });
-        let mut events = vec![tone.at("batch").at("timer")];
+        let mut events: Vec<Event> = event.into_iter().collect();
         if self.serving.is_none() {
-            events.push(self.start());
+            events.extend(self.start());
         }
         events
     }
 
-    fn start(&mut self) -> Event {
+    fn start(&mut self) -> Option<Event> {
         let batch = self.ready.pop_front().expect("start needs a ready batch");
         let n = batch.arrivals.len() as u64;
         let cost = u64::from(self.config.fixed_ns) + n * u64::from(self.config.per_item_ns);
         self.queue_wait_sum += (self.now - batch.left_at) * n;
         self.busy_ns += cost;
         self.fixed_spent_ns += u64::from(self.config.fixed_ns);
-        let text = format!(
-            "The consumer takes batch {}: {} fixed + {n} × {} = {}.",
-            batch.number,
-            ns(i64::from(self.config.fixed_ns)),
-            ns(i64::from(self.config.per_item_ns)),
-            ns(cost as i64)
-        );
+        let event = self.say(|| {
+            Event::info(format!(
+                "The consumer takes batch {}: {} fixed + {n} × {} = {}.",
+                batch.number,
+                ns(i64::from(self.config.fixed_ns)),
+                ns(i64::from(self.config.per_item_ns)),
+                ns(cost as i64)
+            ))
+            .at("consumer")
+        });
         self.serving = Some((batch, self.now, self.now + cost));
-        Event::info(text).at("consumer")
+        event
     }
 
     fn complete(&mut self, t: u64) -> Vec<Event> {
@@ -186,17 +203,28 @@ impl Batching {
         if self.history.len() > HISTORY_KEPT {
             self.history.remove(0);
         }
-        let mut events = vec![Event::done(format!(
-            "Batch {} done at {}: its items took {} to {} from arrival.",
-            batch.number,
-            ns(done as i64),
-            ns(newest as i64),
-            ns((done - first) as i64)
-        ))
-        .at("consumer")];
+        let mut events: Vec<Event> = self
+            .say(|| {
+                Event::done(format!(
+                    "Batch {} done at {}: its items took {} to {} from arrival.",
+                    batch.number,
+                    ns(done as i64),
+                    ns(newest as i64),
+                    ns((done - first) as i64)
+                ))
+                .at("consumer")
+            })
+            .into_iter()
+            .collect();
         if !self.ready.is_empty() {
-            events.push(self.start());
+            events.extend(self.start());
         }
         events
+    }
+
+    /// A narration line, unless this run is a quiet one whose lines nobody
+    /// reads (the sweep, or the steps inside Finish).
+    fn say(&self, event: impl FnOnce() -> Event) -> Option<Event> {
+        (!self.quiet).then(event)
     }
 }

@@ -199,3 +199,90 @@ fn the_same_seed_gives_the_same_arrivals() {
     c.apply(&BatchAction::Finish).unwrap();
     assert_ne!(a.latencies, c.latencies);
 }
+
+#[test]
+fn the_replayed_arrivals_are_the_ones_the_run_saw() {
+    let mut m = with(|_| {});
+    for _ in 0..50 {
+        m.apply(&BatchAction::Step).unwrap();
+    }
+    let times = arrival_times(&m.config, m.arrived as usize);
+    assert_eq!(times.len(), m.arrived as usize);
+    assert_eq!(&times[times.len() - m.open.len()..], &m.open[..]);
+    assert_eq!(m.history[0].first_arrival, times[0]);
+    assert!(times.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn the_sweep_reruns_the_same_arrivals_at_each_batch_size() {
+    let m = with(|_| {});
+    let sweep = m.sweep();
+    assert_eq!(
+        sweep.iter().map(|p| p.batch).collect::<Vec<_>>(),
+        CURVE_SIZES.to_vec()
+    );
+    let mut run = m.clone();
+    run.apply(&BatchAction::Finish).unwrap();
+    let here = sweep.iter().find(|p| p.batch == 32).unwrap();
+    assert_eq!(
+        (here.done, here.mean_ns, here.p99_ns),
+        (256, run.mean_latency_ns(), run.p99_latency_ns())
+    );
+    // With the 16 µs timer every item finishes at every batch size.
+    assert!(sweep.iter().all(|p| p.done == 256));
+}
+
+#[test]
+fn at_low_load_latency_only_grows_with_the_batch() {
+    let mut m = with(|_| {});
+    m.apply(&BatchAction::BreakIt).unwrap();
+    let sweep = m.sweep();
+    assert!(sweep.windows(2).all(|w| w[0].mean_ns <= w[1].mean_ns));
+    // One item every 10 µs on average is served alone in 750 ns, rarely
+    // queueing behind the one before; batches of 256 wait for 255 more.
+    assert_eq!(sweep[0].mean_ns.min(750), 750);
+    assert!(sweep[0].p99_ns < 1_500, "{}", sweep[0].p99_ns);
+    assert!(sweep[8].mean_ns > 1_000_000, "{}", sweep[8].mean_ns);
+}
+
+#[test]
+fn under_overload_a_batch_too_small_queues_and_a_batch_too_big_waits() {
+    // 2 M items/s offered; one operation per item serves only 1.33 M/s.
+    let m = with(|c| {
+        c.gap_ns = 500;
+        c.poisson = false;
+        c.items = 512;
+    });
+    let sweep = m.sweep();
+    let mean = |b: u32| sweep.iter().find(|p| p.batch == b).unwrap().mean_ns;
+    assert!(mean(1) > 10 * mean(8), "{} vs {}", mean(1), mean(8));
+    assert!(mean(256) > mean(8));
+}
+
+#[test]
+fn without_a_timer_the_sweep_counts_the_items_left_waiting() {
+    let m = with(|c| {
+        c.timeout_ns = 0;
+        c.items = 100;
+    });
+    let sweep = m.sweep();
+    let done: Vec<u32> = sweep.iter().map(|p| p.done).collect();
+    assert_eq!(done, vec![100, 100, 100, 96, 96, 96, 64, 0, 0]);
+}
+
+#[test]
+fn a_quiet_run_ends_in_the_same_state_as_a_narrated_one() {
+    for edit in [
+        |_: &mut BatchConfig| {},
+        |c: &mut BatchConfig| c.timeout_ns = 0,
+        |c: &mut BatchConfig| c.batch = 1,
+    ] {
+        let m = with(edit);
+        let mut narrated = m.clone();
+        while narrated.apply(&BatchAction::Step).is_ok() {}
+        assert_eq!(m.finished(), narrated);
+        let mut at_once = m.clone();
+        at_once.apply(&BatchAction::Finish).unwrap();
+        assert_eq!(at_once, narrated);
+    }
+}

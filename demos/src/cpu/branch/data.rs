@@ -42,6 +42,38 @@ impl Pattern {
             .collect()
     }
 
+    /// Reads `T`/`N` letters (either case; spaces ignored), first position
+    /// first: the inverse of [`Pattern::text`].
+    pub fn parse(text: &str) -> Result<Pattern, String> {
+        let mut bits = 0u16;
+        let mut len = 0u8;
+        for c in text.chars().filter(|c| !c.is_whitespace()) {
+            let taken = match c {
+                'T' | 't' => true,
+                'N' | 'n' => false,
+                _ => {
+                    return Err(format!(
+                        "Write the pattern with T (taken) and N (not taken) only, not {c}."
+                    ))
+                }
+            };
+            if len == PATTERN_MAX {
+                len += 1;
+                break;
+            }
+            bits |= u16::from(taken) << len;
+            len += 1;
+        }
+        let p = Pattern { len, bits };
+        if p.is_valid() {
+            Ok(p)
+        } else {
+            Err(format!(
+                "A pattern is {PATTERN_MIN} to {PATTERN_MAX} letters T or N, such as TTN."
+            ))
+        }
+    }
+
     pub fn is_valid(self) -> bool {
         (PATTERN_MIN..=PATTERN_MAX).contains(&self.len) && u32::from(self.bits) < 1u32 << self.len
     }

@@ -174,3 +174,15 @@ fn a_smaller_table_caps_the_history() {
     assert_eq!((m.config.index_bits, m.config.history_bits), (2, 2));
     assert_eq!(m.predictor.pht.len(), 4);
 }
+
+#[test]
+fn patterns_read_back_what_they_print() {
+    assert_eq!(Pattern::parse("TTN"), Ok(Pattern::TTN));
+    assert_eq!(Pattern::parse(" t t n "), Ok(Pattern::TTN));
+    assert_eq!(Pattern::parse("TTTN"), Ok(Pattern::loop_exit(4)));
+    let p = Pattern::parse("NTNNTTTN").unwrap();
+    assert_eq!(p.text(), "NTNNTTTN");
+    for bad in ["", "T", "TXN", &"T".repeat(17), "TT1"] {
+        assert!(Pattern::parse(bad).is_err(), "{bad}");
+    }
+}

@@ -44,6 +44,8 @@ pub const NS_MIN: u32 = 1;
 pub const NS_MAX: u32 = 2000;
 pub const GBS_MIN: u32 = 1;
 pub const GBS_MAX: u32 = 1000;
+/// Accesses kept for the picture's per-access strip.
+pub const RECENT_KEPT: usize = 32;
 
 /// Where newly touched pages go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +138,9 @@ pub struct Access {
     pub node: u8,
     pub hops: u8,
     pub latency_ns: u32,
+    /// Bandwidth of the path the line took, GB/s: the node's memory when
+    /// local, otherwise the slower of the link and that memory.
+    pub gbs: u32,
     /// This access faulted the page in.
     pub first_touch: bool,
 }
@@ -162,7 +167,8 @@ pub struct Numa {
     pub migrations: u32,
     /// Whether the break-it migration has happened this run.
     pub moved_after_touch: bool,
-    pub last: Option<Access>,
+    /// The last [`RECENT_KEPT`] accesses, oldest first.
+    pub recent: Vec<Access>,
     pub rng: Rng,
 }
 
@@ -190,6 +196,20 @@ impl Numa {
     /// Latency from the thread's socket `from` to memory on `node`.
     pub fn latency_ns(&self, from: u8, node: u8) -> u32 {
         self.config.local_ns + u32::from(hops(self.config.sockets, from, node)) * self.config.hop_ns
+    }
+
+    /// Bandwidth of the path from socket `from` to memory on `node`, GB/s.
+    pub fn path_gbs(&self, from: u8, node: u8) -> u32 {
+        if from == node {
+            self.config.local_gbs
+        } else {
+            self.config.link_gbs.min(self.config.local_gbs)
+        }
+    }
+
+    /// The latest access of this run.
+    pub fn last(&self) -> Option<&Access> {
+        self.recent.last()
     }
 
     /// The slowest path on this machine.
@@ -267,7 +287,7 @@ impl Model for Numa {
             link_bytes: vec![0; link_count(c.sockets)],
             migrations: 0,
             moved_after_touch: false,
-            last: None,
+            recent: Vec::new(),
             rng: Rng::new(c.seed),
         }
     }

@@ -16,7 +16,7 @@ pub(super) fn narrate(m: &Numa, a: &Access) -> Event {
         String::new()
     };
     let text = format!(
-        "Access {}: {place}thread on socket {}, page {} on node {}: {} ns.",
+        "Access {}: {place}thread on socket {}, page {} on node {}: {} ns over a {} GB/s path.",
         a.number,
         a.from,
         a.page,
@@ -28,7 +28,8 @@ pub(super) fn narrate(m: &Numa, a: &Access) -> Event {
                 plural(usize::from(h)),
                 a.latency_ns
             ),
-        }
+        },
+        a.gbs
     );
     let mut event = if a.hops == 0 {
         Event::done(text)
@@ -183,6 +184,14 @@ pub(super) fn check(m: &Numa) -> Result<(), String> {
     }
     if m.link_bytes.iter().sum::<u64>() != m.hop_sum * LINE_BYTES {
         return Err("bytes on the links do not match the hops travelled".into());
+    }
+    if m.recent.len() > RECENT_KEPT.min(m.done)
+        || m.recent.last().is_some_and(|a| a.number != m.done)
+        || m.recent.iter().any(|a| {
+            a.latency_ns != m.latency_ns(a.from, a.node) || a.gbs != m.path_gbs(a.from, a.node)
+        })
+    {
+        return Err("the recent accesses disagree with the run".into());
     }
     if m.remote == 0 && m.hop_sum != 0 {
         return Err("hops were counted without a remote access".into());

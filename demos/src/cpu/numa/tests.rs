@@ -176,3 +176,21 @@ fn invalid_configs_are_rejected() {
         assert!(Numa::validate(&c).is_err(), "{c:?}");
     }
 }
+
+#[test]
+fn each_access_records_its_latency_and_the_bandwidth_of_its_path() {
+    let mut m = numa(|c| c.migrate_after_touch = true);
+    m.apply(&NumaAction::Run(17)).unwrap();
+    let local = m.recent[0];
+    assert_eq!((local.hops, local.latency_ns, local.gbs), (0, 90, 104));
+    // Access 17 runs after the break-it move: page 0 is now a hop away.
+    let remote = *m.last().unwrap();
+    assert_eq!(
+        (remote.number, remote.page, remote.from, remote.node),
+        (17, 0, 1, 0)
+    );
+    assert_eq!((remote.hops, remote.latency_ns, remote.gbs), (1, 144, 34));
+    m.apply(&NumaAction::Finish).unwrap();
+    assert_eq!(m.recent.len(), RECENT_KEPT);
+    assert_eq!(m.recent[0].number, 256 - RECENT_KEPT + 1);
+}

@@ -33,11 +33,7 @@ impl Numa {
         let from = self.thread;
         let n = hops(self.config.sockets, from, node);
         let latency_ns = self.latency_ns(from, node);
-        let gbs = if n == 0 {
-            self.config.local_gbs
-        } else {
-            self.config.link_gbs.min(self.config.local_gbs)
-        };
+        let gbs = self.path_gbs(from, node);
         let latency_ps = u64::from(latency_ns) * 1000 / u64::from(self.config.in_flight);
         let transfer_ps = LINE_BYTES * 1000 / u64::from(gbs);
         self.elapsed_ps += latency_ps.max(transfer_ps);
@@ -59,9 +55,13 @@ impl Numa {
             node,
             hops: n,
             latency_ns,
+            gbs,
             first_touch,
         };
-        self.last = Some(a);
+        self.recent.push(a);
+        if self.recent.len() > RECENT_KEPT {
+            self.recent.remove(0);
+        }
         let mut events = vec![report::narrate(self, &a)];
         if first_touch
             && self.config.migrate_after_touch

@@ -1,0 +1,720 @@
+//! NUMA local vs remote: the sockets with their cores, memory controller and
+//! DRAM holding the thread's pages, the interconnect links with their load,
+//! the latest access's path; each recent access's latency; the cost of every
+//! socket-to-node path.
+
+use crate::control::Control;
+use crate::draw::chart::Plot;
+use crate::draw::geometry::PathData;
+use crate::live::{Command, Ui, View};
+use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use demos::cpu::numa::{
+    link_count, link_ends, route, Numa, NumaAction as A, NumaConfig, Order, Policy, ACCESSES_MAX,
+    GBS_MAX, IN_FLIGHT_MAX, NS_MAX, PAGES_MAX, RECENT_KEPT,
+};
+use demos::text::{fixed, grouped, tenths};
+use demos::Model;
+
+const W: f32 = 960.0;
+const PW: f32 = 400.0;
+const CHIP: f32 = 30.0;
+const PER_ROW: usize = 12;
+
+/// Where socket `s`'s panel sits: side by side for two, a ring 0–1–2–3
+/// clockwise from the top left for four.
+fn origin(sockets: u8, s: u8, ph: f32) -> (f32, f32) {
+    let right = s == 1 || s == 2;
+    let low = sockets == 4 && s >= 2;
+    (
+        if right { W - 20.0 - PW } else { 20.0 },
+        20.0 + if low { ph + 80.0 } else { 0.0 },
+    )
+}
+
+fn panel_height(m: &Numa) -> f32 {
+    170.0 + m.config.pages.div_ceil(PER_ROW) as f32 * CHIP
+}
+
+/// The top left of the slot'th page chip in node `s`'s DRAM.
+fn chip_at(m: &Numa, s: u8, slot: usize) -> (f32, f32) {
+    let (x, y) = origin(m.config.sockets, s, panel_height(m));
+    (
+        x + 20.0 + (slot % PER_ROW) as f32 * CHIP,
+        y + 158.0 + (slot / PER_ROW) as f32 * CHIP,
+    )
+}
+
+/// The thread's badge: on the first core of its socket.
+fn thread_at(m: &Numa) -> (f32, f32) {
+    let (x, y) = origin(m.config.sockets, m.thread, panel_height(m));
+    (x + 16.0, y + 44.0)
+}
+
+fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
+    let (x, y) = origin(m.config.sockets, s, ph);
+    let on_node = m.page_node.iter().filter(|&&n| n == Some(s)).count();
+    let mut parts = vec![
+        Shape::rect("box", x, y, PW, ph).class("panel"),
+        Shape::text(
+            "title",
+            x + 16.0,
+            y + 28.0,
+            format!("socket {s} · node {s}"),
+        )
+        .start()
+        .size(Size::Title),
+    ];
+    for c in 0..4 {
+        let cx = x + 16.0 + c as f32 * 92.0;
+        parts.push(Shape::rect(format!("core-{c}"), cx, y + 44.0, 84.0, 36.0).class("panel"));
+        parts.push(
+            Shape::text(
+                format!("core-t{c}"),
+                cx + 42.0,
+                y + 68.0,
+                format!("core {c}"),
+            )
+            .class("muted"),
+        );
+    }
+    parts.push(Shape::rect("mc", x + 16.0, y + 92.0, PW - 32.0, 30.0).class("panel"));
+    parts.push(Shape::text(
+        "mc-t",
+        x + PW / 2.0,
+        y + 113.0,
+        format!("memory controller · {} GB/s", m.config.local_gbs),
+    ));
+    parts.push(
+        Shape::text(
+            "dram",
+            x + 16.0,
+            y + 148.0,
+            format!(
+                "DRAM: {on_node} page{} of the thread",
+                demos::text::plural(on_node)
+            ),
+        )
+        .start()
+        .class("strong"),
+    );
+    // The parts sit in their own group so a focus outlines only the box.
+    Shape::group(
+        format!("socket-{s}"),
+        vec![
+            Shape::rect("box", x, y, PW, ph).class("panel"),
+            Shape::group("parts", parts),
+        ],
+    )
+    .focus(format!("socket-{s}"))
+    .state(format!("{on_node} pages"))
+    .label(format!(
+        "socket {s}: {on_node} of the thread's pages in its memory"
+    ))
+}
+
+/// The middle of link `l` and whether it runs vertically.
+fn link_mid(m: &Numa, l: usize, ph: f32) -> ((f32, f32), bool) {
+    let (a, b) = link_ends(m.config.sockets, l);
+    let (ax, ay) = origin(m.config.sockets, a, ph);
+    let (bx, by) = origin(m.config.sockets, b, ph);
+    if ay == by {
+        (((ax.max(bx) + ax.min(bx) + PW) / 2.0, ay + ph / 2.0), false)
+    } else {
+        ((ax + PW / 2.0, (ay.max(by) + ay.min(by) + ph) / 2.0), true)
+    }
+}
+
+fn link(m: &Numa, l: usize, ph: f32) -> Shape {
+    let ((mx, my), vertical) = link_mid(m, l, ph);
+    let load = m.link_load_tenths(l);
+    let (a, b) = link_ends(m.config.sockets, l);
+    let (from, to, tx, ty1, ty2, anchor_start) = if vertical {
+        (
+            (mx, my - 40.0),
+            (mx, my + 40.0),
+            mx + 14.0,
+            my - 4.0,
+            my + 18.0,
+            true,
+        )
+    } else {
+        (
+            (mx - 60.0, my),
+            (mx + 60.0, my),
+            mx,
+            my - 14.0,
+            my + 28.0,
+            false,
+        )
+    };
+    let t1 = Shape::text("bw", tx, ty1, format!("UPI {} GB/s", m.config.link_gbs)).mono();
+    let t2 = Shape::text("load", tx, ty2, format!("load {}", tenths(load))).mono();
+    let (t1, t2) = if anchor_start {
+        (t1.start(), t2.start())
+    } else {
+        (t1, t2)
+    };
+    Shape::group(
+        format!("link-{l}"),
+        vec![
+            Shape::line("wire", from, to).arrowhead(crate::scene::Arrow::Both),
+            t1,
+            t2,
+        ],
+    )
+    .class(if m.link_bytes[l] > 0 {
+        "nic thick"
+    } else {
+        "idle"
+    })
+    .state(tenths(load))
+    .focus(format!("link-{l}"))
+    .label(format!(
+        "link {a}–{b}: {} bytes, load {}",
+        grouped(m.link_bytes[l] as i64),
+        tenths(load)
+    ))
+}
+
+fn machine(m: &Numa) -> Figure {
+    let c = &m.config;
+    let ph = panel_height(m);
+    let rows = if c.sockets == 4 { 2.0 } else { 1.0 };
+    let untouched: Vec<usize> = (0..c.pages).filter(|&p| m.page_node[p].is_none()).collect();
+    let strip_y = 20.0 + rows * ph + (rows - 1.0) * 80.0 + 24.0;
+    let height = strip_y + 40.0 + c.pages.div_ceil(28) as f32 * CHIP;
+    let mut f = Figure::new(
+        "numa-machine",
+        format!(
+            "{} sockets; the thread runs on socket {}; {} of {} pages placed",
+            c.sockets,
+            m.thread,
+            c.pages - untouched.len(),
+            c.pages
+        ),
+        W,
+        height,
+    )
+    .legend("done", "page local to the thread")
+    .legend("warn", "page remote: across the interconnect")
+    .legend("idle dashed", "page not yet touched")
+    .legend("accent", "the thread");
+    for s in 0..c.sockets {
+        f.push(socket(m, s, ph));
+    }
+    for l in 0..link_count(c.sockets) {
+        f.push(link(m, l, ph));
+    }
+    f.push(
+        Shape::text(
+            "untouched-title",
+            20.0,
+            strip_y + 6.0,
+            if untouched.is_empty() {
+                "every page has been touched and placed".to_string()
+            } else {
+                format!("not yet touched: {}", untouched.len())
+            },
+        )
+        .start()
+        .class("muted"),
+    );
+    // Pages: one chip each, in its node's DRAM or in the untouched strip.
+    let mut slots = vec![0usize; usize::from(c.sockets)];
+    for p in 0..c.pages {
+        let ((x, y), class, state) = match m.page_node[p] {
+            Some(n) => {
+                let at = chip_at(m, n, slots[usize::from(n)]);
+                slots[usize::from(n)] += 1;
+                if n == m.thread {
+                    (at, "done", "local")
+                } else {
+                    (at, "warn", "remote")
+                }
+            }
+            None => {
+                let k = untouched.iter().position(|&u| u == p).unwrap_or(0);
+                (
+                    (
+                        20.0 + (k % 28) as f32 * 33.0,
+                        strip_y + 16.0 + (k / 28) as f32 * CHIP,
+                    ),
+                    "idle dashed",
+                    "untouched",
+                )
+            }
+        };
+        f.push(
+            Shape::group(
+                format!("page-{p}"),
+                vec![
+                    Shape::rect("r", 0.0, 0.0, CHIP - 3.0, CHIP - 3.0).rounded(3.0),
+                    Shape::text("t", (CHIP - 3.0) / 2.0, 19.0, format!("{p}"))
+                        .mono()
+                        .size(Size::Small),
+                ],
+            )
+            .at(x, y)
+            .class(class)
+            .state(state)
+            .focus(format!("page-{p}"))
+            .label(match m.page_node[p] {
+                Some(n) => format!("page {p} on node {n}, {state}"),
+                None => format!("page {p} not yet touched"),
+            }),
+        );
+    }
+    let (tx, ty) = thread_at(m);
+    f.push(
+        Shape::group(
+            "thread",
+            vec![
+                Shape::rect("r", 0.0, 0.0, 84.0, 36.0),
+                Shape::text("t", 42.0, 24.0, "thread").class("strong"),
+            ],
+        )
+        .at(tx, ty)
+        .class("accent")
+        .state(format!("socket {}", m.thread))
+        .focus("thread")
+        .label(format!("the thread, on socket {}", m.thread)),
+    );
+    if let Some(a) = m.last() {
+        let slot = (0..a.page)
+            .filter(|&p| m.page_node[p] == Some(a.node))
+            .count();
+        let (px, py) = chip_at(m, a.node, slot);
+        // Core → (links) → the node's memory controller → the page.
+        let (sx, sy) = origin(c.sockets, a.from, ph);
+        let (nx, ny) = origin(c.sockets, a.node, ph);
+        let mut d = PathData::new().move_to(sx + 58.0, sy + 80.0);
+        for l in route(c.sockets, a.from, a.node) {
+            let ((x, y), _) = link_mid(m, l, ph);
+            d = d.line_to(x, y);
+        }
+        d = d
+            .line_to(nx + PW / 2.0, ny + 107.0)
+            .line_to(px + CHIP / 2.0 - 1.5, py);
+        f.push(
+            Shape::path("access", d)
+                .arrowhead(crate::scene::Arrow::End)
+                .class(if a.hops == 0 {
+                    "done line"
+                } else {
+                    "warn line"
+                })
+                .state(if a.hops == 0 { "local" } else { "remote" })
+                .label(format!(
+                    "access {}: page {} on node {}, {} ns",
+                    a.number, a.page, a.node, a.latency_ns
+                )),
+        );
+    }
+    f
+}
+
+/// Latency of each recent access against local and worst, with the run's
+/// average.
+fn latencies(m: &Numa) -> Figure {
+    let worst = f64::from(m.worst_latency_ns());
+    let local = f64::from(m.config.local_ns);
+    let plot = Plot::new(
+        (110.0, 40.0, 930.0, 210.0),
+        (0.0, RECENT_KEPT as f64, false),
+        (0.0, worst * 1.15, false),
+    );
+    let mut f = Figure::new(
+        "numa-latency",
+        format!(
+            "Latency of the last {} accesses; average of the run {} ns",
+            m.recent.len(),
+            fixed(m.avg_latency_tenths(), 1)
+        ),
+        W,
+        270.0,
+    )
+    .legend("done", "local access")
+    .legend("warn", "remote access");
+    let mut yt = vec![(0.0, "0".to_string()), (local, format!("{local} ns"))];
+    if worst > local {
+        yt.push((worst, format!("{worst} ns")));
+    }
+    let first = m.recent.first().map_or(1, |a| a.number);
+    let xt: Vec<(f64, String)> = (0..RECENT_KEPT / 8)
+        .map(|k| ((k * 8) as f64 + 0.5, format!("#{}", first + k * 8)))
+        .collect();
+    f.push(plot.axes(
+        &xt,
+        &yt,
+        "recent accesses, oldest left",
+        "latency per access",
+    ));
+    let bw = (plot.right - plot.left) / RECENT_KEPT as f32;
+    for (k, a) in m.recent.iter().enumerate() {
+        let x = plot.left + k as f32 * bw + 2.0;
+        let top = plot.y.at(f64::from(a.latency_ns));
+        f.push(
+            Shape::group(
+                format!("lat-{k}"),
+                vec![Shape::rect("r", x, top, bw - 4.0, plot.bottom - top).rounded(2.0)],
+            )
+            .class(if a.hops == 0 { "done" } else { "warn" })
+            .state(format!("{}", a.latency_ns))
+            .label(format!(
+                "access {}: page {} on node {} from socket {}, {} ns over {} GB/s",
+                a.number, a.page, a.node, a.from, a.latency_ns, a.gbs
+            )),
+        );
+    }
+    if m.done > 0 {
+        let avg = m.avg_latency_tenths() as f64 / 10.0;
+        let y = plot.y.at(avg);
+        f.push(
+            Shape::group(
+                "avg",
+                vec![
+                    Shape::line("l", (plot.left, y), (plot.right, y)).class("dashed"),
+                    Shape::text(
+                        "t",
+                        plot.right,
+                        plot.top - 12.0,
+                        format!("dashed: average {} ns", fixed(m.avg_latency_tenths(), 1)),
+                    )
+                    .end()
+                    .mono()
+                    .class("tone"),
+                ],
+            )
+            .class("accent"),
+        );
+    }
+    f
+}
+
+/// Every path's latency, bandwidth and SLIT-style distance.
+fn paths(m: &Numa) -> Table {
+    let n = m.config.sockets;
+    let nodes: Vec<String> = (0..n).map(|d| format!("to node {d}")).collect();
+    let mut columns = vec!["from"];
+    columns.extend(nodes.iter().map(String::as_str));
+    let mut t = Table::new(
+        "numa-paths",
+        "One line from memory: latency, bandwidth, distance (local = 10)",
+        &columns,
+    );
+    for s in 0..n {
+        let mut cells = vec![Cell::text(if s == m.thread {
+            format!("socket {s} (thread)")
+        } else {
+            format!("socket {s}")
+        })];
+        cells.extend((0..n).map(|d| {
+            Cell::mono(format!(
+                "{} ns · {} GB/s · {}",
+                m.latency_ns(s, d),
+                m.path_gbs(s, d),
+                m.distance(s, d)
+            ))
+            .key(format!("path-{s}-{d}"))
+        }));
+        t.row(format!("from-{s}"), cells)
+            .class(if s == m.thread { "accent" } else { "" })
+            .focus(format!("socket-{s}"));
+    }
+    t
+}
+
+fn policy_value(p: Policy) -> String {
+    match p {
+        Policy::FirstTouch => "first-touch".into(),
+        Policy::Interleave => "interleave".into(),
+        Policy::Bind(n) => format!("bind-{n}"),
+    }
+}
+
+impl View for Numa {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        Scene::new(
+            "NUMA local vs remote",
+            format!(
+                "A thread on socket {} of {}: {} local and {} remote accesses, average {} ns, policy {}.",
+                self.thread,
+                self.config.sockets,
+                self.local,
+                self.remote,
+                fixed(self.avg_latency_tenths(), 1),
+                self.config.policy.label()
+            ),
+        )
+        .figure(machine(self))
+        .figure(latencies(self))
+        .table(paths(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let c = self.config.clone();
+        let left = c.accesses - self.done;
+        let mut policies = vec![Policy::FirstTouch, Policy::Interleave];
+        policies.extend((0..c.sockets).map(Policy::Bind));
+        let selected = policies.iter().position(|&p| p == c.policy).unwrap_or(0);
+        let policies = policies
+            .into_iter()
+            .map(|p| (policy_value(p), p.label(), ui.act(A::SetPolicy(p))))
+            .collect();
+        let moves = (0..c.sockets)
+            .map(|s| {
+                Control::button(
+                    &format!("move-{s}"),
+                    format!("To socket {s}"),
+                    ui.act(A::Migrate(s)),
+                )
+            })
+            .collect();
+        let field = |id: &str,
+                     label: &str,
+                     v: u32,
+                     lo: u32,
+                     hi: u32,
+                     unit: &str,
+                     ui: &mut Ui<Self>,
+                     set: fn(&mut NumaConfig, u32)| {
+            let base = c.clone();
+            Control::number(
+                id,
+                label,
+                (i64::from(v), i64::from(lo), i64::from(hi)),
+                unit,
+                ui.number(move |v| {
+                    let mut next = base.clone();
+                    set(&mut next, v.clamp(0, i64::from(u32::MAX)) as u32);
+                    Numa::validate(&next)?;
+                    Ok(Command::Restart(next))
+                }),
+            )
+        };
+        let machine = vec![
+            field(
+                "pages",
+                "Pages of the thread",
+                c.pages as u32,
+                1,
+                PAGES_MAX as u32,
+                "pages",
+                ui,
+                |c, v| c.pages = v as usize,
+            ),
+            field(
+                "accesses",
+                "Accesses in a run",
+                c.accesses as u32,
+                1,
+                ACCESSES_MAX as u32,
+                "",
+                ui,
+                |c, v| c.accesses = v as usize,
+            ),
+            field(
+                "local-ns",
+                "Local latency",
+                c.local_ns,
+                1,
+                NS_MAX,
+                "ns",
+                ui,
+                |c, v| c.local_ns = v,
+            ),
+            field(
+                "hop-ns",
+                "Extra per hop",
+                c.hop_ns,
+                1,
+                NS_MAX,
+                "ns",
+                ui,
+                |c, v| c.hop_ns = v,
+            ),
+            field(
+                "local-gbs",
+                "Local bandwidth",
+                c.local_gbs,
+                1,
+                GBS_MAX,
+                "GB/s",
+                ui,
+                |c, v| c.local_gbs = v,
+            ),
+            field(
+                "link-gbs",
+                "Link bandwidth",
+                c.link_gbs,
+                1,
+                GBS_MAX,
+                "GB/s",
+                ui,
+                |c, v| c.link_gbs = v,
+            ),
+        ];
+        vec![
+            Control::group(
+                "Run",
+                vec![
+                    Control::button("run-16", "Run 16 accesses", ui.act(A::Run(left.min(16))))
+                        .primary(),
+                    Control::button("finish", "Run to the end", ui.act(A::Finish)),
+                    Control::button("restart", "Restart", ui.act(A::Restart)),
+                ],
+            ),
+            Control::choice("policy", "Placement of new pages", selected, policies),
+            Control::group("Move the thread", moves),
+            Control::choice(
+                "sockets",
+                "Sockets",
+                usize::from(c.sockets == 4),
+                vec![
+                    ("2", "2".into(), ui.act(A::SetSockets(2))),
+                    ("4", "4 (ring)".into(), ui.act(A::SetSockets(4))),
+                ],
+            ),
+            Control::choice(
+                "order",
+                "Page order",
+                usize::from(c.order == Order::Random),
+                vec![
+                    (
+                        "sequential",
+                        "in order".into(),
+                        ui.act(A::SetOrder(Order::Sequential)),
+                    ),
+                    (
+                        "random",
+                        "random".into(),
+                        ui.act(A::SetOrder(Order::Random)),
+                    ),
+                ],
+            ),
+            Control::slider(
+                "in-flight",
+                "Misses in flight",
+                (i64::from(c.in_flight), 1, i64::from(IN_FLIGHT_MAX)),
+                "",
+                ui.number(|v| Ok(Command::Do(A::SetInFlight(v.clamp(0, 1000) as u32)))),
+            ),
+            Control::group("Machine (restarts the run)", machine),
+            Control::danger_group(
+                "Break it",
+                vec![Control::toggle(
+                    "break-it",
+                    "Move the thread to the far socket once every page is placed",
+                    c.migrate_after_touch,
+                    ui.act(A::SetBreakIt(!c.migrate_after_touch)),
+                )
+                .danger()],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(edit: impl FnOnce(&mut NumaConfig), actions: &[A]) -> Numa {
+        let mut c = NumaConfig::default();
+        edit(&mut c);
+        let mut m = Numa::new(&c);
+        for a in actions {
+            m.apply(a).unwrap();
+        }
+        m
+    }
+
+    #[test]
+    fn first_touch_places_every_page_on_the_threads_node() {
+        let m = run(|_| {}, &[A::Run(20)]);
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(
+            scene.find("socket-0").unwrap().state.as_deref(),
+            Some("16 pages")
+        );
+        assert_eq!(
+            scene.find("page-15").unwrap().state.as_deref(),
+            Some("local")
+        );
+        assert_eq!(
+            scene.find("access").unwrap().state.as_deref(),
+            Some("local")
+        );
+        assert_eq!(
+            scene.find("link-0").unwrap().state.as_deref(),
+            Some("0.0 %")
+        );
+        let cell = |k: &str| {
+            let t = scene.table_named("numa-paths").unwrap();
+            t.rows
+                .iter()
+                .flat_map(|r| &r.cells)
+                .find(|c| c.key.as_deref() == Some(k))
+                .unwrap()
+                .text
+                .clone()
+        };
+        assert_eq!(cell("path-0-0"), "90 ns · 104 GB/s · 10");
+        assert_eq!(cell("path-0-1"), "144 ns · 34 GB/s · 16");
+    }
+
+    #[test]
+    fn break_it_leaves_every_page_remote_and_loads_the_link() {
+        let m = run(|c| c.migrate_after_touch = true, &[A::Run(40)]);
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(
+            scene.find("thread").unwrap().state.as_deref(),
+            Some("socket 1")
+        );
+        assert!((0..16).all(|p| {
+            scene.find(&format!("page-{p}")).unwrap().state.as_deref() == Some("remote")
+        }));
+        assert_eq!(
+            scene.find("access").unwrap().state.as_deref(),
+            Some("remote")
+        );
+        assert_eq!(scene.find("lat-31").unwrap().state.as_deref(), Some("144"));
+        assert!(scene.find("link-0").unwrap().has_class("nic"));
+    }
+
+    #[test]
+    fn four_sockets_draw_four_links_and_a_two_hop_path() {
+        let m = run(
+            |c| {
+                c.sockets = 4;
+                c.policy = Policy::Bind(2);
+            },
+            &[A::Access],
+        );
+        let scene = crate::build(&m, &()).0;
+        assert!(scene.find("link-3").is_some());
+        assert_eq!(scene.find("lat-0").unwrap().state.as_deref(), Some("198"));
+        assert_eq!(
+            scene.find("page-0").unwrap().state.as_deref(),
+            Some("remote")
+        );
+        assert_eq!(
+            scene.find("page-1").unwrap().state.as_deref(),
+            Some("untouched")
+        );
+    }
+
+    #[test]
+    fn the_machine_fields_restart_with_the_new_figure() {
+        let m = Numa::new(&NumaConfig::default());
+        let (_, controls, ui) = crate::build(&m, &());
+        let Some(Control::Number(n)) = Control::find(&controls, "hop-ns") else {
+            panic!("hop field");
+        };
+        let Command::Restart(c) = ui.resolve(n.send, &crate::Input::Number(100)).unwrap() else {
+            panic!("a restart");
+        };
+        assert_eq!((c.hop_ns, c.local_ns), (100, 90));
+    }
+}
