@@ -218,7 +218,7 @@ impl Spsc {
     pub(super) fn drain_producer(&mut self, i: usize) -> Outcome {
         let buffer = &self.buffers[PRODUCER];
         let pending = buffer.entries.len();
-        let Some(&Entry::Store { loc, release, .. }) = buffer.entries.get(i) else {
+        let Some(&Entry::Store { release, .. }) = buffer.entries.get(i) else {
             return Err(Refusal::new(if pending == 0 {
                 "The producer's store buffer is empty.".to_string()
             } else {
