@@ -29,6 +29,7 @@ mod steps;
 mod tests;
 
 pub use lines::{Lines, CONSUMER, HEAD, PRODUCER, TAIL};
+pub use steps::damage_text;
 
 use crate::memory::store_buffer::{Drain, StoreBuffer};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
