@@ -12,18 +12,29 @@ use demos::memory::spsc::{
 };
 use demos::memory::store_buffer::{Drain, Entry};
 
-const WIDTH: f32 = 900.0;
-const SIDE_W: f32 = 220.0;
-const MEM_X: f32 = 250.0;
-const MEM_W: f32 = 400.0;
-const CORE_H: f32 = 122.0;
-const BUF_Y: f32 = 146.0;
-const ENTRY: f32 = 34.0;
+/// Two columns, the producer's on the left and the consumer's on the
+/// right: core, store buffer, then the index that core writes; the slots
+/// below, across both. Narrow enough to read on a projector.
+const WIDTH: f32 = 600.0;
+const COL_W: f32 = 285.0;
+const CORE_H: f32 = 104.0;
+const BUF_Y: f32 = 126.0;
+const ENTRY: f32 = 32.0;
 /// Buffered stores drawn per core; the rest are counted.
 const SHOWN: usize = 5;
-const SLOT: f32 = 44.0;
-const SLOT_GAP: f32 = 6.0;
-const SLOTS_Y: f32 = 196.0;
+const BUF_H: f32 = 44.0 + SHOWN as f32 * ENTRY;
+const INDEX_Y: f32 = BUF_Y + BUF_H + 18.0;
+const SLOTS_Y: f32 = INDEX_Y + 56.0 + 62.0;
+const SLOT_GAP: f32 = 8.0;
+
+/// Left edge of a core's column.
+fn column(core: usize) -> f32 {
+    if core == PRODUCER {
+        10.0
+    } else {
+        WIDTH - 10.0 - COL_W
+    }
+}
 
 /// The producer's next step, in a few words.
 fn producer_next(s: &Spsc) -> String {
@@ -67,12 +78,12 @@ fn core(key: &str, x: f32, title: &str, next: String, counters: String) -> Shape
     Shape::group(
         key,
         vec![
-            Shape::rect("box", x, 10.0, SIDE_W, CORE_H).class("panel"),
-            Shape::text("name", x + 14.0, 40.0, title)
+            Shape::rect("box", x, 10.0, COL_W, CORE_H).class("panel"),
+            Shape::text("name", x + 14.0, 38.0, title)
                 .start()
                 .size(Size::Title),
-            Shape::text("next", x + 14.0, 72.0, format!("next: {next}")).start(),
-            Shape::text("own", x + 14.0, 104.0, counters)
+            Shape::text("next", x + 14.0, 68.0, format!("next: {next}")).start(),
+            Shape::text("own", x + 14.0, 96.0, counters)
                 .start()
                 .mono()
                 .class("muted"),
@@ -83,23 +94,23 @@ fn core(key: &str, x: f32, title: &str, next: String, counters: String) -> Shape
 }
 
 /// A store buffer; each entry is clickable when `drain` gives it an action.
-fn buffer(
-    s: &Spsc,
-    core: usize,
-    x: f32,
-    ui: &mut Ui<Spsc>,
-    drain: impl Fn(usize) -> SpscAction,
-) -> Shape {
+fn buffer(s: &Spsc, core: usize, ui: &mut Ui<Spsc>, drain: impl Fn(usize) -> SpscAction) -> Shape {
+    let x = column(core);
     let b = &s.buffers[core];
     let policy = if core == PRODUCER {
         Drain::Weak
     } else {
         Drain::Fifo
     };
-    let height = 48.0 + SHOWN as f32 * ENTRY;
     let mut shapes = vec![
-        Shape::rect("box", x, BUF_Y, SIDE_W, height),
-        Shape::text("name", x + SIDE_W / 2.0, BUF_Y + 26.0, "store buffer").class("muted"),
+        Shape::rect("box", x, BUF_Y, COL_W, BUF_H),
+        Shape::text(
+            "name",
+            x + COL_W / 2.0,
+            BUF_Y + 26.0,
+            "store buffer, oldest first",
+        )
+        .class("muted"),
     ];
     for (i, e) in b.entries.iter().take(SHOWN).enumerate() {
         let y = BUF_Y + 38.0 + ENTRY * i as f32;
@@ -108,11 +119,11 @@ fn buffer(
             Shape::group(
                 format!("entry-{i}"),
                 vec![
-                    Shape::rect("r", x + 12.0, y, SIDE_W - 24.0, ENTRY - 6.0),
+                    Shape::rect("r", x + 12.0, y, COL_W - 24.0, ENTRY - 5.0),
                     Shape::text(
                         "t",
-                        x + SIDE_W / 2.0,
-                        y + 20.0,
+                        x + COL_W / 2.0,
+                        y + 19.0,
                         format!("{}{}", entry_text(e), if free { "" } else { " · held" }),
                     )
                     .mono(),
@@ -128,14 +139,14 @@ fn buffer(
         shapes.push(
             Shape::text(
                 "more",
-                x + SIDE_W / 2.0,
-                BUF_Y + height - 8.0,
+                x + COL_W / 2.0,
+                BUF_Y + BUF_H - 8.0,
                 format!("+{} more", b.entries.len() - SHOWN),
             )
             .class("muted"),
         );
     } else if b.entries.is_empty() {
-        shapes.push(Shape::text("empty", x + SIDE_W / 2.0, BUF_Y + 70.0, "empty").class("muted"));
+        shapes.push(Shape::text("empty", x + COL_W / 2.0, BUF_Y + 70.0, "empty").class("muted"));
     }
     let name = if core == PRODUCER {
         "buffer-producer"
@@ -149,27 +160,31 @@ fn buffer(
 }
 
 /// An index cell in memory: its value, its writer and its line's moves.
-fn index(s: &Spsc, key: &str, y: f32, line: usize, writer: &str) -> Shape {
+fn index(s: &Spsc, key: &str, line: usize, writer: &str) -> Shape {
     let loc = if line == HEAD { HEAD_LOC } else { TAIL_LOC };
+    let (x, y) = (
+        column(if line == HEAD { CONSUMER } else { PRODUCER }),
+        INDEX_Y,
+    );
     let value = s.memory[loc as usize];
     Shape::group(
         key,
         vec![
-            Shape::rect("box", MEM_X, y, MEM_W, 56.0),
-            Shape::text("v", MEM_X + 14.0, y + 36.0, format!("{key} = {value}"))
+            Shape::rect("box", x, y, COL_W, 56.0),
+            Shape::text("v", x + 14.0, y + 36.0, format!("{key} = {value}"))
                 .start()
                 .mono()
                 .size(Size::Large),
             Shape::text(
                 "who",
-                MEM_X + MEM_W - 14.0,
+                x + COL_W - 14.0,
                 y + 24.0,
                 format!("by the {writer}"),
             )
             .end(),
             Shape::text(
                 "moves",
-                MEM_X + MEM_W - 14.0,
+                x + COL_W - 14.0,
                 y + 46.0,
                 format!("line moved {}×", s.lines.moves[line]),
             )
@@ -182,17 +197,26 @@ fn index(s: &Spsc, key: &str, y: f32, line: usize, writer: &str) -> Shape {
     .focus(key)
 }
 
+/// Slots per row, and each slot's side.
+fn slot_grid(cap: usize) -> (usize, f32) {
+    let per_row = cap.min(8);
+    let side = ((WIDTH - 20.0 - SLOT_GAP * (per_row as f32 - 1.0)) / per_row as f32).min(64.0);
+    (per_row, side)
+}
+
 /// The slot's picture: item in the ring, being written, or free.
 fn slots(s: &Spsc) -> Vec<Shape> {
     let cap = s.capacity;
-    let per_row = cap.min(8);
+    let (per_row, side) = slot_grid(cap);
+    let left = (WIDTH - per_row as f32 * (side + SLOT_GAP) + SLOT_GAP) / 2.0;
     let writing = (s.producer == ProducerStep::PublishTail).then(|| s.slot(s.tail));
     let head_at = s.slot(s.memory[HEAD_LOC as usize]);
     let tail_at = s.slot(s.memory[TAIL_LOC as usize]);
     (0..cap)
         .map(|i| {
-            let x = MEM_X + (i % per_row) as f32 * (SLOT + SLOT_GAP);
-            let y = SLOTS_Y + (i / per_row) as f32 * 100.0;
+            let x = left + (i % per_row) as f32 * (side + SLOT_GAP);
+            let y = SLOTS_Y + (i / per_row) as f32 * (side + 58.0);
+            let mid = x + side / 2.0;
             let value = s.memory[FIRST_SLOT as usize + i];
             let item = (s.head..s.tail).find(|&k| s.slot(k) == i);
             let (class, state) = match (item, writing == Some(i)) {
@@ -206,23 +230,20 @@ fn slots(s: &Spsc) -> Vec<Shape> {
                 (false, true) => "T",
                 _ => "",
             };
+            let shown = if value == 0 {
+                "–".to_string()
+            } else {
+                value.to_string()
+            };
             Shape::group(
                 format!("slot-{i}"),
                 vec![
-                    Shape::text("i", x + SLOT / 2.0, y - 8.0, i.to_string()).class("muted"),
-                    Shape::rect("box", x, y, SLOT, SLOT),
-                    Shape::text(
-                        "v",
-                        x + SLOT / 2.0,
-                        y + 28.0,
-                        if value == 0 {
-                            "–".to_string()
-                        } else {
-                            value.to_string()
-                        },
-                    )
-                    .mono(),
-                    Shape::text("m", x + SLOT / 2.0, y + SLOT + 22.0, marks)
+                    Shape::text("i", mid, y - 8.0, i.to_string()).class("muted"),
+                    Shape::rect("box", x, y, side, side),
+                    Shape::text("v", mid, y + side / 2.0 + 7.0, shown)
+                        .mono()
+                        .size(Size::Large),
+                    Shape::text("m", mid, y + side + 24.0, marks)
                         .mono()
                         .class("strong"),
                 ],
@@ -235,8 +256,9 @@ fn slots(s: &Spsc) -> Vec<Shape> {
 }
 
 fn picture(s: &Spsc, ui: &mut Ui<Spsc>) -> Figure {
-    let rows = s.capacity.div_ceil(8) as f32;
-    let height = (BUF_Y + 58.0 + SHOWN as f32 * ENTRY).max(SLOTS_Y + rows * 100.0);
+    let (per_row, side) = slot_grid(s.capacity);
+    let rows = s.capacity.div_ceil(per_row) as f32;
+    let height = SLOTS_Y + rows * (side + 58.0) - 14.0;
     let mut f = Figure::new(
         "spsc",
         format!(
@@ -262,34 +284,31 @@ fn picture(s: &Spsc, ui: &mut Ui<Spsc>) -> Figure {
     };
     f.push(core(
         "producer",
-        10.0,
+        column(PRODUCER),
         "Producer",
         producer_next(s),
         cached("tail", s.tail, "head", s.cached_head),
     ));
     f.push(core(
         "consumer",
-        WIDTH - 10.0 - SIDE_W,
+        column(CONSUMER),
         "Consumer",
         consumer_next(s),
         cached("head", s.head, "tail", s.cached_tail),
     ));
-    f.push(buffer(s, PRODUCER, 10.0, ui, |i| {
+    f.push(buffer(s, PRODUCER, ui, |i| {
         SpscAction::DrainProducer(i as u8)
     }));
-    f.push(buffer(s, CONSUMER, WIDTH - 10.0 - SIDE_W, ui, |_| {
-        SpscAction::DrainConsumer
-    }));
-    f.push(index(s, "head", 10.0, HEAD, "consumer"));
-    f.push(index(s, "tail", 76.0, TAIL, "producer"));
+    f.push(buffer(s, CONSUMER, ui, |_| SpscAction::DrainConsumer));
+    f.push(index(s, "tail", TAIL, "producer"));
+    f.push(index(s, "head", HEAD, "consumer"));
     f.push(
         Shape::text(
             "slots",
-            MEM_X,
-            SLOTS_Y - 36.0,
-            "Slots (H, T: where head and tail point)",
+            WIDTH / 2.0,
+            SLOTS_Y - 32.0,
+            "Slots in memory (H, T: where head and tail point)",
         )
-        .start()
         .class("muted"),
     );
     f.push(Shape::group("ring", slots(s)).focus("ring"));

@@ -234,33 +234,39 @@ pub fn graph(a: &Analysis, row: &Row, model: usize, title: String) -> Figure {
         .label(text);
         f.push(if race(e) { node.state("race") } else { node });
     }
+    // Strokes first, then every label on top, so no edge hides a label.
+    let mut labels = Vec::new();
     for (i, e) in edges.iter().enumerate() {
         let (path, (lx, ly)) = route(at[e.from], at[e.to]);
         let (colour, stroke) = e.family.classes();
         let colour = if e.cycle { "fault" } else { colour };
         let lw = 10.0 + 9.0 * e.label.chars().count() as f32;
         f.push(
+            Shape::path(format!("edge-{i}"), path)
+                .arrowhead(Arrow::End)
+                .class("line")
+                .class(stroke)
+                .class(colour)
+                .class_if(e.cycle, "thick")
+                .state(if e.cycle {
+                    format!("{} cycle", e.label)
+                } else {
+                    e.label.clone()
+                }),
+        );
+        labels.push(
             Shape::group(
-                format!("edge-{i}"),
+                format!("label-{i}"),
                 vec![
-                    Shape::path("p", path)
-                        .arrowhead(Arrow::End)
-                        .class("line")
-                        .class(stroke)
-                        .class_if(e.cycle, "thick"),
                     Shape::rect("bg", lx - lw / 2.0, ly - 11.0, lw, 21.0).class("paper"),
                     Shape::text("l", lx, ly + 5.0, e.label.clone())
                         .mono()
                         .class("tone"),
                 ],
             )
-            .class(colour)
-            .state(if e.cycle {
-                format!("{} cycle", e.label)
-            } else {
-                e.label.clone()
-            }),
+            .class(colour),
         );
     }
+    f.extend(labels);
     f
 }

@@ -43,7 +43,7 @@ pub fn machine(r: &Reordering, ui: &mut Ui<Reordering>) -> Figure {
         .max()
         .unwrap_or(1)
         .max(1) as f32;
-    let buf_h = 34.0 + slots * ENTRY;
+    let buf_h = 44.0 + slots * ENTRY;
     let mem_y = if tso { BUF_Y + buf_h + 44.0 } else { 170.0 };
     let mut f = Figure::new(
         "machine",
@@ -69,7 +69,8 @@ pub fn machine(r: &Reordering, ui: &mut Ui<Reordering>) -> Figure {
         let pc = m.pc[t] as usize;
         let (class, state, next) = match (blocked, m.next_op(test, t)) {
             (Some(Blocked::Finished), _) | (_, None) => {
-                ("done", "finished".to_string(), "✓ finished".to_string())
+                let ran = test.threads[t].len();
+                ("done", "finished".to_string(), format!("✓ ran all {ran}"))
             }
             (b, Some(op)) => (
                 if b.is_some() { "warn" } else { "driver" },
@@ -132,7 +133,7 @@ pub fn machine(r: &Reordering, ui: &mut Ui<Reordering>) -> Figure {
             let Entry::Store { loc, value, .. } = *e else {
                 continue;
             };
-            let y = BUF_Y + buf_h - 8.0 - ENTRY * (i as f32 + 1.0);
+            let y = BUF_Y + buf_h - 6.0 - ENTRY * (i as f32 + 1.0);
             let name = &test.locs[loc as usize];
             let oldest = if i == 0 { "  ← oldest" } else { "" };
             shapes.push(

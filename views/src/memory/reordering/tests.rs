@@ -31,10 +31,7 @@ fn mp_under_tso_is_forbidden_by_the_textbook_cycle_and_allowed_on_arm() {
     let v = s.table_named("verdicts").unwrap();
     let row = |key: &str| v.rows.iter().find(|r| r.key == key).unwrap();
     assert_eq!(row("verdict-tso").state.as_deref(), Some("forbidden"));
-    assert_eq!(
-        row("verdict-tso").cells[3].text,
-        "po ; rfe ; po ; fre"
-    );
+    assert_eq!(row("verdict-tso").cells[3].text, "po ; rfe ; po ; fre");
     assert_eq!(row("verdict-armv8").state.as_deref(), Some("allowed"));
     assert_eq!(row("verdict-sc").cells[2].text, "3 of 4");
     // With nothing selected, the graph shows the outcome the condition asks about.
