@@ -8,4 +8,5 @@ pub mod litmus;
 pub mod mpmc;
 pub mod rcu;
 pub mod reordering;
+pub mod spsc;
 pub mod store_buffer;

@@ -1,1 +1,3 @@
 //! Pictures of the memory section's demos.
+pub mod reordering;
+pub mod spsc;

@@ -29,6 +29,7 @@ mod steps;
 mod tests;
 
 pub use lines::{Lines, CONSUMER, HEAD, PRODUCER, TAIL};
+pub use steps::damage_text;
 
 use crate::memory::store_buffer::{Drain, StoreBuffer};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
@@ -93,13 +94,21 @@ pub enum ConsumerStep {
     ReadSlotLate,
 }
 
-/// A wrong value read from a slot.
+/// A wrong value read from a slot: the consumer wanted item `item` (value
+/// `item + 1`) from `slot` and read `read`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Damage {
-    /// The slot still held an older value: the item's store was not yet visible.
-    Stale { item: u32, read: u32 },
-    /// The slot already held a newer item: the producer reused it too early.
-    Overwritten { item: u32, read: u32 },
+pub struct Damage {
+    pub item: u32,
+    pub slot: u8,
+    pub read: u32,
+}
+
+impl Damage {
+    /// True when the slot held an older value (the item's store was not yet
+    /// visible); false when it already held a newer item (reused too early).
+    pub fn stale(&self) -> bool {
+        self.read <= self.item
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,20 +121,20 @@ pub struct Spsc {
     /// Store buffers of the producer's and the consumer's core.
     pub buffers: [StoreBuffer; 2],
     pub producer: ProducerStep,
-    /// The producer's own count of items started (its `tail`).
+    /// The producer's own `tail`: items it has published (tail stores executed).
     pub tail: u32,
     /// The producer's copy of `head` (cached mode).
     pub cached_head: u32,
     pub consumer: ConsumerStep,
-    /// The consumer's own count of items taken (its `head`).
+    /// The consumer's own `head`: head stores executed.
     pub head: u32,
     /// The consumer's copy of `tail` (cached mode).
     pub cached_tail: u32,
-    /// Cross-core reads of the other side's index.
+    /// Reads of the other side's index (the producer reading `head`, the
+    /// consumer `tail`); cached copies save most of them.
     pub index_reads: u32,
+    /// Who holds the two index lines, and how often each moved.
     pub lines: Lines,
-    /// Items published (tail stores executed).
-    pub enqueued: u32,
     /// Items whose slot the consumer has read.
     pub dequeued: u32,
     /// Values the consumer read, in order (the last 32).
@@ -169,7 +178,6 @@ impl Spsc {
             cached_tail: 0,
             index_reads: 0,
             lines: Lines::default(),
-            enqueued: 0,
             dequeued: 0,
             received: Vec::new(),
             damage: Vec::new(),
@@ -303,19 +311,35 @@ impl Model for Spsc {
         if self.occupancy() as usize > self.capacity {
             return Err("more items in flight than slots".into());
         }
-        if self.dequeued > self.enqueued + 1 || self.head > self.tail {
+        if self.head > self.tail {
             return Err("the consumer is ahead of the producer".into());
+        }
+        // Slots read = head stores executed, give or take the one item
+        // between reading its slot and publishing head (either order).
+        let in_hand = match self.consumer {
+            ConsumerStep::PublishHead if self.fault != Fault::EarlyHead => self.head + 1,
+            ConsumerStep::ReadSlotLate => self.head - 1,
+            _ => self.head,
+        };
+        if self.dequeued != in_hand {
+            return Err("the slots read and the head published disagree".into());
         }
         if self.fault == Fault::None && !self.damage.is_empty() {
             return Err("the correct protocol read a wrong value".into());
         }
         if self.fault == Fault::None {
             let first = self.dequeued - self.received.len() as u32 + 1;
-            if self.received.iter().zip(first..).any(|(v, want)| *v != want) {
+            if self
+                .received
+                .iter()
+                .zip(first..)
+                .any(|(v, want)| *v != want)
+            {
                 return Err("an item was lost, duplicated or reordered".into());
             }
         }
-        if self.memory[TAIL_LOC as usize] > self.tail || self.memory[HEAD_LOC as usize] > self.head {
+        if self.memory[TAIL_LOC as usize] > self.tail || self.memory[HEAD_LOC as usize] > self.head
+        {
             return Err("memory holds an index its owner never wrote".into());
         }
         Ok(())
@@ -330,7 +354,7 @@ impl Model for Spsc {
             ),
             Figure::new("head", "head", self.memory[HEAD_LOC as usize]),
             Figure::new("tail", "tail", self.memory[TAIL_LOC as usize]),
-            Figure::new("enqueued", "enqueued", self.enqueued),
+            Figure::new("enqueued", "enqueued", self.tail),
             Figure::new("dequeued", "dequeued", self.dequeued),
             Figure::new("index-reads", "index reads", self.index_reads),
             Figure::new("transfers", "line transfers", self.lines.total()),

@@ -1,0 +1,171 @@
+use super::*;
+use crate::scene::Scene;
+use demos::memory::litmus::catalogue::find;
+use demos::memory::reordering::ReorderingConfig;
+use demos::Model;
+use ReorderingAction::*;
+
+fn at(name: &str, model: MemModel) -> Reordering {
+    Reordering::new(&ReorderingConfig {
+        text: find(name).unwrap().text.to_string(),
+        model,
+    })
+}
+
+fn scene(r: &Reordering) -> Scene {
+    crate::build(r, &()).0
+}
+
+fn cell<'a>(t: &'a Table, key: &str) -> &'a str {
+    t.rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .find(|c| c.key.as_deref() == Some(key))
+        .map_or("", |c| c.text.as_str())
+}
+
+#[test]
+fn mp_under_tso_is_forbidden_by_the_textbook_cycle_and_allowed_on_arm() {
+    let r = at("MP", MemModel::Tso);
+    let s = scene(&r);
+    let v = s.table_named("verdicts").unwrap();
+    let row = |key: &str| v.rows.iter().find(|r| r.key == key).unwrap();
+    assert_eq!(row("verdict-tso").state.as_deref(), Some("forbidden"));
+    assert_eq!(row("verdict-tso").cells[3].text, "po ; rfe ; po ; fre");
+    assert_eq!(row("verdict-armv8").state.as_deref(), Some("allowed"));
+    assert_eq!(row("verdict-sc").cells[2].text, "3 of 4");
+    // With nothing selected, the graph shows the outcome the condition asks about.
+    let graph = s.figures().find(|f| f.key == "graph").unwrap();
+    assert_eq!(graph.label, "Execution of r1=1, r2=0 under TSO: forbidden");
+    let mut cycle: Vec<&str> = graph
+        .walk()
+        .into_iter()
+        .filter_map(|e| e.state.as_deref())
+        .filter(|st| st.ends_with(" cycle"))
+        .collect();
+    cycle.sort_unstable();
+    assert_eq!(cycle, ["fre cycle", "po cycle", "po cycle", "rfe cycle"]);
+    let why = s.list_named("explain").unwrap();
+    assert_eq!(why.items.len(), 5);
+    assert_eq!(
+        why.items[4].text,
+        "d: R x=0 → a: W x=1: fre (read a value that is later overwritten)"
+    );
+    assert_eq!(
+        cell(s.table_named("code").unwrap(), "code-1-0"),
+        "▶ MOV r1, [y]"
+    );
+}
+
+#[test]
+fn the_graph_draws_every_relation_of_an_allowed_outcome() {
+    let mut r = at("SB", MemModel::Tso);
+    r.apply(&SelectOutcome(0)).unwrap();
+    let s = scene(&r);
+    let graph = s.figures().find(|f| f.key == "graph").unwrap();
+    let labels: Vec<&str> = graph
+        .walk()
+        .into_iter()
+        .filter(|e| e.key.starts_with("edge-"))
+        .filter_map(|e| e.state.as_deref())
+        .collect();
+    // r1=0, r2=0: two po edges, two reads from the initial writes, two fr.
+    assert_eq!(labels, ["po", "po", "rf", "rf", "fr", "fr"]);
+    let why = s.list_named("explain").unwrap();
+    assert_eq!(why.items[0].tag.as_deref(), Some("Allowed:"));
+    let outcomes = s.table_named("outcomes").unwrap();
+    assert!(outcomes.rows[0].cells[0].text.starts_with("▶ r1=0, r2=0"));
+}
+
+#[test]
+fn scheduling_sb_under_tso_buffers_both_stores_and_reaches_zero_zero() {
+    let mut r = at("SB", MemModel::Tso);
+    for a in [Run(0), Run(0), Run(1), Run(1)] {
+        r.apply(&a).unwrap();
+    }
+    let s = scene(&r);
+    assert_eq!(
+        s.find("buffer-0").unwrap().state.as_deref(),
+        Some("1 pending")
+    );
+    assert_eq!(
+        s.find("thread-1").unwrap().state.as_deref(),
+        Some("finished")
+    );
+    assert_eq!(s.find("mem-x").unwrap().state.as_deref(), Some("0"));
+    let code = s.table_named("code").unwrap();
+    assert_eq!(cell(code, "code-0-0"), "✓ MOV [x], 1");
+    r.apply(&Drain(0)).unwrap();
+    r.apply(&Drain(1)).unwrap();
+    let s = scene(&r);
+    let outcomes = s.table_named("outcomes").unwrap();
+    let zero = outcomes
+        .rows
+        .iter()
+        .find(|row| row.cells[1].text == "yes")
+        .unwrap();
+    assert_eq!(zero.cells[6].text, "reached");
+    assert_eq!(zero.state.as_deref(), Some("allowed"));
+}
+
+#[test]
+fn arm_shows_aarch64_code_and_no_machine() {
+    let r = at("MP+rel+acq", MemModel::Armv8);
+    let (s, controls, ui) = crate::build(&r, &());
+    assert!(s.find("machine").is_none() && s.figures().all(|f| f.key != "machine"));
+    let code = s.table_named("code").unwrap();
+    assert_eq!(cell(code, "code-0-1"), "STLR #1, [y]");
+    assert_eq!(cell(code, "code-1-0"), "LDAR r1, [y]");
+    assert!(Control::find(&controls, "run-0").is_none());
+    // Break it: strip the orders, and MP+rel+acq becomes the catalogue's MP.
+    let Some(Control::Button(strip)) = Control::find(&controls, "strip") else {
+        panic!("strip button");
+    };
+    let Command::Do(LoadText(text)) = ui.resolve(strip.send, &crate::Input::Press).unwrap() else {
+        panic!("strip loads a text");
+    };
+    assert_eq!(text, find("MP").unwrap().text);
+}
+
+#[test]
+fn the_dropdown_and_the_editor_load_tests() {
+    let mut r = at("MP", MemModel::C11);
+    let (_, controls, ui) = crate::build(&r, &());
+    let Some(Control::Form(form)) = Control::find(&controls, "load-test") else {
+        panic!("editor");
+    };
+    let typed = "name mine\nthread W x 1; R y r1\nthread W y 1; R x r2\nexists r1=0 /\\ r2=0\n";
+    let Command::Do(action) = ui
+        .resolve(form.send, &crate::Input::Fields(vec![typed.into()]))
+        .unwrap()
+    else {
+        panic!("the editor sends an action");
+    };
+    r.apply(&action).unwrap();
+    let (s, controls, _) = crate::build(&r, &());
+    let Some(Control::Choice(test)) = Control::find(&controls, "test") else {
+        panic!("test choice");
+    };
+    assert_eq!(test.options[test.selected].label, "typed: mine");
+    assert_eq!(
+        cell(s.table_named("code").unwrap(), "code-0-0"),
+        "store(x, 1, relaxed)"
+    );
+    let bad = r
+        .clone()
+        .apply(&LoadText("thread W x 1\nthread Q\nexists x=1".into()));
+    assert_eq!(
+        bad.unwrap_err().reason,
+        "Line 2, column 8: `Q` is not an operation: use W, R or F."
+    );
+}
+
+#[test]
+fn a_race_is_named_under_c11() {
+    let r = at("MP+na", MemModel::C11);
+    let s = scene(&r);
+    let v = s.table_named("verdicts").unwrap();
+    let c11 = v.rows.iter().find(|r| r.key == "verdict-c11").unwrap();
+    assert_eq!(c11.state.as_deref(), Some("undefined"));
+    assert_eq!(c11.cells[3].text, "data race on x: a and d");
+}

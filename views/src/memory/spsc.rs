@@ -1,0 +1,580 @@
+//! SPSC ring: the producer's core and its store buffer on the left, shared
+//! memory (the two indices and the slots) in the middle, the consumer's core
+//! and buffer on the right; who writes what, with each index line's moves;
+//! the values received and any wrong ones.
+
+use crate::control::Control;
+use crate::live::{Command, Ui, View};
+use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
+use demos::memory::spsc::{
+    ConsumerStep, Fault, ProducerStep, Spsc, SpscAction, SpscConfig, CAPACITY_MAX, CAPACITY_MIN,
+    CONSUMER, FIRST_SLOT, HEAD, HEAD_LOC, PRODUCER, TAIL, TAIL_LOC,
+};
+use demos::memory::store_buffer::{Drain, Entry};
+
+/// Two columns, the producer's on the left and the consumer's on the
+/// right: core, store buffer, then the index that core writes; the slots
+/// below, across both. Narrow enough to read on a projector.
+const WIDTH: f32 = 600.0;
+const COL_W: f32 = 285.0;
+const CORE_H: f32 = 104.0;
+const BUF_Y: f32 = 126.0;
+const ENTRY: f32 = 32.0;
+/// Buffered stores drawn per core; the rest are counted.
+const SHOWN: usize = 5;
+const BUF_H: f32 = 44.0 + SHOWN as f32 * ENTRY;
+const INDEX_Y: f32 = BUF_Y + BUF_H + 18.0;
+const SLOTS_Y: f32 = INDEX_Y + 56.0 + 62.0;
+const SLOT_GAP: f32 = 8.0;
+
+/// Left edge of a core's column.
+fn column(core: usize) -> f32 {
+    if core == PRODUCER {
+        10.0
+    } else {
+        WIDTH - 10.0 - COL_W
+    }
+}
+
+/// The producer's next step, in a few words.
+fn producer_next(s: &Spsc) -> String {
+    match s.producer {
+        ProducerStep::CheckSpace => "check for space".into(),
+        ProducerStep::WriteSlot => format!("write slot {}", s.slot(s.tail)),
+        ProducerStep::PublishTail => format!("publish tail = {}", s.tail + 1),
+    }
+}
+
+fn consumer_next(s: &Spsc) -> String {
+    match s.consumer {
+        ConsumerStep::ReadTail => "check for an item".into(),
+        ConsumerStep::ReadSlot => format!("read slot {}", s.slot(s.head)),
+        ConsumerStep::PublishHead => format!("publish head = {}", s.head + 1),
+        ConsumerStep::ReadSlotLate => format!("read slot {}", s.slot(s.head - 1)),
+    }
+}
+
+/// A store as it waits in a buffer: `slot 2 = 3`, `tail = 4 rel`.
+fn entry_text(e: &Entry) -> String {
+    match *e {
+        Entry::Store {
+            loc,
+            value,
+            release,
+        } => {
+            let what = match loc {
+                HEAD_LOC => "head".to_string(),
+                TAIL_LOC => "tail".to_string(),
+                slot => format!("slot {}", slot - FIRST_SLOT),
+            };
+            format!("{what} = {value}{}", if release { " rel" } else { "" })
+        }
+        Entry::Barrier => "barrier".into(),
+    }
+}
+
+/// A core: its name, next step and own counters.
+fn core(key: &str, x: f32, title: &str, next: String, counters: String) -> Shape {
+    Shape::group(
+        key,
+        vec![
+            Shape::rect("box", x, 10.0, COL_W, CORE_H).class("panel"),
+            Shape::text("name", x + 14.0, 38.0, title)
+                .start()
+                .size(Size::Title),
+            Shape::text("next", x + 14.0, 68.0, format!("next: {next}")).start(),
+            Shape::text("own", x + 14.0, 96.0, counters)
+                .start()
+                .mono()
+                .class("muted"),
+        ],
+    )
+    .class("driver")
+    .focus(key)
+}
+
+/// A store buffer; each entry is clickable when `drain` gives it an action.
+fn buffer(s: &Spsc, core: usize, ui: &mut Ui<Spsc>, drain: impl Fn(usize) -> SpscAction) -> Shape {
+    let x = column(core);
+    let b = &s.buffers[core];
+    let policy = if core == PRODUCER {
+        Drain::Weak
+    } else {
+        Drain::Fifo
+    };
+    let mut shapes = vec![
+        Shape::rect("box", x, BUF_Y, COL_W, BUF_H),
+        Shape::text(
+            "name",
+            x + COL_W / 2.0,
+            BUF_Y + 26.0,
+            "store buffer, oldest first",
+        )
+        .class("muted"),
+    ];
+    for (i, e) in b.entries.iter().take(SHOWN).enumerate() {
+        let y = BUF_Y + 38.0 + ENTRY * i as f32;
+        let free = b.can_drain(i, policy);
+        shapes.push(
+            Shape::group(
+                format!("entry-{i}"),
+                vec![
+                    Shape::rect("r", x + 12.0, y, COL_W - 24.0, ENTRY - 5.0),
+                    Shape::text(
+                        "t",
+                        x + COL_W / 2.0,
+                        y + 19.0,
+                        format!("{}{}", entry_text(e), if free { "" } else { " · held" }),
+                    )
+                    .mono(),
+                ],
+            )
+            .class(if free { "nic" } else { "idle" })
+            .state(if free { "can leave" } else { "held" })
+            .label(format!("Drain {}", entry_text(e)))
+            .on_click(ui.act(drain(i))),
+        );
+    }
+    if b.entries.len() > SHOWN {
+        shapes.push(
+            Shape::text(
+                "more",
+                x + COL_W / 2.0,
+                BUF_Y + BUF_H - 8.0,
+                format!("+{} more", b.entries.len() - SHOWN),
+            )
+            .class("muted"),
+        );
+    } else if b.entries.is_empty() {
+        shapes.push(Shape::text("empty", x + COL_W / 2.0, BUF_Y + 70.0, "empty").class("muted"));
+    }
+    let name = if core == PRODUCER {
+        "buffer-producer"
+    } else {
+        "buffer-consumer"
+    };
+    Shape::group(name, shapes)
+        .class(if b.is_empty() { "idle" } else { "nic" })
+        .state(format!("{} pending", b.stores()))
+        .focus(name)
+}
+
+/// An index cell in memory: its value, its writer and its line's moves.
+fn index(s: &Spsc, key: &str, line: usize, writer: &str) -> Shape {
+    let loc = if line == HEAD { HEAD_LOC } else { TAIL_LOC };
+    let (x, y) = (
+        column(if line == HEAD { CONSUMER } else { PRODUCER }),
+        INDEX_Y,
+    );
+    let value = s.memory[loc as usize];
+    Shape::group(
+        key,
+        vec![
+            Shape::rect("box", x, y, COL_W, 56.0),
+            Shape::text("v", x + 14.0, y + 36.0, format!("{key} = {value}"))
+                .start()
+                .mono()
+                .size(Size::Large),
+            Shape::text(
+                "who",
+                x + COL_W - 14.0,
+                y + 24.0,
+                format!("by the {writer}"),
+            )
+            .end(),
+            Shape::text(
+                "moves",
+                x + COL_W - 14.0,
+                y + 46.0,
+                format!("line moved {}×", s.lines.moves[line]),
+            )
+            .end()
+            .class("muted"),
+        ],
+    )
+    .class("accent")
+    .state(value.to_string())
+    .focus(key)
+}
+
+/// Slots per row, and each slot's side.
+fn slot_grid(cap: usize) -> (usize, f32) {
+    let per_row = cap.min(8);
+    let side = ((WIDTH - 20.0 - SLOT_GAP * (per_row as f32 - 1.0)) / per_row as f32).min(64.0);
+    (per_row, side)
+}
+
+/// The slot's picture: item in the ring, being written, or free.
+fn slots(s: &Spsc) -> Vec<Shape> {
+    let cap = s.capacity;
+    let (per_row, side) = slot_grid(cap);
+    let left = (WIDTH - per_row as f32 * (side + SLOT_GAP) + SLOT_GAP) / 2.0;
+    let writing = (s.producer == ProducerStep::PublishTail).then(|| s.slot(s.tail));
+    let head_at = s.slot(s.memory[HEAD_LOC as usize]);
+    let tail_at = s.slot(s.memory[TAIL_LOC as usize]);
+    (0..cap)
+        .map(|i| {
+            let x = left + (i % per_row) as f32 * (side + SLOT_GAP);
+            let y = SLOTS_Y + (i / per_row) as f32 * (side + 58.0);
+            let mid = x + side / 2.0;
+            let value = s.memory[FIRST_SLOT as usize + i];
+            let item = (s.head..s.tail).find(|&k| s.slot(k) == i);
+            let (class, state) = match (item, writing == Some(i)) {
+                (Some(k), _) => ("done", format!("item {k}")),
+                (None, true) => ("warn", "being written".to_string()),
+                _ => ("idle", "free".to_string()),
+            };
+            let marks = match (i == head_at, i == tail_at) {
+                (true, true) => "H T",
+                (true, false) => "H",
+                (false, true) => "T",
+                _ => "",
+            };
+            let shown = if value == 0 {
+                "–".to_string()
+            } else {
+                value.to_string()
+            };
+            Shape::group(
+                format!("slot-{i}"),
+                vec![
+                    Shape::text("i", mid, y - 8.0, i.to_string()).class("muted"),
+                    Shape::rect("box", x, y, side, side),
+                    Shape::text("v", mid, y + side / 2.0 + 7.0, shown)
+                        .mono()
+                        .size(Size::Large),
+                    Shape::text("m", mid, y + side + 24.0, marks)
+                        .mono()
+                        .class("strong"),
+                ],
+            )
+            .class(class)
+            .state(state)
+            .focus(format!("slot-{i}"))
+        })
+        .collect()
+}
+
+fn picture(s: &Spsc, ui: &mut Ui<Spsc>) -> Figure {
+    let (per_row, side) = slot_grid(s.capacity);
+    let rows = s.capacity.div_ceil(per_row) as f32;
+    let height = SLOTS_Y + rows * (side + 58.0) - 14.0;
+    let mut f = Figure::new(
+        "spsc",
+        format!(
+            "SPSC ring of {}: {} item(s) in it; head {} and tail {} in memory",
+            s.capacity,
+            s.occupancy(),
+            s.memory[HEAD_LOC as usize],
+            s.memory[TAIL_LOC as usize]
+        ),
+        WIDTH,
+        height,
+    )
+    .legend("done", "item in the ring")
+    .legend("warn", "slot being written")
+    .legend("nic", "store waiting in a buffer")
+    .legend("idle", "free, or held back");
+    let cached = |own: &str, n: u32, copy: &str, c: u32| {
+        if s.cached {
+            format!("{own}={n}  {copy} copy={c}")
+        } else {
+            format!("own {own} = {n}")
+        }
+    };
+    f.push(core(
+        "producer",
+        column(PRODUCER),
+        "Producer",
+        producer_next(s),
+        cached("tail", s.tail, "head", s.cached_head),
+    ));
+    f.push(core(
+        "consumer",
+        column(CONSUMER),
+        "Consumer",
+        consumer_next(s),
+        cached("head", s.head, "tail", s.cached_tail),
+    ));
+    f.push(buffer(s, PRODUCER, ui, |i| {
+        SpscAction::DrainProducer(i as u8)
+    }));
+    f.push(buffer(s, CONSUMER, ui, |_| SpscAction::DrainConsumer));
+    f.push(index(s, "tail", TAIL, "producer"));
+    f.push(index(s, "head", HEAD, "consumer"));
+    f.push(
+        Shape::text(
+            "slots",
+            WIDTH / 2.0,
+            SLOTS_Y - 32.0,
+            "Slots in memory (H, T: where head and tail point)",
+        )
+        .class("muted"),
+    );
+    f.push(Shape::group("ring", slots(s)).focus("ring"));
+    f
+}
+
+fn who_writes(s: &Spsc) -> Table {
+    let mut t = Table::new(
+        "who-writes",
+        "Who writes what (an index line moves when the other core touches it after a write)",
+        &["Location", "written by", "read by", "line moves"],
+    );
+    let rows = [
+        (
+            "head",
+            "consumer (release)",
+            "producer",
+            s.lines.moves[HEAD].to_string(),
+        ),
+        (
+            "tail",
+            if s.fault == Fault::RelaxedTail {
+                "producer (relaxed!)"
+            } else {
+                "producer (release)"
+            },
+            "consumer (acquire)",
+            s.lines.moves[TAIL].to_string(),
+        ),
+        ("slots", "producer", "consumer", "not counted".into()),
+    ];
+    for (name, writer, reader, moves) in rows {
+        t.row(
+            format!("who-{name}"),
+            vec![
+                Cell::mono(name),
+                Cell::text(writer),
+                Cell::text(reader),
+                Cell::text(moves).key(format!("moves-{name}")),
+            ],
+        );
+    }
+    t
+}
+
+fn received(s: &Spsc) -> List {
+    let first = s.dequeued - s.received.len() as u32;
+    s.received.iter().enumerate().fold(
+        List::new(
+            "received",
+            "Values the consumer read (item i should be i + 1)",
+            "nothing yet",
+        )
+        .chips(),
+        |list, (i, v)| {
+            let item = first + i as u32;
+            let ok = *v == item + 1;
+            list.item(
+                Item::new(format!("got-{item}"), format!("item {item}: {v}"))
+                    .class(if ok { "done" } else { "fault" })
+                    .mono(),
+            )
+        },
+    )
+}
+
+fn damage(s: &Spsc) -> List {
+    s.damage.iter().enumerate().fold(
+        List::new("damage", "Damage", "none: every read got the value sent"),
+        |list, (i, d)| {
+            list.item(
+                Item::new(format!("damage-{i}"), demos::memory::spsc::damage_text(d))
+                    .class("fault")
+                    .tag(if d.stale() { "Stale:" } else { "Overwritten:" }),
+            )
+        },
+    )
+}
+
+impl View for Spsc {
+    type Look = ();
+
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
+        Scene::new(
+            "SPSC ring buffer",
+            format!(
+                "A ring of {} slots with {} item(s) in it; {} enqueued, {} dequeued, {} wrong read(s); the index lines moved {} time(s).",
+                self.capacity,
+                self.occupancy(),
+                self.tail,
+                self.dequeued,
+                self.damage.len(),
+                self.lines.total()
+            ),
+        )
+        .figure(picture(self, ui))
+        .table(who_writes(self))
+        .list(received(self))
+        .list(damage(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        use SpscAction::*;
+        let (fault, cached) = (self.fault, self.cached);
+        let mut drains: Vec<Control> = (0..self.buffers[PRODUCER].entries.len().min(SHOWN))
+            .map(|i| {
+                Control::button(
+                    &format!("drain-p-{i}"),
+                    format!("Drain {}", entry_text(&self.buffers[PRODUCER].entries[i])),
+                    ui.act(DrainProducer(i as u8)),
+                )
+            })
+            .collect();
+        drains.push(Control::button(
+            "drain-c",
+            "Drain the consumer's oldest store",
+            ui.act(DrainConsumer),
+        ));
+        vec![
+            Control::button(
+                "producer-step",
+                format!("Producer: {}", producer_next(self)),
+                ui.act(Producer),
+            )
+            .primary(),
+            Control::button(
+                "consumer-step",
+                format!("Consumer: {}", consumer_next(self)),
+                ui.act(Consumer),
+            )
+            .primary(),
+            Control::group("Store buffers", drains),
+            Control::toggle(
+                "cached",
+                "Cached indices",
+                cached,
+                ui.act(SetCached(!cached)),
+            ),
+            Control::slider(
+                "capacity",
+                "Capacity (restarts)",
+                (
+                    self.capacity as i64,
+                    CAPACITY_MIN as i64,
+                    CAPACITY_MAX as i64,
+                ),
+                "slots",
+                ui.number(move |v| {
+                    Ok(Command::Restart(SpscConfig {
+                        capacity: v.max(0) as usize,
+                        fault,
+                        cached,
+                    }))
+                }),
+            ),
+            Control::danger_group(
+                "Break it",
+                vec![
+                    Control::toggle(
+                        "relaxed-tail",
+                        "Publish tail with a relaxed store",
+                        fault == Fault::RelaxedTail,
+                        ui.act(SetFault(if fault == Fault::RelaxedTail {
+                            Fault::None
+                        } else {
+                            Fault::RelaxedTail
+                        })),
+                    )
+                    .danger(),
+                    Control::toggle(
+                        "early-head",
+                        "Publish head before reading the slot",
+                        fault == Fault::EarlyHead,
+                        ui.act(SetFault(if fault == Fault::EarlyHead {
+                            Fault::None
+                        } else {
+                            Fault::EarlyHead
+                        })),
+                    )
+                    .danger(),
+                ],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+    use SpscAction::*;
+
+    fn run(s: &mut Spsc, actions: &[SpscAction]) {
+        for a in actions {
+            s.apply(a).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_published_item_shows_in_its_slot_and_the_tail_waits_behind_it() {
+        let mut s = Spsc::new(&SpscConfig::default());
+        run(&mut s, &[Producer, Producer]);
+        let scene = crate::build(&s, &()).0;
+        assert_eq!(
+            scene.find("slot-0").unwrap().state.as_deref(),
+            Some("being written")
+        );
+        run(&mut s, &[Producer]);
+        let scene = crate::build(&s, &()).0;
+        let buffer = scene.find("buffer-producer").unwrap();
+        assert_eq!(buffer.state.as_deref(), Some("2 pending"));
+        assert_eq!(
+            scene.find("entry-1").unwrap().state.as_deref(),
+            Some("held"),
+            "the release tail store waits for the slot store"
+        );
+        assert_eq!(
+            scene.find("slot-0").unwrap().state.as_deref(),
+            Some("item 0")
+        );
+        assert_eq!(scene.find("tail").unwrap().state.as_deref(), Some("0"));
+    }
+
+    #[test]
+    fn the_relaxed_tail_break_is_named_in_the_damage_list() {
+        let mut s = Spsc::new(&SpscConfig {
+            fault: Fault::RelaxedTail,
+            ..SpscConfig::default()
+        });
+        run(
+            &mut s,
+            &[
+                Producer,
+                Producer,
+                Producer,
+                DrainProducer(1),
+                Consumer,
+                Consumer,
+            ],
+        );
+        let scene = crate::build(&s, &()).0;
+        let damage = scene.list_named("damage").unwrap();
+        assert_eq!(damage.items[0].tag.as_deref(), Some("Stale:"));
+        assert!(damage.items[0].text.contains("slot 0 still held 0"));
+        let got = scene.list_named("received").unwrap();
+        assert_eq!(got.items[0].text, "item 0: 0");
+        assert_eq!(got.items[0].class, "fault");
+    }
+
+    #[test]
+    fn entries_drain_from_the_picture_and_the_buttons() {
+        let mut s = Spsc::new(&SpscConfig::default());
+        run(&mut s, &[Producer, Producer, Producer]);
+        let (scene, controls, ui) = crate::build(&s, &());
+        let slot = scene.find("entry-0").unwrap().on_click.unwrap();
+        assert_eq!(
+            ui.resolve(slot, &crate::Input::Press).unwrap(),
+            Command::Do(DrainProducer(0))
+        );
+        let Some(Control::Button(b)) = Control::find(&controls, "drain-p-1") else {
+            panic!("drain button");
+        };
+        assert_eq!(b.label, "Drain tail = 1 rel");
+        let Some(Control::Button(p)) = Control::find(&controls, "producer-step") else {
+            panic!("producer button");
+        };
+        assert_eq!(p.label, "Producer: check for space");
+    }
+}
