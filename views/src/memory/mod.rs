@@ -1,1 +1,7 @@
 //! Pictures of the memory section's demos.
+pub mod aba;
+pub mod cas;
+pub mod false_sharing;
+mod kit;
+pub mod mpmc;
+pub mod rcu;
