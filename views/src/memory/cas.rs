@@ -312,7 +312,7 @@ fn lost_list(m: &Cas) -> List {
             .find(|(_, e)| e.erased >> id & 1 == 1);
         let text = match by {
             Some((k, e)) => format!(
-                "{}: erased by T{}'s store of {} at step {}",
+                "{}: erased by T{}'s store of {} at #{}",
                 update_name(id),
                 e.thread.map_or(0, |t| t + 1),
                 e.value,
@@ -471,7 +471,7 @@ mod tests {
         assert_eq!(lost.items.len(), 1);
         assert_eq!(
             lost.items[0].text,
-            "T1's increment 1: erased by T2's store of 1 at step 6"
+            "T1's increment 1: erased by T2's store of 1 at #6"
         );
         let erasing = scene.find("step-5").unwrap();
         assert!(erasing.has_class("fault"));
