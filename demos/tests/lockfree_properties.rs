@@ -208,7 +208,7 @@ proptest! {
             let m = t.model();
             prop_assert!(m.damage.is_empty());
             for r in &m.readers {
-                if let Some(n) = r.held {
+                if let Some(n) = r.held() {
                     prop_assert!(m.nodes[usize::from(n)] != NodeState::Freed);
                 }
             }

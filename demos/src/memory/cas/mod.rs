@@ -25,7 +25,7 @@ mod thread;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
-pub use thread::{Phase, Thread};
+pub use thread::{Move, MoveKind, Phase, Thread};
 
 pub const THREADS_MIN: usize = 2;
 pub const THREADS_MAX: usize = 4;
@@ -122,6 +122,8 @@ pub struct Cas {
     pub injected: u8,
     /// The thread that stepped last (Step continues round-robin after it).
     pub last: Option<usize>,
+    /// Every micro-step and outside write so far, in order: the interleaving.
+    pub log: Vec<Move>,
 }
 
 impl Cas {
@@ -185,6 +187,12 @@ impl Cas {
         self.value += 1;
         self.included |= 1 << id;
         self.committed |= 1 << id;
+        self.log.push(Move {
+            thread: None,
+            kind: MoveKind::Inject,
+            value: self.value,
+            erased: 0,
+        });
         Ok(vec![Event::warn(format!(
             "An outside write atomically adds 1: the counter is now {}. Any thread holding an older value is out of date.",
             self.value
@@ -242,6 +250,7 @@ impl Model for Cas {
             threads: vec![Thread::new(config.method); config.threads],
             injected: 0,
             last: None,
+            log: Vec::new(),
         }
     }
 
@@ -282,6 +291,10 @@ impl Model for Cas {
         }
         if self.included & !self.committed != 0 {
             return Err("the counter includes an update never written".into());
+        }
+        let outside = self.log.iter().filter(|e| e.thread.is_none()).count();
+        if outside != usize::from(self.injected) {
+            return Err("the interleaving log misses an outside write".into());
         }
         if self.method != Method::Plain && self.lost() != 0 {
             return Err(format!("{} lost an update", self.method.label()));

@@ -28,6 +28,53 @@ fn two_plain_loads_before_either_store_lose_one_update() {
 }
 
 #[test]
+fn the_log_records_the_interleaving_and_the_store_that_lost_an_update() {
+    let mut m = cas(Method::Plain);
+    steps(&mut m, &[0, 1, 0, 1, 0, 1]);
+    let kinds: Vec<(Option<u8>, MoveKind, u32)> =
+        m.log.iter().map(|e| (e.thread, e.kind, e.value)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (Some(0), MoveKind::Load, 0),
+            (Some(1), MoveKind::Load, 0),
+            (Some(0), MoveKind::Add, 1),
+            (Some(1), MoveKind::Add, 1),
+            (Some(0), MoveKind::Store, 1),
+            (Some(1), MoveKind::Store, 1),
+        ]
+    );
+    // Only T2's store erased anything: T1's first increment (update 0).
+    assert_eq!(m.log[5].erased, 1);
+    assert_eq!(m.log.iter().map(|e| e.erased).sum::<u32>(), 1);
+    assert_eq!(m.lost(), 1);
+}
+
+#[test]
+fn a_failed_cas_and_an_outside_write_are_logged() {
+    let mut m = cas(Method::CasLoop);
+    steps(&mut m, &[0, 0]);
+    m.apply(&CasAction::Inject).unwrap();
+    steps(&mut m, &[0, 0, 0]);
+    let kinds: Vec<MoveKind> = m.log.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            MoveKind::Load,
+            MoveKind::Add,
+            MoveKind::Inject,
+            MoveKind::CasFail,
+            MoveKind::Add,
+            MoveKind::CasOk
+        ]
+    );
+    assert_eq!(
+        (m.log[2].thread, m.log[3].value, m.log[5].value),
+        (None, 1, 2)
+    );
+}
+
+#[test]
 fn round_robin_steps_reproduce_the_lost_update() {
     let mut m = cas(Method::Plain);
     while let Ok(a) = m.next_auto() {

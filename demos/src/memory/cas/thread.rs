@@ -22,6 +22,36 @@ pub enum Phase {
     Done,
 }
 
+/// What one entry of the interleaving did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MoveKind {
+    /// Read the counter (`value` = what it read).
+    Load,
+    /// Computed in a register (`value` = the result).
+    Add,
+    /// Plain store (`value` = what it wrote).
+    Store,
+    /// A compare_exchange that stored `value`.
+    CasOk,
+    /// A compare_exchange that found `value` instead of what it expected.
+    CasFail,
+    /// fetch_add (`value` = the counter after it).
+    FetchAdd,
+    /// An outside atomic add (`value` = the counter after it).
+    Inject,
+}
+
+/// One step of the interleaving, as the picture of it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Move {
+    /// The thread (0-based), or `None` for an outside write.
+    pub thread: Option<u8>,
+    pub kind: MoveKind,
+    pub value: u32,
+    /// The updates a plain store overwrote: lost here.
+    pub erased: UpdateSet,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Thread {
     pub phase: Phase,
@@ -79,6 +109,8 @@ impl Cas {
         let own: UpdateSet = 1 << (t as u32 * u32::from(INCREMENTS_MAX) + u32::from(th.done));
         let mut events = Vec::new();
         let mut next = th;
+        // What this step goes down in the interleaving as.
+        let mut moved = (MoveKind::Load, self.value, 0);
         let text = match th.phase {
             Phase::Load => {
                 next.loaded = Some(self.value);
@@ -95,6 +127,7 @@ impl Cas {
             Phase::Add | Phase::Compute => {
                 let d = th.loaded.unwrap_or(0) + 1;
                 next.desired = Some(d);
+                moved = (MoveKind::Add, d, 0);
                 if th.phase == Phase::Add {
                     next.phase = Phase::Store;
                     format!("{name} adds 1 in its register: {d}.")
@@ -110,6 +143,7 @@ impl Cas {
                 self.included = th.carried | own;
                 self.committed |= own;
                 next.done += 1;
+                moved = (MoveKind::Store, d, overwritten);
                 if overwritten != 0 {
                     events.push(
                         Event::fault(format!(
@@ -129,9 +163,11 @@ impl Cas {
                     self.included |= own;
                     self.committed |= own;
                     next.done += 1;
+                    moved = (MoveKind::CasOk, d, 0);
                     format!("{name}'s CAS finds {e} as expected and stores {d}.")
                 } else {
                     let seen = self.value;
+                    moved = (MoveKind::CasFail, seen, 0);
                     next.loaded = Some(seen);
                     next.desired = None;
                     next.carried = self.included;
@@ -154,6 +190,7 @@ impl Cas {
                 self.included |= own;
                 self.committed |= own;
                 next.done += 1;
+                moved = (MoveKind::FetchAdd, self.value, 0);
                 format!(
                     "{name}'s fetch_add(1) returns {old} and leaves {}, in one atomic step.",
                     self.value
@@ -171,6 +208,12 @@ impl Cas {
             };
         }
         self.threads[t] = next;
+        self.log.push(Move {
+            thread: Some(t as u8),
+            kind: moved.0,
+            value: moved.1,
+            erased: moved.2,
+        });
         if !text.is_empty() {
             let tone = if next.done > th.done {
                 Event::done

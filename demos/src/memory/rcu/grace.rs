@@ -49,6 +49,7 @@ impl Rcu {
             waiter,
             waiting_on,
         });
+        self.history.begin_grace(node, waiter);
         events.extend(self.end_finished_graces());
         events
     }
@@ -69,6 +70,7 @@ impl Rcu {
         done.into_iter()
             .map(|g| {
                 self.nodes[usize::from(g.node)] = NodeState::Freed;
+                self.history.end_grace(g.node);
                 let n = node_name(g.node);
                 match g.waiter {
                     Waiter::Synchronize => {

@@ -1,6 +1,7 @@
-//! RCU grace period: one RCU-protected pointer (`head`) to a node that the
-//! updater replaces; readers on several CPUs enter and leave read-side
-//! critical sections and dereference it.
+//! RCU grace period: an RCU-protected list `head → first → X → last`
+//! whose middle element X the updater replaces with a new version (A, then
+//! B, …); readers on several CPUs enter and leave read-side critical
+//! sections and walk the list one `rcu_dereference()` at a time.
 //!
 //! Source: Linux `Documentation/RCU/whatisRCU.rst`. §1: an update is removal
 //! (readers may keep the old version) then reclamation, which must wait for
@@ -12,16 +13,22 @@
 //! (§4) registers a callback invoked after such a grace period, and the
 //! updater continues at once. Grace-period rules are in `grace.rs`.
 //!
+//! The replacement is `list_replace_rcu()` (include/linux/rculist.h): the
+//! new node takes the old one's `next`, is published into its predecessor's
+//! `next` with rcu_assign_pointer(), and the old node's own `next` is left
+//! alone, so a reader standing on the old node can still walk on to `last`.
+//!
 //! Break it: free the old node at once. A reader that fetched it before the
 //! update and uses it afterwards reads freed memory; the model detects it.
 
 mod grace;
+mod history;
 #[cfg(test)]
 mod tests;
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::text::plural;
 pub use grace::{GracePeriod, Waiter};
+pub use history::{History, Mark, Section, Span, KEPT};
 use serde::{Deserialize, Serialize};
 
 pub const READERS_MIN: usize = 2;
@@ -53,20 +60,41 @@ impl Default for RcuConfig {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NodeState {
-    /// What head points to.
+    /// The version `first->next` points to.
     Live,
     /// Replaced: no longer reachable from head, but readers may still hold it.
     Unlinked,
     Freed,
 }
 
+/// Where a reader's pointer `p` stands in the list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Place {
+    /// The first element, which never changes.
+    First,
+    /// A version of the middle element (0 = A).
+    Node(u8),
+    /// The last element, which never changes.
+    Last,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reader {
     pub in_cs: bool,
-    /// The pointer rcu_dereference() returned in this critical section.
-    pub held: Option<u8>,
-    /// Reads of the node's data in this critical section.
+    /// The pointer the last rcu_dereference() of this critical section returned.
+    pub at: Option<Place>,
+    /// Reads of a version's data in this critical section.
     pub uses: u32,
+}
+
+impl Reader {
+    /// The version of the middle element this reader's pointer is on.
+    pub fn held(&self) -> Option<u8> {
+        match self.at {
+            Some(Place::Node(n)) => Some(n),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,13 +121,13 @@ pub struct UseAfterFree {
 pub enum RcuAction {
     /// rcu_read_lock() on a reader CPU.
     Lock(usize),
-    /// p = rcu_dereference(head).
+    /// Walk one step: p = rcu_dereference(head), or p = rcu_dereference(p->next).
     Deref(usize),
     /// Read p->data.
     Use(usize),
     /// rcu_read_unlock().
     Unlock(usize),
-    /// Copy the node, update the copy, rcu_assign_pointer(head, copy).
+    /// Copy the middle node, update the copy, rcu_assign_pointer(first->next, copy).
     Publish,
     /// Break it: kfree(old) at once.
     FreeNow,
@@ -109,29 +137,36 @@ pub enum RcuAction {
     CallRcu,
 }
 
-/// The story Step plays: CPU 1 fetches A; the updater publishes B and
-/// enters synchronize_rcu(), which waits for CPU 1; CPU 2 begins afterwards
-/// and fetches B; A is freed when CPU 1 leaves, while CPU 2 is still
-/// reading, and that is fine.
-pub const STORY: [RcuAction; 10] = [
+/// The story Step plays: CPU 1 walks to A; CPU 3 enters and stands on
+/// `first`; the updater publishes B and enters synchronize_rcu(), which waits
+/// for both; CPU 3 walks on and finds B; CPU 2 begins afterwards and finds B;
+/// CPU 1 reads A, still intact, and walks on to `last`; A is freed once CPU 1
+/// and CPU 3 have left, while CPU 2 is still reading B, and that is fine.
+pub const STORY: [RcuAction; 16] = [
     RcuAction::Lock(0),
     RcuAction::Deref(0),
+    RcuAction::Deref(0),
+    RcuAction::Lock(2),
+    RcuAction::Deref(2),
     RcuAction::Publish,
     RcuAction::Synchronize,
+    RcuAction::Deref(2),
     RcuAction::Lock(1),
     RcuAction::Deref(1),
+    RcuAction::Deref(1),
     RcuAction::Use(0),
+    RcuAction::Deref(0),
     RcuAction::Unlock(0),
+    RcuAction::Unlock(2),
     RcuAction::Use(1),
-    RcuAction::Unlock(1),
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rcu {
-    /// Node states; node 0 is A.
+    /// States of the middle element's versions; version 0 is A.
     pub nodes: Vec<NodeState>,
-    /// The node head points to.
-    pub head: u8,
+    /// The version `first->next` points to (the live one).
+    pub linked: u8,
     pub readers: Vec<Reader>,
     pub updater: Updater,
     /// Grace periods in progress.
@@ -141,6 +176,8 @@ pub struct Rcu {
     pub freed_early: bool,
     /// Position in [`STORY`] while the learner follows it.
     pub story: Option<usize>,
+    /// Critical sections, grace periods, publications and frees over time.
+    pub history: History,
 }
 
 impl Rcu {
@@ -177,6 +214,7 @@ impl Rcu {
                     )));
                 }
                 self.readers[r].in_cs = true;
+                self.history.enter(r);
                 Event::info(format!(
                     "{cpu}: rcu_read_lock(). Its critical section begins."
                 ))
@@ -187,32 +225,17 @@ impl Rcu {
                         "{cpu} is outside a critical section, where a pointer from rcu_dereference() is not protected: rcu_read_lock() first."
                     )));
                 }
-                self.readers[r].held = Some(self.head);
-                let version = if self.head == 0 {
-                    "the original"
-                } else {
-                    "the newest"
-                };
-                Event::info(format!(
-                    "{cpu}: p = rcu_dereference(head) gives {}, {version} version.",
-                    node_name(self.head)
-                ))
+                return self.walk(r);
             }
             RcuAction::Use(_) => {
-                let Some(n) = reader.held else {
+                let Some(n) = reader.held() else {
                     return Err(Refusal::new(format!(
-                        "{cpu} holds no pointer: rcu_dereference(head) first."
+                        "{cpu} is not on the replaced element: walk to it with rcu_dereference() first."
                     )));
                 };
                 self.readers[r].uses += 1;
                 match self.nodes[usize::from(n)] {
-                    NodeState::Freed => {
-                        self.damage.push(UseAfterFree { reader: r, node: n });
-                        Event::fault(format!(
-                            "{cpu} reads p->data, but {} has been freed: a use-after-free. The memory may already hold something else.",
-                            node_name(n)
-                        ))
-                    }
+                    NodeState::Freed => self.use_after_free(r, n, "reads p->data"),
                     NodeState::Unlinked => Event::info(format!(
                         "{cpu} reads {}'s data: the old version, unlinked but still intact.",
                         node_name(n)
@@ -230,6 +253,7 @@ impl Rcu {
                     )));
                 }
                 self.readers[r] = Reader::default();
+                self.history.leave(r);
                 let mut events = vec![Event::info(format!(
                     "{cpu}: rcu_read_unlock(). Its pointer is no longer valid; the CPU has passed a quiescent state."
                 ))
@@ -239,6 +263,69 @@ impl Rcu {
             }
         };
         Ok(vec![event.at(at)])
+    }
+
+    /// Reader `r` (inside a critical section) follows one pointer.
+    fn walk(&mut self, r: usize) -> Outcome {
+        let cpu = reader_name(r);
+        let (to, text) = match self.readers[r].at {
+            None => (
+                Place::First,
+                format!("{cpu}: p = rcu_dereference(head) gives first."),
+            ),
+            Some(Place::First) => {
+                let n = self.linked;
+                if let Some(s) = self.history.open(r) {
+                    s.saw.get_or_insert(n);
+                }
+                let version = if n == 0 { "the original" } else { "the newest" };
+                (
+                    Place::Node(n),
+                    format!(
+                        "{cpu}: p = rcu_dereference(first->next) gives {}, {version} version.",
+                        node_name(n)
+                    ),
+                )
+            }
+            Some(Place::Node(n)) => {
+                let text = format!(
+                    "{cpu}: p = rcu_dereference({}->next) gives last{}.",
+                    node_name(n),
+                    if n == self.linked {
+                        ""
+                    } else {
+                        ": the old node still points on into the list"
+                    }
+                );
+                if self.nodes[usize::from(n)] == NodeState::Freed {
+                    let event = self.use_after_free(r, n, "follows p->next");
+                    self.readers[r].at = Some(Place::Last);
+                    return Ok(vec![event.at(format!("reader-{r}"))]);
+                }
+                (Place::Last, text)
+            }
+            Some(Place::Last) => {
+                return Err(Refusal::new(format!(
+                    "{cpu} is on last, whose next is NULL: the walk is over, so rcu_read_unlock()."
+                )))
+            }
+        };
+        self.readers[r].at = Some(to);
+        Ok(vec![Event::info(text).at(format!("reader-{r}"))])
+    }
+
+    /// Reader `r` touches freed version `n`: recorded and told.
+    fn use_after_free(&mut self, r: usize, n: u8, what: &str) -> Event {
+        self.damage.push(UseAfterFree { reader: r, node: n });
+        if let Some(s) = self.history.open(r) {
+            s.damaged = true;
+        }
+        Event::fault(format!(
+            "{} {what}, but {} has been freed: a use-after-free. The memory may already hold something else.",
+            reader_name(r),
+            node_name(n)
+        ))
+        .at(format!("node-{n}"))
     }
 
     fn publish(&mut self) -> Outcome {
@@ -253,18 +340,19 @@ impl Rcu {
                 "This demo stops at {NODES_MAX} versions: Reset to start again."
             )));
         }
-        let old = self.head;
+        let old = self.linked;
         let new = self.nodes.len() as u8;
         self.nodes[usize::from(old)] = NodeState::Unlinked;
         self.nodes.push(NodeState::Live);
-        self.head = new;
+        self.linked = new;
         self.updater = Updater::Published { old };
+        self.history.mark(Mark::Publish(new));
         Ok(vec![Event::info(format!(
-            "The updater copies {0} into a new node {1}, changes the copy, then rcu_assign_pointer(head, {1}): readers from now on find {1}. {0} is unlinked but not yet freed.",
+            "The updater copies {0} into a new node {1} (so {1}->next = last), changes the copy, then rcu_assign_pointer(first->next, {1}): walks from now on find {1}. {0} is unlinked but not yet freed.",
             node_name(old),
             node_name(new)
         ))
-        .at("head")
+        .at("link")
         .at(format!("node-{new}"))])
     }
 
@@ -276,8 +364,12 @@ impl Rcu {
                 self.nodes[usize::from(old)] = NodeState::Freed;
                 self.updater = Updater::Idle;
                 self.freed_early = true;
+                self.history.mark(Mark::Free {
+                    node: old,
+                    early: true,
+                });
                 let holders: Vec<String> = (0..self.readers.len())
-                    .filter(|&r| self.readers[r].held == Some(old))
+                    .filter(|&r| self.readers[r].held() == Some(old))
                     .map(reader_name)
                     .collect();
                 let mut events = vec![Event::warn(format!(
@@ -329,31 +421,35 @@ impl Model for Rcu {
     fn new(config: &RcuConfig) -> Self {
         Rcu {
             nodes: vec![NodeState::Live],
-            head: 0,
+            linked: 0,
             readers: vec![Reader::default(); config.readers],
             updater: Updater::Idle,
             grace: Vec::new(),
             damage: Vec::new(),
             freed_early: false,
             story: Some(0),
+            history: History::default(),
         }
     }
 
     fn intro(&self) -> Event {
         Event::info(format!(
-            "head points to node A. {} reader CPUs are idle; the updater runs on CPU 0. Step plays a story, or drive readers and updater yourself.",
+            "The list is head → first → A → last. {} reader CPUs are idle; the updater runs on CPU 0. Step plays a story, or drive readers and updater yourself.",
             self.readers.len()
         ))
     }
 
     fn apply(&mut self, action: &RcuAction) -> Outcome {
+        // Everything this action does happens at the next tick.
+        self.history.now += 1;
         let events = match *action {
             RcuAction::Lock(r) | RcuAction::Deref(r) | RcuAction::Use(r) | RcuAction::Unlock(r) => {
                 self.reader_action(*action, r)
             }
             RcuAction::Publish => self.publish(),
             _ => self.reclaim(*action),
-        }?;
+        }
+        .inspect_err(|_| self.history.now -= 1)?;
         self.story = match self.story {
             Some(i) if STORY.get(i) == Some(action) => Some(i + 1),
             _ => None,
@@ -373,7 +469,7 @@ impl Model for Rcu {
             .copied()
             .or_else(|| self.readers.iter().position(|r| r.in_cs));
         match busy {
-            Some(r) if self.readers[r].held.is_some() && self.readers[r].uses == 0 => {
+            Some(r) if self.readers[r].held().is_some() && self.readers[r].uses == 0 => {
                 Ok(RcuAction::Use(r))
             }
             Some(r) => Ok(RcuAction::Unlock(r)),
@@ -387,17 +483,17 @@ impl Model for Rcu {
         let live: Vec<usize> = (0..self.nodes.len())
             .filter(|&n| self.nodes[n] == NodeState::Live)
             .collect();
-        if live != [usize::from(self.head)] {
-            return Err("exactly the node head points to must be live".into());
+        if live != [usize::from(self.linked)] {
+            return Err("exactly the version first->next points to must be live".into());
         }
         for (r, reader) in self.readers.iter().enumerate() {
-            if !reader.in_cs && reader.held.is_some() {
+            if !reader.in_cs && reader.at.is_some() {
                 return Err(format!(
                     "{} holds a pointer outside a critical section",
                     reader_name(r)
                 ));
             }
-            if let Some(n) = reader.held {
+            if let Some(n) = reader.held() {
                 if !self.freed_early && self.nodes[usize::from(n)] == NodeState::Freed {
                     return Err(format!("{} holds a freed node despite RCU", reader_name(r)));
                 }
@@ -409,6 +505,23 @@ impl Model for Rcu {
         let waiting = self.grace.iter().any(|g| g.waiter == Waiter::Synchronize);
         if waiting != matches!(self.updater, Updater::Waiting { .. }) {
             return Err("the updater blocks exactly while its grace period runs".into());
+        }
+        let h = &self.history;
+        for (r, reader) in self.readers.iter().enumerate() {
+            let open = h
+                .sections
+                .iter()
+                .filter(|s| usize::from(s.reader) == r && s.end.is_none())
+                .count();
+            if open != usize::from(reader.in_cs) {
+                return Err(format!(
+                    "the timeline disagrees with {} being inside",
+                    reader_name(r)
+                ));
+            }
+        }
+        if h.spans.iter().filter(|s| s.end.is_none()).count() != self.grace.len() {
+            return Err("the timeline disagrees with the grace periods running".into());
         }
         for g in &self.grace {
             if self.nodes[usize::from(g.node)] != NodeState::Unlinked
@@ -455,7 +568,7 @@ impl Model for Rcu {
             })
             .collect();
         let mut figures = vec![
-            Figure::new("head", "head", node_name(self.head)),
+            Figure::new("linked", "first->next", node_name(self.linked)),
             Figure::new("nodes", "nodes", nodes.join(" · ")),
             Figure::new("updater", "updater", updater),
             Figure::new(
@@ -469,11 +582,15 @@ impl Model for Rcu {
             ),
         ];
         for (r, reader) in self.readers.iter().enumerate() {
-            let text = match (reader.in_cs, reader.held) {
+            let text = match (reader.in_cs, reader.at) {
                 (false, _) => "outside".to_string(),
                 (true, None) => "in critical section".to_string(),
-                (true, Some(n)) if n == self.head => format!("holds {} (current)", node_name(n)),
-                (true, Some(n)) => format!("holds {} (old)", node_name(n)),
+                (true, Some(Place::First)) => "on first".to_string(),
+                (true, Some(Place::Last)) => "on last".to_string(),
+                (true, Some(Place::Node(n))) if n == self.linked => {
+                    format!("holds {} (current)", node_name(n))
+                }
+                (true, Some(Place::Node(n))) => format!("holds {} (old)", node_name(n)),
             };
             figures.push(Figure::new(KEYS[r], LABELS[r], text));
         }
@@ -494,20 +611,16 @@ impl Model for Rcu {
                 node_name(d.node)
             ));
         }
-        let old_holders = self
-            .readers
-            .iter()
-            .filter(|r| r.held.is_some_and(|n| n != self.head))
-            .count();
-        let new_holders = self
-            .readers
-            .iter()
-            .filter(|r| r.held == Some(self.head))
-            .count();
-        if old_holders + new_holders > 0 {
+        let holding = |old: bool| {
+            self.readers
+                .iter()
+                .filter(|r| r.held().is_some_and(|n| (n != self.linked) == old))
+                .count()
+        };
+        let (old, new) = (holding(true), holding(false));
+        if old + new > 0 {
             out.push(format!(
-                "{old_holders} reader{} still see an old version and {new_holders} see the current one: both are consistent, whole nodes.",
-                plural(old_holders)
+                "Readers on an old version: {old}; on the current one: {new}. Each sees a whole, consistent node, never a half-updated one.",
             ));
         }
         out.push("A grace period waits only for critical sections already running when it starts; readers that begin later find the new node and may outlive it.".into());

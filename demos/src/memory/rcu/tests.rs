@@ -14,28 +14,108 @@ fn run(m: &mut Rcu, actions: &[RcuAction]) -> Vec<Event> {
     all
 }
 
+/// Walks reader `r` from outside to the middle element: lock, head, first->next.
+fn to_middle(r: usize) -> [RcuAction; 3] {
+    [RcuAction::Lock(r), RcuAction::Deref(r), RcuAction::Deref(r)]
+}
+
 #[test]
-fn the_story_frees_a_after_cpu_1_leaves_while_cpu_2_still_reads_b() {
+fn the_story_frees_a_after_cpu_1_and_cpu_3_leave_while_cpu_2_still_reads_b() {
     let mut m = rcu();
     let mut events = Vec::new();
     while let Ok(a) = m.next_auto() {
-        let before_end = m.story == Some(7);
+        let at = m.story;
         events.extend(m.apply(&a).unwrap());
         m.check().unwrap();
-        if before_end {
-            // Right after CPU 1's unlock: A freed, CPU 2 still inside, holding B.
-            assert_eq!(m.nodes[0], NodeState::Freed);
-            assert!(m.readers[1].in_cs && m.readers[1].held == Some(1));
-            assert_eq!(m.updater, Updater::Idle);
+        match at {
+            // CPU 3 entered before the update but reached the element after it.
+            Some(7) => assert_eq!(m.readers[2].held(), Some(1)),
+            // CPU 1 leaves: A is still waited for, on CPU 3.
+            Some(13) => assert_eq!(m.nodes[0], NodeState::Unlinked),
+            // CPU 3 leaves: A freed, CPU 2 still inside, holding B.
+            Some(14) => {
+                assert_eq!(m.nodes[0], NodeState::Freed);
+                assert!(m.readers[1].in_cs && m.readers[1].held() == Some(1));
+                assert_eq!(m.updater, Updater::Idle);
+            }
+            _ => {}
+        }
+        if m.story == Some(STORY.len()) {
+            break;
         }
     }
     assert_eq!(m.story, Some(STORY.len()));
     assert!(events.iter().any(|e| e.text
-        == "The grace period waits for CPU 1: inside a read-side critical section when it began."));
+        == "The grace period waits for CPU 1 and CPU 3: inside a read-side critical section when it began."));
+    assert!(events
+        .iter()
+        .any(|e| e.text == "CPU 1: p = rcu_dereference(A->next) gives last: the old node still points on into the list."));
     assert!(events.iter().any(|e| e
         .text
         .starts_with("Grace period over: synchronize_rcu() returns")));
     assert!(m.damage.is_empty());
+}
+
+#[test]
+fn the_timeline_shows_who_began_before_the_grace_period_and_what_each_saw() {
+    let mut m = rcu();
+    for a in STORY {
+        m.apply(&a).unwrap();
+    }
+    let h = &m.history;
+    assert_eq!(h.now, 16);
+    let spans: Vec<(u8, Option<u8>, u32, Option<u32>)> = h
+        .sections
+        .iter()
+        .map(|s| (s.reader, s.saw, s.start, s.end))
+        .collect();
+    // CPU 1 from tick 1 saw A; CPU 3 from tick 4 saw B; CPU 2 from tick 9 saw B.
+    assert_eq!(
+        spans,
+        vec![
+            (0, Some(0), 1, Some(14)),
+            (2, Some(1), 4, Some(15)),
+            (1, Some(1), 9, None)
+        ]
+    );
+    // synchronize_rcu() at tick 7 ends when CPU 3 leaves at 15.
+    assert_eq!(
+        h.spans,
+        vec![Span {
+            node: 0,
+            waiter: Waiter::Synchronize,
+            start: 7,
+            end: Some(15)
+        }]
+    );
+    assert_eq!(
+        h.marks,
+        vec![
+            (6, Mark::Publish(1)),
+            (
+                15,
+                Mark::Free {
+                    node: 0,
+                    early: false
+                }
+            )
+        ]
+    );
+}
+
+#[test]
+fn a_walk_goes_head_first_middle_last_and_stops() {
+    let mut m = rcu();
+    let events = run(&mut m, &to_middle(0));
+    assert_eq!(
+        events[2].text,
+        "CPU 1: p = rcu_dereference(first->next) gives A, the original version."
+    );
+    run(&mut m, &[RcuAction::Deref(0)]);
+    assert_eq!(m.readers[0].at, Some(Place::Last));
+    let refusal = m.apply(&RcuAction::Deref(0)).unwrap_err();
+    assert!(refusal.reason.contains("whose next is NULL"));
+    assert!(m.apply(&RcuAction::Use(0)).is_err(), "not on the element");
 }
 
 #[test]
@@ -44,11 +124,10 @@ fn freeing_at_once_lets_a_pre_existing_reader_use_freed_memory() {
     let events = run(
         &mut m,
         &[
-            RcuAction::Lock(0),
-            RcuAction::Deref(0),
-            RcuAction::Publish,
-            RcuAction::FreeNow,
-        ],
+            to_middle(0).as_slice(),
+            &[RcuAction::Publish, RcuAction::FreeNow],
+        ]
+        .concat(),
     );
     assert!(events
         .last()
@@ -58,6 +137,12 @@ fn freeing_at_once_lets_a_pre_existing_reader_use_freed_memory() {
     let events = run(&mut m, &[RcuAction::Use(0)]);
     assert_eq!(events[0].tone, Tone::Fault);
     assert_eq!(m.damage, vec![UseAfterFree { reader: 0, node: 0 }]);
+    // Walking on reads A->next out of freed memory too.
+    let events = run(&mut m, &[RcuAction::Deref(0)]);
+    assert!(events[0]
+        .text
+        .starts_with("CPU 1 follows p->next, but A has been freed"));
+    assert_eq!(m.damage.len(), 2);
 }
 
 #[test]
@@ -66,11 +151,10 @@ fn call_rcu_lets_the_updater_go_on_and_frees_later() {
     run(
         &mut m,
         &[
-            RcuAction::Lock(2),
-            RcuAction::Deref(2),
-            RcuAction::Publish,
-            RcuAction::CallRcu,
-        ],
+            to_middle(2).as_slice(),
+            &[RcuAction::Publish, RcuAction::CallRcu],
+        ]
+        .concat(),
     );
     assert_eq!(m.updater, Updater::Idle);
     assert_eq!(m.nodes[0], NodeState::Unlinked);
@@ -157,13 +241,13 @@ fn a_reader_already_inside_when_synchronize_starts_is_waited_for_even_holding_b(
     run(
         &mut m,
         &[
-            RcuAction::Publish,
-            RcuAction::Lock(1),
-            RcuAction::Deref(1),
-            RcuAction::Synchronize,
-        ],
+            &[RcuAction::Publish],
+            to_middle(1).as_slice(),
+            &[RcuAction::Synchronize],
+        ]
+        .concat(),
     );
     // RCU cannot know what CPU 2 fetched: a pre-existing section is waited for.
     assert_eq!(m.grace[0].waiting_on, vec![1]);
-    assert_eq!(m.readers[1].held, Some(1));
+    assert_eq!(m.readers[1].held(), Some(1));
 }

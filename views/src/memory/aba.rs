@@ -1,0 +1,487 @@
+//! The ABA problem: the Treiber stack as linked nodes (head, then each node's
+//! `next`), the free list and the retired list as rows below, and the two
+//! threads with what they read. A node sits in the row where the allocator
+//! believes it is, so a `next` pointer into the free list is damage you see.
+
+use super::kit::{mono, panel, text, Line};
+use crate::control::Control;
+use crate::draw::geometry::PathData;
+use crate::live::{Ui, View};
+use crate::scene::{Arrow, Figure, Item, List, Scene, Shape, Size};
+use demos::memory::aba::{name, ptr, Aba, AbaAction, Home, Next, Task, Worker, NODES, THREADS};
+
+const W: f32 = 960.0;
+const NODE_W: f32 = 110.0;
+const NODE_H: f32 = 60.0;
+const SLOT_X: f32 = 200.0;
+const PITCH: f32 = 180.0;
+/// Rows: the stack, the free list, the retired list; then the threads.
+const ROWS: [f32; 3] = [30.0, 160.0, 270.0];
+const THREAD_Y: f32 = 364.0;
+const PANEL_W: f32 = 450.0;
+
+fn panel_x(t: usize) -> f32 {
+    16.0 + t as f32 * (W - 32.0 - PANEL_W)
+}
+
+/// Where node `n` is drawn (its top-left corner), by where it lives.
+fn place(m: &Aba, n: u8) -> (f32, f32) {
+    let slot = |list: &[u8]| list.iter().position(|&x| x == n).unwrap_or(0) as f32;
+    match m.nodes[usize::from(n)].home {
+        Home::Linked => {
+            let (walk, _) = m.walk();
+            // Reachable nodes in order, then linked ones nothing points to.
+            let mut linked: Vec<u8> = walk
+                .into_iter()
+                .filter(|&x| m.nodes[usize::from(x)].home == Home::Linked)
+                .collect();
+            for x in 0..NODES as u8 {
+                if m.nodes[usize::from(x)].home == Home::Linked && !linked.contains(&x) {
+                    linked.push(x);
+                }
+            }
+            (SLOT_X + slot(&linked) * PITCH, ROWS[0])
+        }
+        Home::Free => (SLOT_X + slot(&m.free) * PITCH, ROWS[1]),
+        Home::Retired => (SLOT_X + slot(&m.retired) * PITCH, ROWS[2]),
+        Home::Pushing(t) => (
+            panel_x(usize::from(t)) + PANEL_W - NODE_W - 16.0,
+            THREAD_Y + 60.0,
+        ),
+    }
+}
+
+fn home_word(home: Home) -> &'static str {
+    match home {
+        Home::Linked => "linked",
+        Home::Free => "free",
+        Home::Retired => "retired",
+        Home::Pushing(_) => "pushing",
+    }
+}
+
+fn node(m: &Aba, n: u8, reachable: bool) -> Shape {
+    let node = m.nodes[usize::from(n)];
+    let (x, y) = place(m, n);
+    let freed = matches!(node.home, Home::Free | Home::Retired);
+    let class = match node.home {
+        _ if freed && reachable => "fault",
+        Home::Linked if !reachable => "fault",
+        Home::Linked => "driver",
+        Home::Pushing(_) => "accent",
+        Home::Retired => "warn",
+        Home::Free => "idle",
+    };
+    let held = m
+        .workers
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.hazard == Some(n))
+        .map(|(t, _)| format!("HP T{}", t + 1))
+        .next();
+    let mut shapes = vec![
+        Shape::rect("box", 0.0, 0.0, NODE_W, NODE_H),
+        Shape::text("name", 22.0, 38.0, name(n).to_string())
+            .mono()
+            .size(Size::Large),
+        Shape::text("next", 44.0, 26.0, "next")
+            .start()
+            .size(Size::Small),
+        Shape::text("to", 44.0, 48.0, ptr(node.next)).start().mono(),
+    ];
+    if let Some(hp) = held {
+        shapes.push(
+            Shape::text("hp", NODE_W / 2.0, NODE_H + 18.0, hp)
+                .mono()
+                .size(Size::Small)
+                .class("tone"),
+        );
+    }
+    Shape::group(format!("node-{n}"), shapes)
+        .at(x, y)
+        .class(class)
+        .state(home_word(node.home))
+        .label(format!(
+            "Node {}: {}, next = {}{}",
+            name(n),
+            home_word(node.home),
+            ptr(node.next),
+            if freed && reachable {
+                ", yet reachable from head"
+            } else {
+                ""
+            }
+        ))
+        .focus(format!("node-{n}"))
+}
+
+/// A pointer from a box at (`x`, `y`) (`w` wide, node-high) to node `to`:
+/// side to side along a row, top to bottom between rows, over the top when
+/// it points back along its own row.
+fn pointer(m: &Aba, key: String, (x, y, w): (f32, f32, f32), to: u8) -> Shape {
+    let (tx, ty) = place(m, to);
+    let d = if (ty - y).abs() < 1.0 && tx > x {
+        let mid = y + NODE_H / 2.0;
+        PathData::new().move_to(x + w, mid).line_to(tx - 2.0, mid)
+    } else if (ty - y).abs() < 1.0 {
+        let (sx, ex) = (x + w / 2.0, tx + NODE_W / 2.0);
+        PathData::new()
+            .move_to(sx, y)
+            .curve_to((sx, y - 28.0), (ex, ty - 28.0), (ex, ty - 2.0))
+    } else if ty > y {
+        PathData::new()
+            .move_to(x + w / 2.0, y + NODE_H)
+            .line_to(tx + NODE_W / 2.0, ty - 2.0)
+    } else {
+        PathData::new()
+            .move_to(x + w / 2.0, y)
+            .line_to(tx + NODE_W / 2.0, ty + NODE_H + 2.0)
+    };
+    Shape::path(key, d).arrowhead(Arrow::End).class("line")
+}
+
+fn worker_lines(m: &Aba, w: &Worker) -> Vec<Line> {
+    let step = match w.next_step {
+        Next::ReadHead => "read head",
+        Next::ReadNext => "read next",
+        Next::Cas => "CAS",
+    };
+    let seen = if m.tagged {
+        format!("saw head = {} · tag {}", ptr(w.seen), w.seen_tag)
+    } else {
+        format!("saw head = {}", ptr(w.seen))
+    };
+    let mut lines = match w.task {
+        Task::Idle => vec![
+            text("idle: start a pop or a push"),
+            mono("saw head = —"),
+            mono("next = —"),
+        ],
+        Task::Pop => vec![
+            text(format!("pop · next step: {step}")),
+            mono(seen),
+            mono(format!(
+                "next = {}",
+                if w.next_step == Next::Cas {
+                    ptr(w.next)
+                } else {
+                    "?".into()
+                }
+            )),
+        ],
+        Task::Push(n) => vec![
+            text(format!("push {} · next step: {step}", name(n))),
+            mono(seen),
+            mono(format!(
+                "{}.next = {}",
+                name(n),
+                ptr(m.nodes[usize::from(n)].next)
+            )),
+        ],
+    };
+    lines.push(mono(format!(
+        "hazard = {}",
+        if m.deferred {
+            ptr(w.hazard)
+        } else {
+            "off".into()
+        }
+    )));
+    lines.push(text(format!("done {} · failed CAS {}", w.done, w.retries)));
+    lines
+}
+
+fn stack(m: &Aba, ui: &mut Ui<Aba>) -> Figure {
+    let (reachable, cycle) = m.walk();
+    let mut f = Figure::new(
+        "aba-stack",
+        format!(
+            "Treiber stack with {}: head {}, free list {}",
+            m.fix_label(),
+            ptr(m.head),
+            if m.free.is_empty() {
+                "empty".to_string()
+            } else {
+                m.free
+                    .iter()
+                    .map(|&n| name(n).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ),
+        W,
+        THREAD_Y + 44.0 + 26.0 * 5.0 + 8.0,
+    )
+    .legend("driver", "in the stack")
+    .legend("idle", "on the free list")
+    .legend("warn", "retired, waiting for hazard pointers")
+    .legend("accent", "being pushed")
+    .legend("fault", "damage: freed yet reachable, or lost");
+    for (i, row) in ["stack", "free list", "retired"].iter().enumerate() {
+        if i > 0 {
+            f.push(
+                Shape::text(format!("row-{i}"), 16.0, ROWS[i] + 36.0, *row)
+                    .start()
+                    .class("muted"),
+            );
+        }
+    }
+    if !m.deferred {
+        f.push(
+            Shape::text(
+                "row-off",
+                SLOT_X,
+                ROWS[2] + 36.0,
+                "(hazard pointers off: popped nodes are freed at once)",
+            )
+            .start()
+            .class("muted"),
+        );
+    }
+    let head_text = if m.tagged {
+        format!("{} · tag {}", ptr(m.head), m.tag)
+    } else {
+        ptr(m.head)
+    };
+    f.push(
+        Shape::group(
+            "head",
+            vec![
+                Shape::rect("box", 16.0, ROWS[0], 140.0, NODE_H).class("panel"),
+                Shape::text("title", 28.0, ROWS[0] + 24.0, "head")
+                    .start()
+                    .class("strong"),
+                Shape::text("value", 28.0, ROWS[0] + 50.0, head_text.clone())
+                    .start()
+                    .mono(),
+            ],
+        )
+        .class(if m.corrupted() { "fault" } else { "accent" })
+        .state(head_text)
+        .focus("head"),
+    );
+    for t in 0..THREADS {
+        let w = &m.workers[t];
+        let word = match w.task {
+            Task::Idle => "idle",
+            _ if w.next_step == Next::Cas => "CAS next",
+            _ => "running",
+        };
+        f.push(
+            panel(
+                format!("thread-{t}"),
+                (panel_x(t), THREAD_Y, PANEL_W),
+                &format!("T{}", t + 1),
+                word,
+                &worker_lines(m, w),
+            )
+            .class(if w.task == Task::Idle {
+                "idle"
+            } else {
+                "driver"
+            })
+            .state(word)
+            .label(format!("T{}: {word}. Step it", t + 1))
+            .focus(format!("thread-{t}"))
+            .on_click(ui.act(AbaAction::Step(t))),
+        );
+    }
+    // A live pointer into freed memory is damage; pointers no walk from
+    // head follows are stale words in freed or unlinked nodes (dashed).
+    let freed = |n: u8| matches!(m.nodes[usize::from(n)].home, Home::Free | Home::Retired);
+    if let Some(h) = m.head {
+        f.push(
+            pointer(m, "ptr-head".into(), (16.0, ROWS[0], 140.0), h).class_if(freed(h), "fault"),
+        );
+    }
+    for n in 0..NODES as u8 {
+        let node = m.nodes[usize::from(n)];
+        if let Some(to) = node.next {
+            let (x, y) = place(m, n);
+            let live = reachable.contains(&n) || matches!(node.home, Home::Pushing(_));
+            f.push(
+                pointer(m, format!("ptr-{n}"), (x, y, NODE_W), to)
+                    .class_if(!live, "dashed")
+                    .class_if(live && (freed(to) || cycle == Some(to)), "fault"),
+            );
+        }
+    }
+    for n in 0..NODES as u8 {
+        f.push(node(m, n, reachable.contains(&n)));
+    }
+    f
+}
+
+fn damage(m: &Aba) -> List {
+    let mut list = List::new(
+        "aba-damage",
+        "Damage found",
+        "None: every node is where the algorithm believes it is.",
+    )
+    .focus("head");
+    for (i, d) in m.damage.iter().enumerate() {
+        list = list.item(
+            Item::new(format!("damage-{i}"), d.sentence())
+                .class("fault")
+                .tag("Fault:"),
+        );
+    }
+    list
+}
+
+impl View for Aba {
+    type Look = ();
+
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
+        let (walk, cycle) = self.walk();
+        let mut chain: Vec<String> = walk.iter().map(|&n| name(n).to_string()).collect();
+        if cycle.is_some() {
+            chain.push("…".into());
+        }
+        Scene::new(
+            "The ABA problem",
+            format!(
+                "A Treiber stack with {}. From head: {}. {}",
+                self.fix_label(),
+                if chain.is_empty() {
+                    "empty".to_string()
+                } else {
+                    chain.join(" → ")
+                },
+                if self.corrupted() {
+                    "The stack is corrupted."
+                } else {
+                    "No damage."
+                }
+            ),
+        )
+        .figure(stack(self, ui))
+        .list(damage(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let mut out = Vec::new();
+        for t in 0..THREADS {
+            let who = format!("T{}", t + 1);
+            let id = |what: &str| format!("{what}-t{}", t + 1);
+            let mut group = vec![
+                Control::button(
+                    &id("step"),
+                    format!("Step {who}"),
+                    ui.act(AbaAction::Step(t)),
+                )
+                .primary(),
+                Control::button(&id("pop"), format!("{who}: pop"), ui.act(AbaAction::Pop(t))),
+            ];
+            for &n in &self.free {
+                let letter = name(n);
+                group.push(Control::button(
+                    &format!("push-t{}-{}", t + 1, letter.to_ascii_lowercase()),
+                    format!("{who}: push {letter}"),
+                    ui.act(AbaAction::Push(t, n)),
+                ));
+            }
+            out.push(Control::group(who, group));
+        }
+        out.push(Control::group(
+            "Fixes (each starts over; both off is raw CAS, which breaks)",
+            vec![
+                Control::toggle(
+                    "tagged",
+                    "Tagged head (version counter)",
+                    self.tagged,
+                    ui.act(AbaAction::SetTagged(!self.tagged)),
+                ),
+                Control::toggle(
+                    "hazard",
+                    "Hazard pointers (deferred reuse)",
+                    self.deferred,
+                    ui.act(AbaAction::SetDeferred(!self.deferred)),
+                ),
+            ],
+        ));
+        out.push(Control::note(
+            "Step plays the classic run: T1 reads A and A.next = B, stalls; T2 pops A and B, pushes A back; T1's CAS.",
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::memory::aba::{AbaConfig, CLASSIC};
+    use demos::Model;
+
+    fn classic(config: AbaConfig) -> Aba {
+        let mut m = Aba::new(&config);
+        for a in CLASSIC {
+            m.apply(&a).unwrap();
+        }
+        m
+    }
+
+    #[test]
+    fn raw_cas_leaves_head_pointing_into_the_free_list() {
+        let m = classic(AbaConfig::default());
+        let scene = crate::build(&m, &()).0;
+        let b = scene.find("node-1").unwrap();
+        assert_eq!(b.state.as_deref(), Some("free"));
+        assert!(b.has_class("fault"), "B is free yet reachable");
+        assert!(scene.find("ptr-head").is_some());
+        assert_eq!(scene.find("head").unwrap().state.as_deref(), Some("B"));
+        let list = scene.list_named("aba-damage").unwrap();
+        assert_eq!(
+            list.items[0].text,
+            "Corrupted: B is reachable from head, but it was freed."
+        );
+    }
+
+    #[test]
+    fn with_a_tag_the_stack_is_whole_and_the_head_shows_its_version() {
+        let m = classic(AbaConfig {
+            tagged: true,
+            deferred: false,
+        });
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(
+            scene.find("head").unwrap().state.as_deref(),
+            Some("A · tag 3")
+        );
+        assert!(scene.list_named("aba-damage").unwrap().items.is_empty());
+        assert!(scene
+            .figures()
+            .next()
+            .unwrap()
+            .walk()
+            .iter()
+            .all(|s| !s.has_class("fault")));
+    }
+
+    #[test]
+    fn a_node_being_pushed_sits_with_its_thread_and_hazards_are_shown() {
+        let mut m = Aba::new(&AbaConfig {
+            tagged: false,
+            deferred: true,
+        });
+        m.apply(&AbaAction::Pop(0)).unwrap();
+        m.apply(&AbaAction::Push(1, 3)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(
+            scene.find("node-3").unwrap().state.as_deref(),
+            Some("pushing")
+        );
+        let hp = scene
+            .find("node-0")
+            .unwrap()
+            .children()
+            .iter()
+            .any(|s| s.text_content() == Some("HP T1"));
+        assert!(hp, "T1's hazard pointer holds A");
+        let (_, controls, _) = crate::build(&m, &());
+        assert!(
+            Control::find(&controls, "push-t1-d").is_none(),
+            "D is not free any more"
+        );
+    }
+}

@@ -1,0 +1,571 @@
+//! RCU: the list `head → first → X → last` with old versions of X below it
+//! (unlinked ones still pointing on to `last`, freed ones ghosts), each
+//! reader CPU's pointer into the list, the updater; and a timeline of the
+//! readers' critical sections against the grace periods.
+
+use super::kit::{mono, panel, text, Line};
+use crate::control::{Control, Group};
+use crate::draw::geometry::PathData;
+use crate::live::{Command, Ui, View};
+use crate::scene::{Arrow, Figure, Scene, Shape, Size};
+use demos::memory::rcu::{
+    node_name, reader_name, Mark, NodeState, Place, Rcu, RcuAction, RcuConfig, Updater, Waiter,
+    READERS_MAX, READERS_MIN,
+};
+
+const W: f32 = 960.0;
+const NODE_W: f32 = 120.0;
+const NODE_H: f32 = 60.0;
+const LIST_Y: f32 = 30.0;
+const OLD_Y: f32 = 134.0;
+const PANEL_Y: f32 = 250.0;
+const FIRST_X: f32 = 180.0;
+const MID_X: f32 = 410.0;
+const LAST_X: f32 = 640.0;
+
+/// Where version `n` is drawn: in the list if linked, else in the row below.
+fn version_x(m: &Rcu, n: u8) -> (f32, f32) {
+    if n == m.linked {
+        return (MID_X, LIST_Y);
+    }
+    // Old versions, newest nearest the list's middle.
+    let k = (0..m.linked).rev().position(|o| o == n).unwrap_or(0) as f32;
+    (MID_X - k * (NODE_W + 16.0), OLD_Y)
+}
+
+fn place_xy(m: &Rcu, p: Place) -> (f32, f32) {
+    match p {
+        Place::First => (FIRST_X, LIST_Y),
+        Place::Node(n) => version_x(m, n),
+        Place::Last => (LAST_X, LIST_Y),
+    }
+}
+
+fn node_box(key: String, (x, y): (f32, f32), title: &str, sub: &str) -> Shape {
+    Shape::group(
+        key,
+        vec![
+            Shape::rect("box", 0.0, 0.0, NODE_W, NODE_H),
+            Shape::text("name", NODE_W / 2.0, 28.0, title.to_string())
+                .mono()
+                .class("strong"),
+            Shape::text("sub", NODE_W / 2.0, 49.0, sub.to_string()).size(Size::Small),
+        ],
+    )
+    .at(x, y)
+}
+
+fn arrow(key: &str, from: (f32, f32), to: (f32, f32)) -> Shape {
+    Shape::arrow(key.to_string(), from, to).class("thick")
+}
+
+/// Panels: the updater, then each reader CPU.
+fn panel_x(i: usize, count: usize) -> (f32, f32) {
+    let gap = 12.0;
+    let w = (W - 32.0 - gap * (count - 1) as f32) / count as f32;
+    (16.0 + i as f32 * (w + gap), w)
+}
+
+fn reader_lines(m: &Rcu, r: usize) -> Vec<Line> {
+    let reader = m.readers[r];
+    let p = match reader.at {
+        None if reader.in_cs => "p = —".to_string(),
+        None => "no pointer".to_string(),
+        Some(Place::First) => "p = first".to_string(),
+        Some(Place::Last) => "p = last".to_string(),
+        Some(Place::Node(n)) => format!(
+            "p = {} ({})",
+            node_name(n),
+            match m.nodes[usize::from(n)] {
+                NodeState::Live => "new",
+                NodeState::Unlinked => "old",
+                NodeState::Freed => "freed",
+            }
+        ),
+    };
+    vec![mono(p), text(format!("data reads {}", reader.uses))]
+}
+
+fn updater_lines(m: &Rcu) -> Vec<Line> {
+    match m.updater {
+        Updater::Idle => vec![
+            text("idle"),
+            mono(format!("linked: {}", node_name(m.linked))),
+        ],
+        Updater::Published { old } => vec![
+            text(format!("published {}", node_name(m.linked))),
+            mono(format!("to reclaim: {}", node_name(old))),
+        ],
+        Updater::Waiting { old } => vec![
+            text("in synchronize_rcu()"),
+            mono(format!("then kfree({})", node_name(old))),
+        ],
+    }
+}
+
+fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
+    let readers = m.readers.len();
+    let mut f = Figure::new(
+        "rcu-list",
+        format!(
+            "The list head → first → {} → last, with {} old version{}",
+            node_name(m.linked),
+            m.linked,
+            demos::text::plural(usize::from(m.linked))
+        ),
+        W,
+        PANEL_Y + 44.0 + 52.0 + 8.0,
+    )
+    .legend("done", "the linked version")
+    .legend("warn", "unlinked, readers may still hold it")
+    .legend("idle ghost", "freed")
+    .legend("fault", "a reader on freed memory");
+    let mid = LIST_Y + NODE_H / 2.0;
+    f.push(Shape::group(
+        "head",
+        vec![
+            Shape::rect("box", 16.0, LIST_Y, 100.0, NODE_H).class("panel"),
+            Shape::text("name", 66.0, mid + 6.0, "head")
+                .mono()
+                .class("strong"),
+        ],
+    ));
+    f.push(arrow("ptr-head", (116.0, mid), (FIRST_X - 2.0, mid)));
+    f.push(node_box("first".into(), (FIRST_X, LIST_Y), "first", "unchanged").class("driver"));
+    f.push(
+        arrow("link", (FIRST_X + NODE_W, mid), (MID_X - 2.0, mid))
+            .class("accent")
+            .label(format!("first->next = {}", node_name(m.linked)))
+            .focus("link"),
+    );
+    f.push(node_box("last".into(), (LAST_X, LIST_Y), "last", "next = NULL").class("driver"));
+    f.push(
+        Shape::text("null", LAST_X + NODE_W + 14.0, mid + 6.0, "NULL")
+            .start()
+            .mono()
+            .class("muted"),
+    );
+    for (i, state) in m.nodes.iter().enumerate() {
+        let n = i as u8;
+        let (x, y) = version_x(m, n);
+        let held = m.readers.iter().any(|r| r.held() == Some(n));
+        let (class, word) = match state {
+            NodeState::Live => ("done", "linked"),
+            NodeState::Unlinked => ("warn", "unlinked"),
+            NodeState::Freed if held => ("fault", "freed"),
+            NodeState::Freed => ("idle ghost", "freed"),
+        };
+        if *state != NodeState::Freed {
+            // Its next still leads on to `last` (list_replace_rcu keeps it).
+            let from = (x + NODE_W, y + NODE_H / 2.0);
+            let d = PathData::new().move_to(from.0, from.1).curve_to(
+                (from.0 + 40.0, from.1),
+                (LAST_X - 40.0, mid + 14.0),
+                (LAST_X - 2.0, mid + 14.0),
+            );
+            let next = if y == LIST_Y {
+                Shape::arrow(format!("next-{n}"), from, (LAST_X - 2.0, mid))
+            } else {
+                Shape::path(format!("next-{n}"), d).arrowhead(Arrow::End)
+            };
+            f.push(next.class("line").class_if(y != LIST_Y, "dashed"));
+        }
+        f.push(
+            node_box(
+                format!("node-{n}"),
+                (x, y),
+                &node_name(n).to_string(),
+                &format!("v{} · {word}", i + 1),
+            )
+            .class(class)
+            .state(word)
+            .label(format!("Version {}: {word}", node_name(n)))
+            .focus(format!("node-{n}")),
+        );
+    }
+    let count = readers + 1;
+    let (ux, uw) = panel_x(0, count);
+    let waiting = matches!(m.updater, Updater::Waiting { .. });
+    f.push(
+        panel(
+            "updater",
+            (ux, PANEL_Y, uw),
+            "Updater",
+            "CPU 0",
+            &updater_lines(m),
+        )
+        .class(if waiting { "warn" } else { "nic" })
+        .focus("updater"),
+    );
+    for r in 0..readers {
+        let reader = m.readers[r];
+        let (x, w) = panel_x(r + 1, count);
+        let word = if reader.in_cs { "inside" } else { "outside" };
+        let lost = reader
+            .held()
+            .is_some_and(|n| m.nodes[usize::from(n)] == NodeState::Freed);
+        if let Some(at) = reader.at {
+            let (nx, ny) = place_xy(m, at);
+            let (tx, ty) = (
+                nx + NODE_W / 2.0 + 12.0 * r as f32 - 18.0,
+                ny + NODE_H + 2.0,
+            );
+            let (sx, sy) = (x + w / 2.0, PANEL_Y - 2.0);
+            let d = PathData::new().move_to(sx, sy).curve_to(
+                (sx, sy - 50.0),
+                (tx, ty + 50.0),
+                (tx, ty),
+            );
+            f.push(
+                Shape::path(format!("p-{r}"), d)
+                    .arrowhead(Arrow::End)
+                    .class("line")
+                    .class(if lost { "fault" } else { "accent" }),
+            );
+        }
+        let unlock = ui.act(RcuAction::Unlock(r));
+        f.push(
+            panel(
+                format!("reader-{r}"),
+                (x, PANEL_Y, w),
+                &reader_name(r),
+                word,
+                &reader_lines(m, r),
+            )
+            .class(match (reader.in_cs, lost) {
+                (_, true) => "fault",
+                (true, _) => "driver",
+                _ => "idle",
+            })
+            .state(word)
+            .label(format!("{}: {word}", reader_name(r)))
+            .focus(format!("reader-{r}"))
+            .on_click(if reader.in_cs {
+                unlock
+            } else {
+                ui.act(RcuAction::Lock(r))
+            }),
+        );
+    }
+    f
+}
+
+const T_LEFT: f32 = 130.0;
+const T_RIGHT: f32 = 940.0;
+const WINDOW: u32 = 24;
+
+fn timeline(m: &Rcu) -> Figure {
+    let h = &m.history;
+    let t0 = h.now.saturating_sub(WINDOW);
+    let x = |t: u32| T_LEFT + (t.max(t0) - t0) as f32 * (T_RIGHT - T_LEFT) / WINDOW as f32;
+    let lane = |r: usize| 104.0 + 44.0 * r as f32;
+    let bottom = lane(m.readers.len()) + 4.0;
+    let mut f = Figure::new(
+        "rcu-timeline",
+        "Critical sections and grace periods over time",
+        W,
+        bottom + 10.0,
+    )
+    .legend("accent", "grace period")
+    .legend("warn", "section that saw an old version")
+    .legend("done", "section that saw the linked version")
+    .legend("fault", "section that touched freed memory");
+    for t in (t0..=t0 + WINDOW).filter(|t| t % 4 == 0) {
+        f.push(
+            Shape::text(format!("tick-{t}"), x(t), 22.0, format!("step {t}"))
+                .size(Size::Small)
+                .mono(),
+        );
+        f.push(Shape::line(format!("grid-{t}"), (x(t), 30.0), (x(t), bottom)).class("grid"));
+    }
+    f.push(Shape::line("now", (x(h.now), 30.0), (x(h.now), bottom)).class("accent"));
+    f.push(
+        Shape::text("lane-up", 16.0, 76.0, "updater")
+            .start()
+            .class("strong"),
+    );
+    for r in 0..m.readers.len() {
+        f.push(
+            Shape::text(format!("lane-{r}"), 16.0, lane(r) + 23.0, reader_name(r))
+                .start()
+                .class("strong"),
+        );
+    }
+    for (i, s) in h.spans.iter().enumerate() {
+        let (a, b) = (x(s.start), x(s.end.unwrap_or(h.now)));
+        let what = match s.waiter {
+            Waiter::Synchronize => "synchronize_rcu()",
+            Waiter::Callback => "call_rcu()",
+        };
+        let mut shapes = vec![
+            Shape::rect("bar", a, 62.0, (b - a).max(3.0), 26.0).class("bar"),
+            Shape::line("from", (a, 30.0), (a, bottom)).class("dashed"),
+        ];
+        if b - a > 110.0 {
+            shapes.push(
+                Shape::text("t", a + 6.0, 80.0, "grace period")
+                    .start()
+                    .size(Size::Small),
+            );
+        }
+        if s.end.is_some() {
+            shapes.push(Shape::line("to", (b, 30.0), (b, bottom)).class("dashed"));
+        }
+        f.push(
+            Shape::group(format!("grace-{i}"), shapes)
+                .class("accent")
+                .state(if s.end.is_some() { "over" } else { "running" })
+                .label(format!(
+                    "Grace period for {} ({what}) from step {}{}",
+                    node_name(s.node),
+                    s.start,
+                    s.end
+                        .map_or(", still running".into(), |e| format!(" to step {e}"))
+                ))
+                .focus("grace"),
+        );
+    }
+    for (i, (t, mark)) in h.marks.iter().enumerate().filter(|(_, (t, _))| *t >= t0) {
+        let (word, class) = match mark {
+            Mark::Publish(n) => (format!("publish {}", node_name(*n)), "done"),
+            Mark::Free { node, early } => (
+                format!("free {}", node_name(*node)),
+                if *early { "fault" } else { "idle" },
+            ),
+        };
+        f.push(
+            Shape::group(
+                format!("mark-{i}"),
+                vec![
+                    Shape::circle("dot", x(*t), 50.0, 6.0).class("dot"),
+                    Shape::text("t", x(*t) + 9.0, 55.0, word)
+                        .start()
+                        .size(Size::Small)
+                        .class("tone"),
+                ],
+            )
+            .class(class),
+        );
+    }
+    for (i, s) in h
+        .sections
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.end.is_none_or(|e| e >= t0))
+    {
+        let y = lane(usize::from(s.reader));
+        let (a, b) = (x(s.start), x(s.end.unwrap_or(h.now)));
+        let (class, word) = match s.saw {
+            _ if s.damaged => ("fault", "freed!".to_string()),
+            Some(n) if n == m.linked => ("done", format!("saw {}", node_name(n))),
+            Some(n) => ("warn", format!("saw {}", node_name(n))),
+            None => ("idle", String::new()),
+        };
+        let mut shapes = vec![Shape::rect("bar", a, y, (b - a).max(3.0), 30.0).class("bar")];
+        if b - a > 60.0 && !word.is_empty() {
+            shapes.push(
+                Shape::text("t", a + 6.0, y + 21.0, word.clone())
+                    .start()
+                    .mono()
+                    .size(Size::Small),
+            );
+        }
+        f.push(
+            Shape::group(format!("cs-{i}"), shapes)
+                .class(class)
+                .class_if(s.end.is_none(), "dashed")
+                .state(if s.end.is_some() { "closed" } else { "open" })
+                .label(format!(
+                    "{}: critical section from step {}{}{}",
+                    reader_name(usize::from(s.reader)),
+                    s.start,
+                    s.end
+                        .map_or(", still inside".into(), |e| format!(" to step {e}")),
+                    if word.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {word}")
+                    }
+                )),
+        );
+    }
+    f
+}
+
+impl View for Rcu {
+    type Look = ();
+
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
+        let inside = self.readers.iter().filter(|r| r.in_cs).count();
+        Scene::new(
+            "RCU grace period",
+            format!(
+                "first->next points to {}; {inside} of {} reader CPUs inside a critical section; {} grace period{} running; {} use-after-free.",
+                node_name(self.linked),
+                self.readers.len(),
+                self.grace.len(),
+                demos::text::plural(self.grace.len()),
+                self.damage.len()
+            ),
+        )
+        .figure(list(self, ui))
+        .figure(timeline(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let mut out = Vec::new();
+        for r in 0..self.readers.len() {
+            let id = |what: &str| format!("{what}-{}", r + 1);
+            out.push(Control::Group(Group {
+                label: reader_name(r),
+                controls: vec![
+                    Control::button(&id("lock"), "rcu_read_lock()", ui.act(RcuAction::Lock(r))),
+                    Control::button(
+                        &id("deref"),
+                        "p = rcu_dereference(…)",
+                        ui.act(RcuAction::Deref(r)),
+                    ),
+                    Control::button(&id("use"), "read p->data", ui.act(RcuAction::Use(r))),
+                    Control::button(
+                        &id("unlock"),
+                        "rcu_read_unlock()",
+                        ui.act(RcuAction::Unlock(r)),
+                    ),
+                ],
+                danger: false,
+            }));
+        }
+        out.push(Control::group(
+            "Updater · CPU 0",
+            vec![
+                Control::button(
+                    "publish",
+                    "Publish a new version: rcu_assign_pointer()",
+                    ui.act(RcuAction::Publish),
+                )
+                .primary(),
+                Control::button(
+                    "synchronize",
+                    "synchronize_rcu(), then kfree()",
+                    ui.act(RcuAction::Synchronize),
+                ),
+                Control::button("call-rcu", "call_rcu()", ui.act(RcuAction::CallRcu)),
+            ],
+        ));
+        out.push(Control::danger_group(
+            "Break it",
+            vec![Control::button(
+                "free-now",
+                "kfree() the old version at once",
+                ui.act(RcuAction::FreeNow),
+            )
+            .danger()],
+        ));
+        out.push(Control::slider(
+            "readers",
+            "Reader CPUs (restarts)",
+            (
+                self.readers.len() as i64,
+                READERS_MIN as i64,
+                READERS_MAX as i64,
+            ),
+            "",
+            ui.number(|v| {
+                Ok(Command::Restart(RcuConfig {
+                    readers: v.clamp(0, 9) as usize,
+                }))
+            }),
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::memory::rcu::STORY;
+    use demos::Model;
+
+    fn story(n: usize) -> Rcu {
+        let mut m = Rcu::new(&RcuConfig::default());
+        for a in &STORY[..n] {
+            m.apply(a).unwrap();
+        }
+        m
+    }
+
+    #[test]
+    fn during_the_grace_period_cpu_1_holds_old_a_and_cpu_3_new_b() {
+        let m = story(11);
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(
+            scene.find("node-0").unwrap().state.as_deref(),
+            Some("unlinked")
+        );
+        assert_eq!(
+            scene.find("node-1").unwrap().state.as_deref(),
+            Some("linked")
+        );
+        let cpu1 = scene.find("reader-0").unwrap();
+        assert!(cpu1
+            .children()
+            .iter()
+            .any(|s| s.text_content() == Some("p = A (old)")));
+        let cpu3 = scene.find("reader-2").unwrap();
+        assert!(cpu3
+            .children()
+            .iter()
+            .any(|s| s.text_content() == Some("p = B (new)")));
+        assert_eq!(
+            scene.find("grace-0").unwrap().state.as_deref(),
+            Some("running")
+        );
+        assert_eq!(
+            scene.find("updater").unwrap().children()[3].text_content(),
+            Some("in synchronize_rcu()")
+        );
+        // CPU 1's section saw A, the old version; CPU 3's saw B.
+        assert!(scene.find("cs-0").unwrap().has_class("warn"));
+        assert!(scene.find("cs-1").unwrap().has_class("done"));
+    }
+
+    #[test]
+    fn freeing_at_once_puts_a_reader_on_a_freed_node() {
+        let mut m = Rcu::new(&RcuConfig::default());
+        for a in [
+            RcuAction::Lock(0),
+            RcuAction::Deref(0),
+            RcuAction::Deref(0),
+            RcuAction::Publish,
+            RcuAction::FreeNow,
+            RcuAction::Use(0),
+        ] {
+            m.apply(&a).unwrap();
+        }
+        let scene = crate::build(&m, &()).0;
+        let a = scene.find("node-0").unwrap();
+        assert_eq!(a.state.as_deref(), Some("freed"));
+        assert!(a.has_class("fault"));
+        assert!(scene.find("p-0").unwrap().has_class("fault"));
+        assert!(scene.find("cs-0").unwrap().has_class("fault"));
+        assert!(
+            scene.find("next-0").is_none(),
+            "freed memory has no next to draw"
+        );
+    }
+
+    #[test]
+    fn clicking_a_reader_enters_or_leaves_its_critical_section() {
+        let m = story(1);
+        let (scene, _, ui) = crate::build(&m, &());
+        let click = |key: &str| {
+            ui.resolve(
+                scene.find(key).unwrap().on_click.unwrap(),
+                &crate::Input::Press,
+            )
+            .unwrap()
+        };
+        assert_eq!(click("reader-0"), Command::Do(RcuAction::Unlock(0)));
+        assert_eq!(click("reader-1"), Command::Do(RcuAction::Lock(1)));
+    }
+}
