@@ -1,1 +1,6 @@
 //! Pictures of the cpu section's demos.
+pub mod cache_hierarchy;
+pub mod locality;
+pub mod mesi;
+mod sets;
+pub mod tlb;
