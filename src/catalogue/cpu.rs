@@ -3,10 +3,42 @@
 use super::Demo;
 use demos::cpu::batching::Batching;
 use demos::cpu::branch::Branch;
+use demos::cpu::cache_hierarchy::CacheHierarchy;
+use demos::cpu::locality::Locality;
+use demos::cpu::mesi::Mesi;
 use demos::cpu::numa::Numa;
+use demos::cpu::tlb::Tlb;
 use views::open;
 
 pub const DEMOS: &[Demo] = &[
+    Demo {
+        section: "cpu",
+        slug: "cache-hierarchy",
+        title: "Cache hierarchy",
+        one_liner: "Load and store addresses through L1, L2, L3 and DRAM; see the set, the way, the victim and the cycles.",
+        open: open::<CacheHierarchy>,
+    },
+    Demo {
+        section: "cpu",
+        slug: "locality",
+        title: "Cache locality",
+        one_liner: "Walk one array in order, by stride, at random and by column: same work, very different misses.",
+        open: open::<Locality>,
+    },
+    Demo {
+        section: "cpu",
+        slug: "mesi",
+        title: "MESI coherence",
+        one_liner: "Read and write one line from several cores; watch the states, the bus and MSI, MESI, MOESI side by side.",
+        open: open::<Mesi>,
+    },
+    Demo {
+        section: "cpu",
+        slug: "tlb",
+        title: "TLB & page walk",
+        one_liner: "Translate virtual addresses: a TLB hit, or a four-level walk from CR3 down to the page.",
+        open: open::<Tlb>,
+    },
     Demo {
         section: "cpu",
         slug: "branch",

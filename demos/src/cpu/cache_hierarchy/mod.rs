@@ -88,6 +88,11 @@ fn build(config: &CacheHierarchyConfig) -> Hierarchy {
 }
 
 impl CacheHierarchy {
+    /// Who served an access: a level's name, or `DRAM`.
+    pub fn place_name(&self, place: crate::cpu::cachesim::Place) -> &str {
+        narrate::place_name(&self.sim, place)
+    }
+
     /// The access the picture shows.
     pub fn last(&self) -> Option<&AccessReport> {
         self.history.back()

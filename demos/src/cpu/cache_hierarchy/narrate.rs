@@ -11,6 +11,15 @@ pub fn level_key(place: Place) -> String {
     }
 }
 
+/// Who served an access, as the learner reads it: `L1`…`L3`, or `DRAM`
+/// (the simulator's own name for memory is `MEM`, as its trace tools print).
+pub fn place_name(sim: &Hierarchy, place: Place) -> &str {
+    match place {
+        Place::Memory => "DRAM",
+        level => sim.name(level),
+    }
+}
+
 fn set_key(level: usize, set: u64) -> String {
     format!("l{}-set-{set}", level + 1)
 }
@@ -127,7 +136,7 @@ pub fn access(sim: &Hierarchy, r: &AccessReport) -> Vec<Event> {
     };
     let text = format!(
         "Served by {} in {} cycle{}{sum}.",
-        sim.name(r.served),
+        place_name(sim, r.served),
         r.cycles,
         crate::text::plural(r.cycles as usize)
     );

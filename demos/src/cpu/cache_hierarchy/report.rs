@@ -1,5 +1,6 @@
 //! Invariants, status figures and "why it matters" for the hierarchy.
 
+use super::narrate::place_name;
 use super::{CacheHierarchy, HISTORY};
 use crate::cpu::cachesim::{Hierarchy, Place};
 use crate::model::Figure;
@@ -82,7 +83,7 @@ pub fn status(m: &CacheHierarchy) -> Vec<Figure> {
             "served",
             "served by",
             m.last()
-                .map_or("—".to_string(), |r| sim.name(r.served).to_string()),
+                .map_or("—".to_string(), |r| place_name(sim, r.served).to_string()),
         ),
         Figure::new("cycles", "cycles", m.last().map_or(0, |r| r.cycles)),
         Figure::new("accesses", "accesses", sim.accesses),
@@ -135,7 +136,7 @@ pub fn why(m: &CacheHierarchy) -> Vec<String> {
                 } else {
                     Place::Memory
                 };
-                format!("{} {n}", sim.name(place))
+                format!("{} {n}", place_name(sim, place))
             })
             .collect();
         out.push(format!(

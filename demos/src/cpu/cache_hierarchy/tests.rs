@@ -201,3 +201,27 @@ fn config_bounds_are_enforced() {
     assert!(CacheHierarchy::validate(&empty).is_err());
     assert!(CacheHierarchy::validate(&CacheHierarchyConfig::preset(Preset::Server)).is_ok());
 }
+
+/// The learner reads "DRAM", not the trace tools' "MEM", in the narration
+/// and the status line.
+#[test]
+fn memory_is_called_dram_in_what_the_learner_reads() {
+    let mut m = small();
+    let events = m.apply(&CacheAction::Load(0x140)).unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(
+        last.text,
+        "Served by DRAM in 350 cycles (5 + 11 + 84 + 250)."
+    );
+    let served = m.status().into_iter().find(|f| f.key == "served").unwrap();
+    assert_eq!(served.value, "DRAM");
+    assert!(m
+        .why()
+        .iter()
+        .any(|s| s.contains("served by L1 0, L2 0, L3 0, DRAM 1")));
+    assert_eq!(
+        m.sim.name(Place::Memory),
+        "MEM",
+        "the simulator keeps its own name"
+    );
+}

@@ -74,6 +74,18 @@ impl CacheSet {
         (way, true)
     }
 
+    /// The way the next new line would take, when no random draw decides
+    /// it: the lowest empty way, else the policy's victim (`None` for a full
+    /// set under the random policy). What a picture marks as "next out".
+    pub fn next_way(&self, policy: Policy) -> Option<usize> {
+        match (self.ways.iter().position(Option::is_none), policy) {
+            (Some(empty), _) => Some(empty),
+            (None, Policy::Random) => None,
+            // The generator is not consulted by the other policies.
+            (None, _) => Some(self.choose(policy, &mut Rng::new(0)).0),
+        }
+    }
+
     /// Puts a line in `way`, returning what was there. The new line counts as
     /// just used (LRU, PLRU) and just filled (FIFO).
     pub fn place(&mut self, way: usize, block: Block, policy: Policy, clock: u64) -> Option<Block> {

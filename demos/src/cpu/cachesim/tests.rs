@@ -255,3 +255,27 @@ fn address_split_matches_the_bit_fields() {
     assert_eq!(spec.base_from(s.tag, s.set), 0x1f40);
     assert_eq!(spec.split(0x1f7f).offset, 0x3f);
 }
+
+/// What the picture marks "next out" is where the next new line really goes:
+/// the lowest empty way first, then the victim of each deterministic policy.
+#[test]
+fn next_way_predicts_the_next_fill() {
+    for policy in [Policy::Lru, Policy::Fifo, Policy::Plru] {
+        let mut h = one(1, 4, policy);
+        // Fill the set, reuse line 1, then keep bringing new lines.
+        for n in [0, 1, 2, 3, 1, 4, 5, 0, 6, 2, 7] {
+            let set = h.levels[0].sets.get(&0).cloned();
+            let predicted = set.map_or(Some(0), |s| s.next_way(policy));
+            let report = h.load(at(n));
+            if let Some(fill) = report.fill(0) {
+                assert_eq!(Some(fill.placed.way), predicted, "{policy:?}, line {n}");
+            }
+        }
+    }
+    let mut random = one(1, 2, Policy::Random);
+    loads(&mut random, &[0, 1]);
+    assert_eq!(random.levels[0].sets[&0].next_way(Policy::Random), None);
+    let mut half = one(1, 2, Policy::Random);
+    loads(&mut half, &[0]);
+    assert_eq!(half.levels[0].sets[&0].next_way(Policy::Random), Some(1));
+}

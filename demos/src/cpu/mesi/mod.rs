@@ -14,11 +14,27 @@ mod report;
 #[cfg(test)]
 mod tests;
 
-use crate::coherence::{narrate, Access, Op, Protocol, System, MAX_CORES, MIN_CORES};
+use crate::coherence::{narrate, Access, Op, Protocol, State, System, MAX_CORES, MIN_CORES};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 pub const MAX_LINES: usize = 2;
+/// Accesses kept for the sequence table (the textbook's "processor action,
+/// states, bus action, data from" table).
+pub const LOG_LEN: usize = 10;
+
+/// One access under one protocol, as a row of the sequence table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Logged {
+    /// 1 for the first access since the start.
+    pub number: u32,
+    pub access: Access,
+    /// Every core's state of the accessed line after the access.
+    pub states: Vec<State>,
+    /// Memory held the latest value of the line after the access.
+    pub memory_fresh: bool,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MesiConfig {
@@ -83,6 +99,9 @@ pub struct Mesi {
     pub tainted: bool,
     /// Position in [`TOUR`] while the learner's actions follow it; `None` once they leave it.
     pub tour: Option<usize>,
+    /// The last [`LOG_LEN`] accesses, oldest first; each entry holds one
+    /// [`Logged`] per protocol, in [`Protocol::ALL`] order.
+    pub log: VecDeque<Vec<Logged>>,
 }
 
 impl Mesi {
@@ -102,14 +121,26 @@ impl Mesi {
         let mut probe = self.systems[shown].clone();
         probe.access(op, core, line).map_err(Refusal::new)?;
         let mut events = Vec::new();
+        let mut entry = Vec::new();
         for (i, system) in self.systems.iter_mut().enumerate() {
             // Validity (I or not) is the same in all three, so none refuses.
             let access = system.access(op, core, line).map_err(Refusal::new)?;
             if i == shown {
                 events = narrate(&access, &format!("line {line}"));
             }
+            let l = &system.lines[line];
+            entry.push(Logged {
+                number: system.counts.accesses,
+                access: access.clone(),
+                states: l.states.clone(),
+                memory_fresh: l.memory_fresh(),
+            });
             self.last[i] = Some(access);
         }
+        if self.log.len() == LOG_LEN {
+            self.log.pop_front();
+        }
+        self.log.push_back(entry);
         if !self.invalidation {
             self.tainted = true;
         }
@@ -184,6 +215,7 @@ impl Model for Mesi {
             invalidation: true,
             tainted: false,
             tour: Some(0),
+            log: VecDeque::new(),
         }
     }
 
@@ -236,6 +268,14 @@ impl Model for Mesi {
             if !self.tainted {
                 s.swmr()?;
                 s.data_value()?;
+            }
+        }
+        if self.log.len() > LOG_LEN || self.log.iter().any(|e| e.len() != self.systems.len()) {
+            return Err("the sequence table lost a protocol or grew too long".into());
+        }
+        if let Some(last) = self.log.back() {
+            if last.iter().any(|r| r.number != n) {
+                return Err("the sequence table's last row is not the latest access".into());
             }
         }
         Ok(())

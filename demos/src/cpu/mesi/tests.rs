@@ -126,3 +126,35 @@ fn impossible_actions_are_refused_and_change_nothing() {
     })
     .is_err());
 }
+
+/// The sequence table is the textbook's: per access, every core's state
+/// after it, the bus request and who supplied the data, under each protocol.
+#[test]
+fn the_log_keeps_the_textbook_sequence_table_for_every_protocol() {
+    let mut m = mesi();
+    for action in &TOUR[..3] {
+        m.apply(action).unwrap();
+    }
+    assert_eq!(m.log.len(), 3);
+    let row = |i: usize, p: Protocol| &m.log[i][p.index()];
+    assert_eq!(row(0, Protocol::Mesi).states, vec![State::E, State::I]);
+    assert_eq!(row(0, Protocol::Msi).states, vec![State::S, State::I]);
+    // A's write: silent under MESI, a BusUpgr under MSI.
+    assert_eq!(row(1, Protocol::Mesi).access.request, None);
+    assert_eq!(row(1, Protocol::Msi).access.request, Some(BusOp::BusUpgr));
+    assert!(!row(1, Protocol::Mesi).memory_fresh);
+    // B reads A's dirty line: A supplies it; memory is fresh again except under MOESI.
+    let b = row(2, Protocol::Moesi);
+    assert_eq!(b.access.supplier, Some(Supplier::Cache(0)));
+    assert_eq!(b.states, vec![State::O, State::S]);
+    assert!(!b.memory_fresh);
+    assert!(row(2, Protocol::Mesi).memory_fresh);
+    assert_eq!(row(2, Protocol::Msi).number, 3);
+    // The table keeps only the latest accesses.
+    for _ in 0..LOG_LEN {
+        m.apply(&MesiAction::Read { core: 1, line: 0 }).unwrap();
+    }
+    assert_eq!(m.log.len(), LOG_LEN);
+    assert_eq!(m.log[0][0].number, 4);
+    m.check().unwrap();
+}

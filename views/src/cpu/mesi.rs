@@ -1,0 +1,629 @@
+//! MESI coherence: the cores' caches with each line's state as a letter,
+//! the snooping bus with the last request and who supplied the data, memory
+//! and its freshness; the three protocols in lockstep; the textbook
+//! sequence table; the bus traffic compared.
+
+use crate::control::Control;
+use crate::live::{Ui, View};
+use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use demos::coherence::{core_name, Access, Protocol, State, Supplier, System};
+use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig};
+use demos::text::grouped;
+
+const WIDTH: f32 = 960.0;
+/// The bus figure narrows with fewer cores, so two cores are drawn larger.
+fn width(cores: usize) -> f32 {
+    540.0 + 140.0 * cores as f32
+}
+const BUS_Y: f32 = 236.0;
+const MEM_Y: f32 = 282.0;
+
+/// A state's class: clean copies valid, dirty ones costly, a stale or
+/// doubly-written copy broken.
+fn class(line: &demos::coherence::Line, core: usize, broken: bool) -> &'static str {
+    let s = line.states[core];
+    match s {
+        State::I => "idle",
+        _ if line.values[core] != line.latest || (broken && s.is_exclusive()) => "fault",
+        State::M | State::O => "warn",
+        _ => "done",
+    }
+}
+
+fn core_x(cores: usize, c: usize) -> (f32, f32) {
+    let w = (width(cores) - 20.0) / cores as f32;
+    (10.0 + w * c as f32 + 8.0, w - 16.0)
+}
+
+fn supplier(a: &Access) -> String {
+    match a.supplier {
+        Some(Supplier::Cache(c)) => format!("core {}", core_name(c)),
+        Some(Supplier::Memory) => "memory".into(),
+        None => "—".into(),
+    }
+}
+
+/// Cores, bus and memory under the protocol shown.
+fn bus(m: &Mesi) -> Figure {
+    let s = m.system();
+    let cores = s.cores();
+    let broken = s.swmr().is_err();
+    let last = m.last_access();
+    let wide = width(cores);
+    let mut f = Figure::new(
+        "bus",
+        format!(
+            "{} cores on a snooping bus under {}",
+            cores,
+            m.protocol.label()
+        ),
+        wide,
+        MEM_Y + 40.0 + 26.0 * s.lines.len() as f32,
+    )
+    .legend("done", "clean copy (E, S)")
+    .legend("warn", "dirty copy (M, O): memory is stale")
+    .legend("idle", "I: no copy")
+    .legend("fault", "stale or a second writer");
+    for c in 0..cores {
+        let (x, w) = core_x(cores, c);
+        let mut shapes = vec![
+            Shape::rect("box", x, 8.0, w, 168.0).class("panel"),
+            Shape::text("name", x + w / 2.0, 32.0, format!("Core {}", core_name(c)))
+                .size(Size::Title),
+        ];
+        let lines = s.lines.len();
+        let tile_w = (w - 20.0) / lines as f32 - 6.0;
+        for (l, line) in s.lines.iter().enumerate() {
+            let tx = x + 10.0 + l as f32 * (tile_w + 6.0);
+            let st = line.states[c];
+            let value = if st.is_valid() {
+                format!("value {}", line.values[c])
+            } else {
+                "no data".into()
+            };
+            let caption = if lines > 1 {
+                format!("line {l}")
+            } else {
+                st.name().to_string()
+            };
+            shapes.push(
+                Shape::group(
+                    format!("core-{c}-line-{l}"),
+                    vec![
+                        Shape::rect("r", tx, 44.0, tile_w, 96.0),
+                        Shape::text("letter", tx + tile_w / 2.0, 86.0, st.letter())
+                            .size(Size::Large)
+                            .class("tone"),
+                        Shape::text("caption", tx + tile_w / 2.0, 110.0, caption).size(Size::Small),
+                        Shape::text("value", tx + tile_w / 2.0, 130.0, value)
+                            .mono()
+                            .size(Size::Small),
+                    ],
+                )
+                .class(class(line, c, broken))
+                .state(st.letter())
+                .label(format!("core {} line {l}: {}", core_name(c), st.name())),
+            );
+        }
+        // What this core did or saw in the last access.
+        let note = last.and_then(|a| {
+            if a.core == c {
+                Some(format!(
+                    "{} {} → {}",
+                    a.op.verb(),
+                    a.before.letter(),
+                    a.after.letter()
+                ))
+            } else if let Some(sn) = a.snoops.iter().find(|sn| sn.core == c) {
+                Some(format!(
+                    "snoops: {} → {}{}",
+                    sn.from.letter(),
+                    sn.to.letter(),
+                    if sn.flushed { ", flush" } else { "" }
+                ))
+            } else if a.ignored.contains(&c) {
+                Some("ignores the request".into())
+            } else {
+                None
+            }
+        });
+        if let Some(note) = note {
+            shapes.push(
+                Shape::text("note", x + w / 2.0, 162.0, note)
+                    .size(Size::Small)
+                    .class("strong"),
+            );
+        }
+        let requester = last.is_some_and(|a| a.core == c);
+        f.push(
+            Shape::group(format!("core-{c}"), shapes)
+                .class_if(requester, "accent")
+                .focus(format!("core-{c}")),
+        );
+        let cx = x + w / 2.0;
+        let flushed = last.is_some_and(|a| a.supplier == Some(Supplier::Cache(c)));
+        if requester && last.is_some_and(|a| a.request.is_some()) {
+            f.push(
+                Shape::arrow(
+                    format!("req-{c}"),
+                    (cx - 12.0, 178.0),
+                    (cx - 12.0, BUS_Y - 4.0),
+                )
+                .class("accent"),
+            );
+        }
+        if flushed {
+            f.push(
+                Shape::arrow(
+                    format!("flush-{c}"),
+                    (cx + 12.0, 178.0),
+                    (cx + 12.0, BUS_Y - 4.0),
+                )
+                .class("warn"),
+            );
+        }
+    }
+    let request = last
+        .and_then(|a| a.request)
+        .map_or("no bus transaction".to_string(), |r| {
+            let a = last.expect("a request has an access");
+            format!(
+                "{} from {} · data from {}",
+                r.label(),
+                core_name(a.core),
+                supplier(a)
+            )
+        });
+    f.push(
+        Shape::group(
+            "bus-line",
+            vec![
+                Shape::line("wire", (10.0, BUS_Y), (wide - 10.0, BUS_Y)).class("thick"),
+                Shape::text("name", 14.0, BUS_Y - 8.0, "bus")
+                    .start()
+                    .size(Size::Small),
+                Shape::rect("pill", wide / 2.0 - 230.0, BUS_Y - 16.0, 460.0, 32.0).rounded(16.0),
+                Shape::text("request", wide / 2.0, BUS_Y + 6.0, request.clone())
+                    .mono()
+                    .class("strong"),
+            ],
+        )
+        .class(if last.is_some_and(|a| a.request.is_some()) {
+            "accent"
+        } else {
+            "idle"
+        })
+        .state(request)
+        .focus("bus"),
+    );
+    let from_memory = last.is_some_and(|a| a.supplier == Some(Supplier::Memory));
+    let wrote = last.is_some_and(|a| a.wrote_back);
+    if from_memory || wrote {
+        let (from, to) = if from_memory {
+            (MEM_Y, BUS_Y + 18.0)
+        } else {
+            (BUS_Y + 18.0, MEM_Y)
+        };
+        f.push(
+            Shape::arrow("mem-arrow", (100.0, from), (100.0, to)).class(if from_memory {
+                "idle"
+            } else {
+                "warn"
+            }),
+        );
+    }
+    let mut shapes = vec![Shape::rect(
+        "box",
+        10.0,
+        MEM_Y,
+        wide - 20.0,
+        18.0 + 26.0 * s.lines.len() as f32,
+    )
+    .class("panel")];
+    shapes.push(
+        Shape::text("name", 24.0, MEM_Y + 26.0, "Memory")
+            .start()
+            .class("strong"),
+    );
+    for (l, line) in s.lines.iter().enumerate() {
+        let fresh = if line.memory_fresh() {
+            "fresh"
+        } else {
+            "stale"
+        };
+        shapes.push(
+            Shape::text(
+                format!("memory-{l}"),
+                130.0,
+                MEM_Y + 26.0 + 26.0 * l as f32,
+                format!(
+                    "line {l}: value {} · {fresh} (last write stored {})",
+                    line.memory, line.latest
+                ),
+            )
+            .start()
+            .mono()
+            .class_if(!line.memory_fresh(), "strong"),
+        );
+    }
+    let state: Vec<&str> = s
+        .lines
+        .iter()
+        .map(|l| if l.memory_fresh() { "fresh" } else { "stale" })
+        .collect();
+    f.push(
+        Shape::group("memory", shapes)
+            .state(state.join(" "))
+            .focus("memory"),
+    );
+    f
+}
+
+/// The three protocols side by side, fed the same accesses.
+fn lockstep(m: &Mesi, line: usize, ui: &mut Ui<Mesi>) -> Figure {
+    let mut f = Figure::new(
+        "lockstep",
+        format!("Line {line} under the three protocols after the same accesses"),
+        WIDTH,
+        150.0,
+    );
+    for (i, p) in Protocol::ALL.into_iter().enumerate() {
+        let s: &System = &m.systems[p.index()];
+        let x = 10.0 + i as f32 * 316.0;
+        let shown = p == m.protocol;
+        let l = &s.lines[line.min(s.lines.len() - 1)];
+        let mut shapes = vec![
+            Shape::rect("hit", x, 6.0, 300.0, 136.0)
+                .class("hit")
+                .class_if(shown, "selected"),
+            Shape::text("name", x + 14.0, 32.0, p.label())
+                .start()
+                .size(Size::Title),
+        ];
+        let n = s.cores();
+        let tile = 260.0 / n as f32;
+        for c in 0..n {
+            let tx = x + 20.0 + c as f32 * tile;
+            shapes.push(
+                Shape::group(
+                    format!("t-{c}"),
+                    vec![
+                        Shape::rect("r", tx, 44.0, tile - 10.0, 48.0),
+                        Shape::text(
+                            "l",
+                            tx + (tile - 10.0) / 2.0,
+                            76.0,
+                            format!("{}: {}", core_name(c), l.states[c].letter()),
+                        )
+                        .mono(),
+                    ],
+                )
+                .class(class(l, c, s.swmr().is_err())),
+            );
+        }
+        let c = s.counts;
+        shapes.push(
+            Shape::text(
+                "counts",
+                x + 14.0,
+                124.0,
+                format!(
+                    "bus {} · mem writes {} · {} cyc",
+                    c.bus_transactions(),
+                    c.write_backs,
+                    grouped(c.cycles as i64)
+                ),
+            )
+            .start()
+            .mono()
+            .size(Size::Small),
+        );
+        let states: Vec<String> = (0..n)
+            .map(|c| format!("{}: {}", core_name(c), l.states[c].letter()))
+            .collect();
+        let mut g = Shape::group(format!("proto-{}", p.label().to_lowercase()), shapes)
+            .class_if(shown, "accent")
+            .state(states.join(" · "))
+            .focus("protocol");
+        if !shown {
+            g = g
+                .label(format!("{}: select to show it", p.label()))
+                .on_click(ui.act(MesiAction::SetProtocol(p)));
+        }
+        f.push(g);
+    }
+    f
+}
+
+/// The textbook table: per access, the states after it, the bus request,
+/// who supplied the data and memory's freshness (protocol shown).
+fn sequence(m: &Mesi) -> Table {
+    let cores = m.system().cores();
+    let names: Vec<String> = (0..cores).map(|c| core_name(c).to_string()).collect();
+    let mut columns = vec!["#", "action"];
+    columns.extend(names.iter().map(String::as_str));
+    columns.extend(["bus", "data from", "memory"]);
+    let mut t = Table::new(
+        "sequence",
+        format!(
+            "The accesses so far under {} (latest last)",
+            m.protocol.label()
+        ),
+        &columns,
+    );
+    for entry in &m.log {
+        let r = &entry[m.protocol.index()];
+        let a = &r.access;
+        let mut cells = vec![
+            Cell::text(r.number.to_string()),
+            Cell::text(format!(
+                "{} {} line {}",
+                core_name(a.core),
+                a.op.verb(),
+                a.line
+            )),
+        ];
+        cells.extend(r.states.iter().map(|s| Cell::mono(s.letter())));
+        cells.push(Cell::mono(a.request.map_or("—", |q| q.label())));
+        cells.push(Cell::text(supplier(a)));
+        cells.push(Cell::text(if r.memory_fresh { "fresh" } else { "stale" }));
+        let bad = a.stale.is_some() || a.broke_swmr.is_some();
+        t.row(format!("seq-{}", r.number), cells)
+            .class(if bad { "fault" } else { "" })
+            .state(if bad { "broken" } else { "ok" });
+    }
+    t
+}
+
+/// Bus traffic of the same accesses under each protocol.
+fn traffic(m: &Mesi) -> Table {
+    let mut t = Table::new(
+        "traffic",
+        "Bus traffic for the same accesses",
+        &[
+            "protocol",
+            "BusRd",
+            "BusRdX",
+            "BusUpgr",
+            "evict WB",
+            "cache→cache",
+            "mem writes",
+            "bus total",
+            "cycles",
+        ],
+    );
+    for p in Protocol::ALL {
+        let c = m.systems[p.index()].counts;
+        let k = p.label().to_lowercase();
+        let values = [
+            ("rd", c.bus_rd),
+            ("rdx", c.bus_rdx),
+            ("upgr", c.bus_upgr),
+            ("evict", c.eviction_write_backs),
+            ("c2c", c.flushes),
+            ("wb", c.write_backs),
+            ("bus", c.bus_transactions()),
+        ];
+        let mut cells = vec![Cell::text(p.label())];
+        cells.extend(
+            values
+                .iter()
+                .map(|(id, v)| Cell::mono(v.to_string()).key(format!("{k}-{id}"))),
+        );
+        cells.push(Cell::mono(grouped(c.cycles as i64)).key(format!("{k}-cycles")));
+        t.row(format!("traffic-{k}"), cells)
+            .class(if p == m.protocol { "done" } else { "" });
+    }
+    t
+}
+
+impl View for Mesi {
+    /// The line the core buttons act on.
+    type Look = usize;
+
+    fn scene(&self, line: &usize, ui: &mut Ui<Self>) -> Scene {
+        let s = self.system();
+        let states: Vec<String> = (0..s.cores())
+            .map(|c| format!("core {} {}", core_name(c), s.lines[0].states[c].name()))
+            .collect();
+        Scene::new(
+            "MESI coherence",
+            format!(
+                "Under {}, line 0 is {}; memory is {}. {} bus transactions so far.",
+                self.protocol.label(),
+                states.join(", "),
+                if s.lines[0].memory_fresh() {
+                    "fresh"
+                } else {
+                    "stale"
+                },
+                s.counts.bus_transactions()
+            ),
+        )
+        .figure(bus(self))
+        .figure(lockstep(self, *line, ui))
+        .table(sequence(self))
+        .table(traffic(self))
+    }
+
+    fn controls(&self, look: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
+        let s = self.system();
+        let (cores, lines) = (s.cores(), s.lines.len());
+        let line = (*look).min(lines - 1);
+        let config = |cores: usize, lines: usize, protocol: Protocol| MesiConfig {
+            cores,
+            lines,
+            protocol,
+        };
+        let mut out = Vec::new();
+        if lines > 1 {
+            let options = (0..lines)
+                .map(|l| (l.to_string(), format!("line {l}"), ui.look(l)))
+                .collect();
+            out.push(Control::choice("line", "The buttons act on", line, options));
+        }
+        for c in 0..cores {
+            let n = core_name(c);
+            let id = n.to_ascii_lowercase();
+            out.push(Control::group(
+                format!("Core {n}"),
+                vec![
+                    Control::button(
+                        &format!("read-{id}"),
+                        format!("{n} reads"),
+                        ui.act(MesiAction::Read { core: c, line }),
+                    ),
+                    Control::button(
+                        &format!("write-{id}"),
+                        format!("{n} writes"),
+                        ui.act(MesiAction::Write { core: c, line }),
+                    ),
+                    Control::button(
+                        &format!("evict-{id}"),
+                        format!("{n} evicts"),
+                        ui.act(MesiAction::Evict { core: c, line }),
+                    ),
+                ],
+            ));
+        }
+        let protocols = Protocol::ALL
+            .into_iter()
+            .map(|p| {
+                (
+                    p.label().to_lowercase(),
+                    p.label().to_string(),
+                    ui.act(MesiAction::SetProtocol(p)),
+                )
+            })
+            .collect();
+        let p = self.protocol;
+        out.extend([
+            Control::choice("protocol", "Protocol shown", p.index(), protocols),
+            Control::note(
+                "Step plays a tour: A reads and writes, B reads and writes, A reads, both evict.",
+            ),
+            Control::danger_group(
+                "Break it",
+                vec![Control::toggle(
+                    "invalidation",
+                    "Other caches obey BusRdX and BusUpgr (invalidation)",
+                    self.invalidation,
+                    ui.act(MesiAction::SetInvalidation(!self.invalidation)),
+                )
+                .danger()],
+            ),
+            Control::slider(
+                "cores",
+                "Cores (restarts)",
+                (cores as i64, 2, 4),
+                "",
+                ui.number(move |v| {
+                    Ok(crate::Command::Restart(config(
+                        v.clamp(2, 4) as usize,
+                        lines,
+                        p,
+                    )))
+                }),
+            ),
+            Control::slider(
+                "lines",
+                "Lines (restarts)",
+                (lines as i64, 1, 2),
+                "",
+                ui.number(move |v| {
+                    Ok(crate::Command::Restart(config(
+                        cores,
+                        v.clamp(1, 2) as usize,
+                        p,
+                    )))
+                }),
+            ),
+        ]);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    fn state(scene: &Scene, key: &str) -> String {
+        scene
+            .find(key)
+            .and_then(|s| s.state.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn read_read_write_leaves_m_and_i_and_the_table_tells_it() {
+        let mut m = Mesi::new(&MesiConfig::default());
+        for core in [0, 1] {
+            m.apply(&MesiAction::Read { core, line: 0 }).unwrap();
+        }
+        let scene = crate::build(&m, &0).0;
+        assert_eq!(
+            (
+                state(&scene, "core-0-line-0"),
+                state(&scene, "core-1-line-0")
+            ),
+            ("S".into(), "S".into())
+        );
+        m.apply(&MesiAction::Write { core: 0, line: 0 }).unwrap();
+        let scene = crate::build(&m, &0).0;
+        assert_eq!(
+            (
+                state(&scene, "core-0-line-0"),
+                state(&scene, "core-1-line-0")
+            ),
+            ("M".into(), "I".into())
+        );
+        assert_eq!(state(&scene, "bus-line"), "BusUpgr from A · data from —");
+        assert_eq!(state(&scene, "memory"), "stale");
+        assert_eq!(state(&scene, "proto-msi"), "A: M · B: I");
+        let seq = scene.table_named("sequence").unwrap();
+        let cells: Vec<&str> = seq.rows[2].cells.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(
+            cells,
+            ["3", "A writes line 0", "M", "I", "BusUpgr", "—", "stale"]
+        );
+        let traffic = scene.table_named("traffic").unwrap();
+        let bus: Vec<&str> = traffic
+            .rows
+            .iter()
+            .map(|r| r.cells[7].text.as_str())
+            .collect();
+        assert_eq!(bus, ["3", "3", "3"]);
+    }
+
+    #[test]
+    fn without_invalidation_two_modified_copies_show_as_faults() {
+        let mut m = Mesi::new(&MesiConfig::default());
+        m.apply(&MesiAction::SetInvalidation(false)).unwrap();
+        for core in [0, 1] {
+            m.apply(&MesiAction::Read { core, line: 0 }).unwrap();
+        }
+        for core in [0, 1] {
+            m.apply(&MesiAction::Write { core, line: 0 }).unwrap();
+        }
+        m.apply(&MesiAction::Read { core: 0, line: 0 }).unwrap();
+        let scene = crate::build(&m, &0).0;
+        let tile = scene.find("core-0-line-0").unwrap();
+        assert_eq!(tile.state.as_deref(), Some("M"));
+        assert!(tile.has_class("fault"));
+        let seq = scene.table_named("sequence").unwrap();
+        assert_eq!(seq.rows.last().unwrap().state.as_deref(), Some("broken"));
+    }
+
+    #[test]
+    fn the_lockstep_panels_switch_the_protocol_shown() {
+        let m = Mesi::new(&MesiConfig::default());
+        let (scene, _, ui) = crate::build(&m, &0);
+        assert!(scene.find("proto-mesi").unwrap().on_click.is_none());
+        let slot = scene.find("proto-moesi").unwrap().on_click.unwrap();
+        assert_eq!(
+            ui.resolve(slot, &crate::Input::Press),
+            Ok(crate::Command::Do(MesiAction::SetProtocol(Protocol::Moesi)))
+        );
+    }
+}

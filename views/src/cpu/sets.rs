@@ -1,0 +1,192 @@
+//! One cache level (or a TLB) drawn as a sets × ways grid: a row per set,
+//! a cell per way with its tag, dirty bit and place in the replacement
+//! order, the way the last access hit or filled marked. Shared by the cache
+//! hierarchy and the TLB pictures.
+
+use crate::scene::{Shape, Size};
+use demos::cpu::cachesim::{Block, Level, Policy};
+
+/// Width of every figure these grids sit in.
+pub const WIDTH: f32 = 960.0;
+const LABEL_W: f32 = 92.0;
+const CELL_H: f32 = 40.0;
+const GAP: f32 = 4.0;
+/// Ways drawn side by side before the row wraps.
+const PER_ROW: usize = 16;
+/// Sets drawn when a level has more than [`ALL_SETS`].
+const SOME_SETS: usize = 8;
+const ALL_SETS: u64 = 16;
+/// Width of a monospace character at normal and small size (0.6 em).
+const MONO: f32 = 9.7;
+const MONO_SMALL: f32 = 7.9;
+
+/// What the last access did to one way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Hit,
+    Filled,
+}
+
+/// The sets a picture shows: all of them when there are few, else the ones
+/// ever used (the one the last access used among them), at most [`SOME_SETS`].
+pub fn shown_sets(level: &Level, current: Option<u64>) -> Vec<u64> {
+    if level.spec.sets <= ALL_SETS {
+        return (0..level.spec.sets).collect();
+    }
+    let mut sets: Vec<u64> = current.into_iter().collect();
+    for &s in level.sets.keys() {
+        if sets.len() == SOME_SETS {
+            break;
+        }
+        if Some(s) != current {
+            sets.push(s);
+        }
+    }
+    sets.sort_unstable();
+    sets
+}
+
+/// Text that fits a cell: normal size, else small, else none.
+fn fitted(key: &str, x: f32, y: f32, w: f32, text: String) -> Option<Shape> {
+    let chars = text.chars().count() as f32;
+    let size = if chars * MONO + 8.0 <= w {
+        Size::Normal
+    } else if chars * MONO_SMALL + 6.0 <= w {
+        Size::Small
+    } else {
+        return None;
+    };
+    Some(Shape::text(key, x, y, text).mono().size(size))
+}
+
+/// Each valid way's place in the eviction order, as the cell shows it:
+/// `#1` is evicted next under LRU and FIFO; PLRU marks its victim `next`.
+fn order_words(level: &Level, set: u64) -> Vec<String> {
+    let policy = level.spec.policy;
+    let mut words = vec![String::new(); level.spec.ways];
+    let Some(s) = level.sets.get(&set) else {
+        return words;
+    };
+    match policy {
+        Policy::Lru | Policy::Fifo => {
+            let valid = s.order(policy).into_iter().filter(|&w| s.ways[w].is_some());
+            for (rank, way) in valid.enumerate() {
+                words[way] = format!("#{}", rank + 1);
+            }
+        }
+        Policy::Plru if s.valid() == s.ways.len() => {
+            if let Some(w) = s.next_way(policy) {
+                words[w] = "next".into();
+            }
+        }
+        _ => {}
+    }
+    words
+}
+
+/// The grid from `top` down; returns the shapes and the height used.
+/// `prefix` makes the keys (`l1-set-3`, `l1-set-3-way-1`); `name` is the
+/// text of a valid way (its tag, its page number).
+pub fn grid(
+    prefix: &str,
+    level: &Level,
+    sets: &[u64],
+    top: f32,
+    mark: Option<(u64, usize, Mark)>,
+    name: &dyn Fn(&Block) -> String,
+) -> (Vec<Shape>, f32) {
+    let ways = level.spec.ways;
+    let per_row = ways.min(PER_ROW);
+    let lines = ways.div_ceil(per_row);
+    // Many sets of few ways: two columns of sets, so the grid stays short.
+    let columns = if sets.len() > 8 && ways <= 4 { 2 } else { 1 };
+    let rows = sets.len().div_ceil(columns);
+    let column_w = WIDTH / columns as f32;
+    let cell_w = ((column_w - LABEL_W - 8.0) / per_row as f32 - GAP).min(150.0);
+    let row_h = lines as f32 * (CELL_H + GAP) + 6.0;
+    let mut shapes: Vec<Shape> = (0..per_row * columns)
+        .map(|i| {
+            let (c, w) = (i / per_row, i % per_row);
+            let x = c as f32 * column_w + LABEL_W + w as f32 * (cell_w + GAP) + cell_w / 2.0;
+            Shape::text(
+                format!("{prefix}-way-{i}"),
+                x,
+                top + 14.0,
+                format!("way {w}"),
+            )
+            .size(Size::Small)
+        })
+        .filter(|_| cell_w >= 44.0)
+        .collect();
+    let top = top + 24.0;
+    for (r, &set) in sets.iter().enumerate() {
+        let left = (r / rows) as f32 * column_w;
+        let y0 = top + (r % rows) as f32 * row_h;
+        let words = order_words(level, set);
+        let set_key = format!("{prefix}-set-{set}");
+        let mut row = vec![
+            Shape::text("name", left + 4.0, y0 + 26.0, format!("set {set}"))
+                .start()
+                .mono(),
+        ];
+        for (way, word) in words.into_iter().enumerate() {
+            let x = left + LABEL_W + (way % per_row) as f32 * (cell_w + GAP);
+            let y = y0 + (way / per_row) as f32 * (CELL_H + GAP);
+            let block = level.block(set, way);
+            let hot = mark.and_then(|(s, w, m)| (s == set && w == way).then_some(m));
+            let (mut state, class) = match block {
+                None => ("invalid".to_string(), "idle dashed"),
+                Some(b) if b.dirty => ("dirty".to_string(), "warn"),
+                Some(_) => ("valid".to_string(), ""),
+            };
+            let class = match hot {
+                Some(Mark::Hit) => "hit thick",
+                Some(Mark::Filled) => "accent thick",
+                None => class,
+            };
+            if let Some(m) = hot {
+                state.push_str(if m == Mark::Hit {
+                    " · hit"
+                } else {
+                    " · filled"
+                });
+            }
+            let cx = x + cell_w / 2.0;
+            let mut cell = vec![Shape::rect("r", x, y, cell_w, CELL_H).rounded(3.0)];
+            let tag = block.map(|b| name(&b));
+            cell.extend(fitted(
+                "tag",
+                cx,
+                y + 19.0,
+                cell_w,
+                tag.clone().unwrap_or_else(|| "—".into()),
+            ));
+            let dirty = if block.is_some_and(|b| b.dirty) {
+                " D"
+            } else {
+                ""
+            };
+            let note = format!("{word}{dirty}");
+            if !note.is_empty() {
+                cell.push(
+                    Shape::text("order", cx, y + 35.0, note.trim_start())
+                        .mono()
+                        .size(Size::Small),
+                );
+            }
+            let key = format!("{set_key}-way-{way}");
+            row.push(
+                Shape::group(key.clone(), cell)
+                    .class(class)
+                    .state(state.clone())
+                    .label(format!(
+                        "set {set} way {way}: {}, {state}",
+                        tag.unwrap_or_else(|| "empty".into())
+                    ))
+                    .focus(key),
+            );
+        }
+        shapes.push(Shape::group(set_key.clone(), row).focus(set_key));
+    }
+    (shapes, 24.0 + rows as f32 * row_h)
+}

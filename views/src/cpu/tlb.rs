@@ -1,0 +1,583 @@
+//! TLB and page walk: the virtual address cut into its four 9-bit indices
+//! and the offset, in binary; the walk CR3 → PML4 → PDPT → PD → PT with the
+//! entry read at each level and the paging-structure caches beside it; the
+//! TLB's sets and ways.
+
+use super::sets::{grid, shown_sets, Mark, WIDTH};
+use crate::control::{Control, Field};
+use crate::live::{Command, Ui, View};
+use crate::scene::{Figure, Item, List, Scene, Shape, Size};
+use demos::cpu::cachesim::parse::parse_number;
+use demos::cpu::tlb::paging::read;
+use demos::cpu::tlb::{Table, Tlb, TlbAction, Translation, CR3, LOOP_BASE, MAX_ENTRIES};
+use demos::text::plural;
+
+/// Width of one bit drawn in large monospace.
+const BIT: f32 = 13.0;
+const ROW: f32 = 54.0;
+
+/// The address's fields, high bits first: key, name, bit range, width, value.
+fn fields(t: &Translation) -> Vec<(&'static str, &'static str, String, u32, u64)> {
+    let mut out: Vec<_> = Table::ALL
+        .into_iter()
+        .take(if t.huge { 3 } else { 4 })
+        .map(|tb| {
+            let lo = tb.shift();
+            (
+                tb.key(),
+                tb.label(),
+                format!("{}:{lo}", lo + 8),
+                9,
+                u64::from(t.indices[tb.depth()]),
+            )
+        })
+        .collect();
+    let bits = if t.huge { 21 } else { 12 };
+    out.push((
+        "offset",
+        "offset",
+        format!("{}:0", bits - 1),
+        bits,
+        t.offset,
+    ));
+    out
+}
+
+fn address(m: &Tlb) -> Figure {
+    let mut f = Figure::new(
+        "va-split",
+        "The virtual address, field by field",
+        WIDTH,
+        140.0,
+    )
+    .legend("accent", "a table index (9 bits: 512 entries)")
+    .legend("idle", "offset in the page");
+    let Some(t) = m.last() else {
+        f.height = 44.0;
+        f.push(
+            Shape::text("none", 10.0, 30.0, "No load yet.")
+                .start()
+                .class("muted"),
+        );
+        return f;
+    };
+    f.push(
+        Shape::text(
+            "value",
+            10.0,
+            22.0,
+            format!("virtual address {:#x} (bits 63:48 copy bit 47)", t.va),
+        )
+        .start()
+        .mono()
+        .class("strong"),
+    );
+    let binary = format!("{:048b}", t.va & ((1 << 48) - 1));
+    let mut x = 10.0;
+    let mut from = 0;
+    for (key, name, range, width, value) in fields(t) {
+        let w = width as f32 * BIT + 12.0;
+        let digits = binary
+            .get(from..from + width as usize)
+            .unwrap_or("")
+            .to_string();
+        from += width as usize;
+        let key = format!("va-{}", key.trim_start_matches("walk-"));
+
+        let what = if name == "offset" {
+            format!("{value:#x}")
+        } else {
+            format!("index {value}")
+        };
+        f.push(
+            Shape::group(
+                key.clone(),
+                vec![
+                    Shape::text("name", x + w / 2.0, 48.0, format!("{name} {range}"))
+                        .size(Size::Small),
+                    Shape::rect("r", x, 56.0, w, 40.0).rounded(3.0),
+                    Shape::text("bits", x + w / 2.0, 83.0, digits)
+                        .mono()
+                        .size(Size::Large),
+                    Shape::text("value", x + w / 2.0, 120.0, what.clone())
+                        .mono()
+                        .class("strong"),
+                ],
+            )
+            .class(if name == "offset" { "idle" } else { "accent" })
+            .state(what.clone())
+            .label(format!("{name}: {what}"))
+            .focus("va"),
+        );
+        x += w + 6.0;
+    }
+    f
+}
+
+/// What the walk did at one table: (state, class, words).
+fn status(
+    t: Option<&Translation>,
+    table: Table,
+    read_cycles: u32,
+) -> (&'static str, &'static str, String) {
+    let Some(t) = t else {
+        return ("idle", "idle", String::new());
+    };
+    if t.huge && table == Table::Pt {
+        return (
+            "not used",
+            "idle",
+            "not used: the PD entry maps a 2 MiB page".into(),
+        );
+    }
+    if t.tlb_hit {
+        return ("skipped", "idle", "skipped: the TLB hit".into());
+    }
+    if t.steps.iter().any(|s| s.table == table) {
+        return (
+            "read",
+            "warn",
+            format!("read from memory, {read_cycles} cycles"),
+        );
+    }
+    ("from PWC", "hit", "supplied by the page-walk cache".into())
+}
+
+/// The entries a paging-structure cache holds, by the region they cover.
+fn pwc_text(m: &Tlb, table: Table) -> String {
+    let Some(level) = m.pwc.get(table.depth()).map(|h| &h.levels[0]) else {
+        return String::new();
+    };
+    let held: Vec<String> = level
+        .sets
+        .values()
+        .flat_map(|s| s.ways.iter().flatten())
+        .map(|b| {
+            // The indices that select this entry, root first: 254/0/0.
+            let path: Vec<String> = (0..=table.depth())
+                .map(|d| ((b.base >> Table::ALL[d].shift()) & 0x1ff).to_string())
+                .collect();
+            path.join("/")
+        })
+        .collect();
+    let shown: Vec<&str> = held.iter().take(4).map(String::as_str).collect();
+    let more = if held.len() > 4 {
+        format!(" +{}", held.len() - 4)
+    } else {
+        String::new()
+    };
+    format!(
+        "PWC: {}{more}",
+        if shown.is_empty() {
+            "empty".into()
+        } else {
+            shown.join(" ")
+        }
+    )
+}
+
+fn walk(m: &Tlb) -> Figure {
+    let t = m.last();
+    let mut f = Figure::new(
+        "walk",
+        "The page walk: one 8-byte entry read per level",
+        WIDTH,
+        16.0 + ROW * 6.0,
+    )
+    .legend("warn", "read from memory")
+    .legend("hit", "from the page-walk cache")
+    .legend("idle", "skipped or not used")
+    .legend("done", "the physical address");
+    f.push(Shape::group(
+        "cr3",
+        vec![
+            Shape::rect("r", 10.0, 8.0, 300.0, 40.0).class("panel"),
+            Shape::text("t", 24.0, 34.0, format!("CR3 = {CR3:#x}"))
+                .start()
+                .mono()
+                .class("strong"),
+        ],
+    ));
+    for table in Table::ALL {
+        let y = 8.0 + ROW * (table.depth() + 1) as f32;
+        let (state, class, words) = status(t, table, m.config.read_cycles);
+        let mut shapes = vec![
+            Shape::rect("r", 10.0, y, 940.0, 44.0),
+            Shape::text("name", 24.0, y + 28.0, table.label())
+                .start()
+                .class("strong"),
+        ];
+        if let Some(t) = t.filter(|t| !(t.huge && table == Table::Pt)) {
+            let s = read(t.va, table, t.huge);
+            shapes.push(
+                Shape::text(
+                    "entry",
+                    86.0,
+                    y + 28.0,
+                    format!("[{}] @ {:#x} = {:#x}", s.index, s.entry_addr, s.entry),
+                )
+                .start()
+                .mono(),
+            );
+        }
+        shapes.push(
+            Shape::text("what", 940.0, y + 18.0, words)
+                .end()
+                .size(Size::Small)
+                .class("tone"),
+        );
+        if m.config.pwc && table != Table::Pt {
+            shapes.push(
+                Shape::text("cached", 940.0, y + 37.0, pwc_text(m, table))
+                    .end()
+                    .mono()
+                    .size(Size::Small),
+            );
+        }
+        f.push(
+            Shape::group(table.key(), shapes)
+                .class(class)
+                .state(state)
+                .focus(table.key()),
+        );
+        f.push(Shape::arrow(
+            format!("down-{}", table.depth()),
+            (40.0, y - 10.0),
+            (40.0, y - 1.0),
+        ));
+    }
+    let y = 8.0 + ROW * 5.0;
+    let pa = t.map_or("physical address: —".to_string(), |t| {
+        format!("physical address {:#x} · {} cycles", t.pa, t.cycles)
+    });
+    f.push(
+        Shape::group(
+            "pa",
+            vec![
+                Shape::rect("r", 10.0, y, 940.0, 44.0),
+                Shape::text("t", 24.0, y + 28.0, pa)
+                    .start()
+                    .mono()
+                    .class("strong"),
+            ],
+        )
+        .class(if t.is_some() { "done" } else { "idle" })
+        .focus("pa"),
+    );
+    f
+}
+
+fn tlb(m: &Tlb) -> Figure {
+    let level = &m.tlb.levels[0];
+    let c = &m.config;
+    let t = m.last();
+    let mark = t.map(|t| {
+        (
+            t.tlb_set,
+            t.tlb_way,
+            if t.tlb_hit { Mark::Hit } else { Mark::Filled },
+        )
+    });
+    let sets = shown_sets(level, t.map(|t| t.tlb_set));
+    let page = c.page_bytes();
+    let (cells, h) = grid("tlb", level, &sets, 30.0, mark, &|b| {
+        format!("{:#x}", b.base / page)
+    });
+    let title = format!(
+        "TLB: {} entries, {} set{} × {} way{}, LRU · {} KiB pages · reach {} KiB · #1 = evicted next",
+        c.entries,
+        c.entries / c.ways,
+        plural(c.entries / c.ways),
+        c.ways,
+        plural(c.ways),
+        page / 1024,
+        c.entries as u64 * page / 1024
+    );
+    let mut f = Figure::new("tlb", title.clone(), WIDTH, h + 70.0)
+        .legend("", "a cached translation (its page number)")
+        .legend("hit", "hit just now")
+        .legend("accent", "filled just now")
+        .legend("idle dashed", "empty");
+    f.push(
+        Shape::text("title", 4.0, 20.0, title)
+            .start()
+            .size(Size::Small)
+            .class("strong"),
+    );
+    f.push(Shape::group("tlb-sets", cells).focus("tlb"));
+    let last = match t {
+        None => "No load yet.".to_string(),
+        Some(t) if t.tlb_hit => format!("Hit: page {:#x} in set {} way {}.", t.va / page, t.tlb_set, t.tlb_way),
+        Some(t) => match t.evicted {
+            Some(old) => format!(
+                "Miss: page {:#x} goes to set {} way {}, evicting page {:#x}, the least recently used.",
+                t.va / page,
+                t.tlb_set,
+                t.tlb_way,
+                old / page
+            ),
+            None => format!("Miss: page {:#x} goes to the empty way {} of set {}.", t.va / page, t.tlb_way, t.tlb_set),
+        },
+    };
+    f.push(
+        Shape::text("tlb-last", 4.0, h + 58.0, last)
+            .start()
+            .class("strong"),
+    );
+    f
+}
+
+fn history(m: &Tlb) -> List {
+    let mut list = List::new("history", "Recent loads, newest last", "No loads yet.").chips();
+    for (i, t) in m.history.iter().enumerate() {
+        let (class, word) = if t.tlb_hit {
+            ("hit", "hit")
+        } else {
+            ("miss", "miss")
+        };
+        list = list.item(
+            Item::new(
+                format!("h-{i}"),
+                format!("{:#x} {word} · {}", t.va, t.cycles),
+            )
+            .class(class)
+            .mono(),
+        );
+    }
+    list
+}
+
+impl View for Tlb {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        let c = &self.counters;
+        Scene::new(
+            "TLB and page walk",
+            format!(
+                "{} load{}: {} TLB hits, {} misses, {} page-table reads, {} cycles.",
+                c.accesses,
+                plural(c.accesses as usize),
+                c.hits,
+                c.misses,
+                c.reads,
+                c.cycles
+            ),
+        )
+        .figure(address(self))
+        .figure(walk(self))
+        .figure(tlb(self))
+        .list(history(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let c = self.config.clone();
+        let go = ui.form(|values| {
+            let text = values.first().map_or("", |v| v.trim());
+            let va = parse_number(text).map_err(|e| format!("Not an address: {e}."))?;
+            Ok(Command::Do(TlbAction::Access(va)))
+        });
+        let queue = ui.form(|values| {
+            let n = values
+                .first()
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .ok_or("Type a number of pages, 1 to 64.")?;
+            Ok(Command::Do(TlbAction::Loop(n)))
+        });
+        let presets = [
+            LOOP_BASE + 0x1234,
+            LOOP_BASE + 0x2234,
+            LOOP_BASE + 0x20_1234,
+        ]
+        .into_iter()
+        .map(|va| {
+            Control::button(
+                &format!("go-{va:#x}"),
+                format!("Load {va:#x}"),
+                ui.act(TlbAction::Access(va)),
+            )
+        })
+        .collect();
+        let (entries, ways) = (c.entries, c.ways);
+        let max_log = MAX_ENTRIES.trailing_zeros() as i64;
+        // One page more than each set holds: every set thrashes under LRU.
+        let over = c.entries + c.entries / c.ways;
+        vec![
+            Control::form(
+                "translate",
+                "Load from a virtual address",
+                vec![Field::text("va", "Virtual address", "0x7f0000001234")
+                    .help("hex (0x…) or decimal, canonical 48-bit")],
+                "Load",
+                go,
+            ),
+            Control::group("Try", presets),
+            Control::note("Step runs the next load of a queued loop."),
+            Control::danger_group(
+                "Break it",
+                vec![
+                    Control::button(
+                        "loop-over",
+                        format!("Loop over {over} pages: one more than each set holds"),
+                        ui.act(TlbAction::Loop(over)),
+                    )
+                    .danger(),
+                    Control::button(
+                        "loop-fit",
+                        format!("Loop over {entries} pages, 3 times"),
+                        ui.act(TlbAction::Loop(entries)),
+                    ),
+                    Control::form(
+                        "loop",
+                        "Any loop",
+                        vec![Field::number(
+                            "loop-pages",
+                            "Pages",
+                            over.min(64) as i64,
+                            1,
+                            64,
+                        )],
+                        "Queue the loop",
+                        queue,
+                    ),
+                ],
+            ),
+            Control::group(
+                "The TLB (replays the loads so far)",
+                vec![
+                    Control::slider(
+                        "entries",
+                        "Entries",
+                        (entries.trailing_zeros() as i64, 0, max_log),
+                        "",
+                        ui.number(move |v| {
+                            let e = 1usize << v.clamp(0, max_log);
+                            Ok(Command::Do(TlbAction::SetTlb {
+                                entries: e,
+                                ways: ways.min(e),
+                            }))
+                        }),
+                    )
+                    .shown(format!("{entries} entries")),
+                    Control::slider(
+                        "ways",
+                        "Ways",
+                        (
+                            ways.trailing_zeros() as i64,
+                            0,
+                            entries.trailing_zeros() as i64,
+                        ),
+                        "",
+                        ui.number(move |v| {
+                            Ok(Command::Do(TlbAction::SetTlb {
+                                entries,
+                                ways: 1 << v.clamp(0, max_log),
+                            }))
+                        }),
+                    )
+                    .shown(if ways == entries {
+                        format!("{ways} (fully associative)")
+                    } else {
+                        format!("{ways}-way")
+                    }),
+                    Control::toggle(
+                        "pwc",
+                        "Page-walk cache",
+                        c.pwc,
+                        ui.act(TlbAction::SetPwc(!c.pwc)),
+                    ),
+                    Control::toggle(
+                        "huge",
+                        "2 MiB pages",
+                        c.huge_pages,
+                        ui.act(TlbAction::SetHugePages(!c.huge_pages)),
+                    ),
+                    Control::number(
+                        "read-cycles",
+                        "Cycles per entry read",
+                        (i64::from(c.read_cycles), 0, 1000),
+                        "cycles",
+                        ui.number(|v| {
+                            Ok(Command::Do(TlbAction::SetReadCycles(
+                                v.clamp(0, 1000) as u32
+                            )))
+                        }),
+                    ),
+                ],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    fn state(scene: &Scene, key: &str) -> String {
+        scene
+            .find(key)
+            .and_then(|s| s.state.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_cold_load_shows_the_indices_and_four_reads() {
+        let mut m = Tlb::new(&Default::default());
+        // PML4 254, PDPT 0, PD 0, PT 1, offset 0x234.
+        m.apply(&TlbAction::Access(0x7f00_0000_1234)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(state(&scene, "va-pml4"), "index 254");
+        assert_eq!(state(&scene, "va-pt"), "index 1");
+        assert_eq!(state(&scene, "va-offset"), "0x234");
+        let bits = scene.find("va-pml4").unwrap().children()[2].text_content();
+        assert_eq!(bits, Some("011111110"));
+        for key in ["walk-pml4", "walk-pdpt", "walk-pd", "walk-pt"] {
+            assert_eq!(state(&scene, key), "read", "{key}");
+        }
+        let entry = scene.find("walk-pml4").unwrap().children()[2].text_content();
+        assert_eq!(entry, Some("[254] @ 0x17f0 = 0x1fe007"));
+        assert_eq!(state(&scene, "tlb-set-1-way-0"), "valid · filled");
+        m.apply(&TlbAction::Access(0x7f00_0000_1ff8)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(state(&scene, "walk-pml4"), "skipped");
+        assert_eq!(state(&scene, "tlb-set-1-way-0"), "valid · hit");
+    }
+
+    #[test]
+    fn the_break_it_loop_overfills_every_set() {
+        let m = Tlb::new(&Default::default());
+        let (_, controls, ui) = crate::build(&m, &());
+        let Some(Control::Button(b)) = Control::find(&controls, "loop-over") else {
+            panic!("loop button");
+        };
+        assert_eq!(b.label, "Loop over 10 pages: one more than each set holds");
+        assert_eq!(
+            ui.resolve(b.send, &crate::Input::Press),
+            Ok(Command::Do(TlbAction::Loop(10)))
+        );
+    }
+
+    #[test]
+    fn huge_pages_merge_the_pt_index_into_a_21_bit_offset() {
+        let mut m = Tlb::new(&Default::default());
+        m.apply(&TlbAction::SetHugePages(true)).unwrap();
+        m.apply(&TlbAction::Access(0x7f00_0000_1234)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert!(scene.find("va-pt").is_none());
+        assert_eq!(state(&scene, "va-offset"), "0x1234");
+        assert_eq!(state(&scene, "walk-pt"), "not used");
+        assert_eq!(state(&scene, "walk-pd"), "read");
+    }
+
+    #[test]
+    fn the_page_walk_cache_supplies_the_upper_levels_of_a_neighbour() {
+        let mut m = Tlb::new(&Default::default());
+        m.apply(&TlbAction::SetPwc(true)).unwrap();
+        m.apply(&TlbAction::Access(0x7f00_0000_1234)).unwrap();
+        m.apply(&TlbAction::Access(0x7f00_0000_5234)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(state(&scene, "walk-pd"), "from PWC");
+        assert_eq!(state(&scene, "walk-pt"), "read");
+    }
+}
