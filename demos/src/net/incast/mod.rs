@@ -161,6 +161,11 @@ impl Incast {
         self.path.flows.iter().map(|f| f.sender.timeouts).sum()
     }
 
+    /// Timeouts for packets that were only delayed, not lost.
+    pub fn spurious_timeouts(&self) -> u64 {
+        self.path.flows.iter().map(|f| f.spurious_timeouts).sum()
+    }
+
     /// Segments each answer ends at, for the request in progress.
     fn target(&self) -> u64 {
         self.burst * u64::from(self.request.min(self.requests))
@@ -201,6 +206,16 @@ impl Incast {
     /// the buffer (N × S > B).
     pub fn overflow_bound(&self) -> usize {
         (self.path.buffer as u64 / self.burst + 1) as usize
+    }
+
+    /// The deepest the port's queue would grow if it had no limit. Each
+    /// server's link runs at the client's rate, so every server's k-th packet
+    /// arrives k packet-times after the request while the port drains one per
+    /// packet-time: N·S − (S − 1). The textbook edge N × S > B, less what
+    /// drains during the burst.
+    pub fn burst_peak(&self) -> u64 {
+        let (n, s) = (self.senders() as u64, self.burst);
+        n * s - (s - 1)
     }
 
     /// The longest a packet has waited in the port, ns.
@@ -409,11 +424,16 @@ impl Incast {
                 }
                 .at(sender_key(flow))
             }
-            Happening::TimedOut { flow, seq } => Event::fault(format!(
-                "Server {}'s timer fires after {}: packet {} goes again with a window of one.",
+            Happening::TimedOut {
+                flow,
+                seq,
+                spurious,
+            } => Event::fault(format!(
+                "Server {}'s timer fires after {}: packet {} goes again with a window of one{}.",
                 flow + 1,
                 duration(self.path.flows[flow].sender.rto / 2),
-                seq + 1
+                seq + 1,
+                spurious_note(spurious)
             ))
             .at(sender_key(flow)),
         }
@@ -495,6 +515,15 @@ fn done_refusal(requests: u32) -> Refusal {
     Refusal::new(format!(
         "All {requests} requests are answered. Reset to run them again, or change a fix first."
     ))
+}
+
+/// What a learner must hear when a timer fired for a packet that was only late.
+pub(crate) fn spurious_note(spurious: bool) -> &'static str {
+    if spurious {
+        ", though it was not lost, only delayed by the queue (a spurious timeout)"
+    } else {
+        ""
+    }
 }
 
 fn sender_key(f: usize) -> String {

@@ -27,6 +27,16 @@ fn answers_that_fit_the_buffer_lose_nothing() {
 }
 
 #[test]
+fn the_burst_peaks_at_n_s_less_what_drains_meanwhile() {
+    // 5 × 16 = 80 packets, of which 15 leave while the bursts arrive: 65 > 64.
+    let five = run(&config(5, LINUX));
+    assert_eq!(five.burst_peak(), 65);
+    assert_eq!(five.finished[0].drops, 1);
+    let four = Incast::new(&config(4, LINUX));
+    assert_eq!(four.burst_peak(), 49);
+}
+
+#[test]
 fn past_the_buffer_a_request_waits_out_the_200_ms_timer() {
     let m = run(&config(16, LINUX));
     let first = m.finished[0];
