@@ -150,6 +150,13 @@ proptest! {
         prop_assert_eq!(check_laws::<Incast>(config, &actions), Ok(()));
     }
 
+    /// Sweeps run 12 whole workloads each, so they are tried on small ones.
+    #[test]
+    fn incast_with_sweeps_obeys_the_laws(config in incast_config(), actions in prop::collection::vec(prop_oneof![4 => incast_action(), 1 => Just(IncastAction::Sweep)], 0..12)) {
+        let config = IncastConfig { burst: config.burst.min(4), requests: 1, ..config };
+        prop_assert_eq!(check_laws::<Incast>(config, &actions), Ok(()));
+    }
+
     #[test]
     fn allreduce_obeys_the_laws(config in allreduce_config(), actions in prop::collection::vec(allreduce_action(), 0..60)) {
         prop_assert_eq!(check_laws::<AllReduce>(config, &actions), Ok(()));

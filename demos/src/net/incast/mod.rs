@@ -21,7 +21,7 @@ mod curve;
 #[cfg(test)]
 mod tests;
 
-pub use curve::{goodput_curve, CurvePoint};
+pub use curve::{goodput_curve, CurvePoint, Sweep, CURVE_SENDERS};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::net::congestion::path::{serialise_ns, Admission, Flow, Happening, Path};
@@ -124,6 +124,9 @@ pub enum IncastAction {
     /// happens before then (what Step and Play do).
     Slice,
     Toggle(Fix),
+    /// Run the whole workload for every N on the chart with the fixes now
+    /// on, and keep the goodput curve.
+    Sweep,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,6 +145,8 @@ pub struct Incast {
     /// Drops and timeouts when the current request began.
     counts_at_start: (u64, u32),
     pub finished: Vec<Request>,
+    /// Goodput-against-N curves measured so far, one per set of fixes.
+    pub sweeps: Vec<Sweep>,
 }
 
 impl Incast {
@@ -511,6 +516,74 @@ impl Incast {
     }
 }
 
+impl Incast {
+    /// The settings this run started from, with the fixes now on.
+    pub fn config(&self) -> IncastConfig {
+        IncastConfig {
+            senders: self.senders(),
+            burst: self.burst,
+            buffer: self.buffers[0],
+            big_buffer: self.buffers[1],
+            link_mbps: self.link_mbps,
+            rtt_us: self.rtt_ns / 1_000,
+            requests: self.requests,
+            mark_k: self.mark_k,
+            fixes: self.fixes,
+        }
+    }
+
+    /// The fixes in words: "no fix", "1 ms RTO + DCTCP (K = 20)".
+    pub fn fixes_label(&self, fixes: Fixes) -> String {
+        let mut parts = Vec::new();
+        if fixes.big_buffer {
+            parts.push(format!("{}-packet buffer", self.buffers[1]));
+        }
+        if fixes.fine_rto {
+            parts.push("1 ms RTO floor".into());
+        }
+        if fixes.dctcp {
+            parts.push(format!("DCTCP (K = {})", self.mark_k));
+        }
+        if parts.is_empty() {
+            "no fix".into()
+        } else {
+            parts.join(" + ")
+        }
+    }
+
+    fn sweep(&mut self) -> Outcome {
+        if self.sweeps.iter().any(|s| s.fixes == self.fixes) {
+            return Err(Refusal::new(format!(
+                "The curve for {} is already on the chart: switch a fix on or off, then sweep again.",
+                self.fixes_label(self.fixes)
+            )));
+        }
+        let points = goodput_curve(&self.config());
+        let half = self.link_mbps * 5;
+        let best = points.iter().map(|p| p.goodput_tenths).max().unwrap_or(0);
+        let fall = points.iter().find(|p| p.goodput_tenths < half).map_or(
+            " and never falls below half the link".to_string(),
+            |p| {
+                format!(
+                    "; it first falls below half the link at N = {}, with {} Mbit/s",
+                    p.senders,
+                    fixed(p.goodput_tenths as i64, 1)
+                )
+            },
+        );
+        let text = format!(
+            "Swept N = 1 to {SENDERS_MAX} with {}: goodput peaks at {} Mbit/s{fall}.",
+            self.fixes_label(self.fixes),
+            fixed(best as i64, 1)
+        );
+        self.sweeps.push(Sweep {
+            fixes: self.fixes,
+            points,
+        });
+        Ok(vec![Event::info(text).at("chart")])
+    }
+}
+
 fn done_refusal(requests: u32) -> Refusal {
     Refusal::new(format!(
         "All {requests} requests are answered. Reset to run them again, or change a fix first."
@@ -606,6 +679,7 @@ impl Model for Incast {
             request_started: 0,
             counts_at_start: (0, 0),
             finished: Vec::new(),
+            sweeps: Vec::new(),
         };
         m.start_request();
         m
@@ -627,6 +701,7 @@ impl Model for Incast {
             IncastAction::Event => self.event(),
             IncastAction::Slice => self.slice(),
             IncastAction::Toggle(fix) => self.toggle(fix),
+            IncastAction::Sweep => self.sweep(),
         }
     }
 
