@@ -3,12 +3,12 @@
 //! ones included), plus each demo's own claims.
 
 use demos::laws::check_laws;
-use demos::net::allreduce::cost::{SlowLink, Straggler};
+use demos::net::allreduce::cost::{Fabric, SlowLink, Straggler};
 use demos::net::allreduce::schedule::Algorithm as Collective;
 use demos::net::allreduce::{AllReduce, AllReduceAction, AllReduceConfig, Fill};
-use demos::net::congestion::sender::Algorithm;
+use demos::net::congestion::sender::{Algorithm, MSS, NO_LIMIT};
 use demos::net::congestion::{Congestion, CongestionAction, CongestionConfig, FlowConfig};
-use demos::net::incast::{Fix, Fixes, Incast, IncastAction, IncastConfig};
+use demos::net::incast::{Fate, Fix, Fixes, Incast, IncastAction, IncastConfig};
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
 
@@ -150,6 +150,13 @@ proptest! {
         prop_assert_eq!(check_laws::<Incast>(config, &actions), Ok(()));
     }
 
+    /// Sweeps run 12 whole workloads each, so they are tried on small ones.
+    #[test]
+    fn incast_with_sweeps_obeys_the_laws(config in incast_config(), actions in prop::collection::vec(prop_oneof![4 => incast_action(), 1 => Just(IncastAction::Sweep)], 0..12)) {
+        let config = IncastConfig { burst: config.burst.min(4), requests: 1, ..config };
+        prop_assert_eq!(check_laws::<Incast>(config, &actions), Ok(()));
+    }
+
     #[test]
     fn allreduce_obeys_the_laws(config in allreduce_config(), actions in prop::collection::vec(allreduce_action(), 0..60)) {
         prop_assert_eq!(check_laws::<AllReduce>(config, &actions), Ok(()));
@@ -179,18 +186,128 @@ proptest! {
         prop_assert_eq!(steps(Collective::Tree), 2 * n.next_power_of_two().trailing_zeros() as usize);
     }
 
+    /// N × S ≤ B: every answer fits the port at once, so nothing overflows
+    /// while no timer fires. A timer can still fire first, for a packet that
+    /// is only late: with a 1 ms floor, RTO = SRTT + 4·RTTVAR (RFC 6298 §2)
+    /// learned on an empty queue can be shorter than the RTT a full one
+    /// causes (RFC 5682 §1). Its go-back-N resend is what may then overflow.
+    /// When even the worst RTT stays under the RTO floor, no timer fires.
+    /// Each ring step every GPU sends one chunk and the chunks tile the
+    /// vector, so the ring moves 2(N−1) vectors in all: 2(N−1)/N per GPU.
+    #[test]
+    fn the_ring_sends_two_n_minus_one_vectors_in_all(gpus in 2usize..=64, elements in 1usize..=64) {
+        let mut m = AllReduce::new(&AllReduceConfig { gpus, elements, ..AllReduceConfig::default() });
+        while m.next_auto().is_ok() {
+            m.apply(&AllReduceAction::Step).unwrap();
+        }
+        prop_assert_eq!(m.sent.iter().sum::<u64>(), 2 * (gpus as u64 - 1) * elements as u64);
+    }
+
+    /// A slow link or a straggler never speeds a step up; in the ring every
+    /// GPU sends in every step, so every step waits for it.
+    #[test]
+    fn one_slow_gpu_holds_up_every_ring_step(
+        gpus in 2usize..=64,
+        culprit in 0usize..64,
+        factor in 2u64..=64,
+        delay_ns in 1u64..=10_000_000,
+        straggle in any::<bool>(),
+        algorithm in collective(),
+        bytes in 1u64..=1 << 34,
+    ) {
+        let gpu = culprit % gpus;
+        let healthy = Fabric { gpus, alpha_ns: 10_000, gbps: 25, slow: None, straggler: None };
+        let sick = if straggle {
+            Fabric { straggler: Some(Straggler { gpu, delay_ns }), ..healthy }
+        } else {
+            Fabric { slow: Some(SlowLink { gpu, factor }), ..healthy }
+        };
+        let steps = demos::net::allreduce::schedule::total_steps(algorithm, gpus);
+        for k in 0..steps {
+            let (h, s) = (healthy.step_ns(algorithm, k, bytes), sick.step_ns(algorithm, k, bytes));
+            prop_assert!(s >= h);
+            if algorithm == Collective::Ring && (straggle || bytes >= 2 * gpus as u64) {
+                prop_assert!(s > h, "ring step {} did not wait", k);
+            }
+        }
+    }
+
+    /// Latency rules small messages, bandwidth large ones: below the
+    /// crossover the tree is no slower, above it the ring is no slower.
+    #[test]
+    fn the_crossover_splits_tree_and_ring(gpus in 2usize..=64, alpha_ns in 100u64..=1_000_000, gbps in 1u64..=1_000) {
+        let f = Fabric { gpus, alpha_ns, gbps, slow: None, straggler: None };
+        if let Some(x) = f.crossover_bytes(Collective::Ring, Collective::Tree) {
+            prop_assert!(f.total_ns(Collective::Tree, x / 2) <= f.total_ns(Collective::Ring, x / 2));
+            let big = x.saturating_mul(2);
+            prop_assert!(f.total_ns(Collective::Ring, big) <= f.total_ns(Collective::Tree, big));
+        } else {
+            // No crossover only when the ring has no more steps than the tree.
+            let steps = |a| demos::net::allreduce::schedule::total_steps(a, gpus);
+            prop_assert!(steps(Collective::Ring) <= steps(Collective::Tree));
+        }
+    }
+
     #[test]
     fn incast_delivers_every_answer_and_loses_nothing_when_it_fits(config in incast_config()) {
-        let mut t = Timeline::<Incast>::new(config.clone());
-        while t.step().is_ok() {}
-        let m = t.model();
+        let mut m = Incast::new(&config);
+        let fits = config.senders as u64 * config.burst <= config.buffer as u64;
+        while m.next_auto().is_ok() {
+            m.apply(&IncastAction::Event).unwrap();
+            if fits && m.timeouts() == 0 {
+                prop_assert_eq!(m.drops(), 0);
+            }
+            if fits && m.timeouts() == 1 {
+                prop_assert_eq!(m.spurious_timeouts(), 1, "the first timeout must be for a late packet");
+            }
+        }
         prop_assert!(m.all_done());
         let want = config.burst * u64::from(config.requests);
         prop_assert!(m.path.flows.iter().all(|f| f.rcv_nxt == want));
-        if config.senders as u64 * config.burst <= config.buffer as u64 {
-            prop_assert_eq!(m.drops(), 0);
-            prop_assert_eq!(m.timeouts(), 0);
+        prop_assert!((0..m.senders()).all(|f| m.fate(f) == Fate::Delivered));
+        let ser = m.path.serialise_ns;
+        let worst_rtt = m.rtt_ns + (config.burst + config.senders as u64 * config.burst) * ser;
+        let floor = m.path.flows[0].sender.rto_min;
+        if fits && worst_rtt < floor {
+            prop_assert_eq!((m.drops(), m.timeouts()), (0, 0));
         }
+    }
+
+    /// Goodput never beats the link, and a request's time is at least the
+    /// link time its packets need.
+    #[test]
+    fn incast_goodput_stays_under_the_link_rate(config in incast_config()) {
+        let mut m = Incast::new(&config);
+        while m.next_auto().is_ok() {
+            m.apply(&IncastAction::Slice).unwrap();
+        }
+        let ideal = config.senders as u64 * config.burst * m.path.serialise_ns;
+        for r in &m.finished {
+            prop_assert!(r.duration_ns >= ideal);
+            prop_assert!(m.goodput_tenths(r) <= m.link_mbps * 10);
+        }
+        prop_assert!(m.overall_goodput_tenths() <= m.link_mbps * 10);
+        prop_assert!(m.path.max_queue <= m.path.buffer);
+    }
+
+    /// The edge of the collapse. Every server's k-th packet reaches the port
+    /// k link-times after the request, while the port drains one per
+    /// link-time, so the queue peaks at N·S − (S − 1) packets: past B, the
+    /// first request loses packets (the textbook N × S > B, less what drains
+    /// during the burst).
+    #[test]
+    fn incast_overflows_exactly_when_the_burst_outgrows_the_buffer(config in incast_config()) {
+        let config = IncastConfig { fixes: Fixes::default(), ..config };
+        let (n, s) = (config.senders as u64, config.burst);
+        let peak = n * s - (s - 1);
+        let mut m = Incast::new(&config);
+        // Run the first burst: until the last packet could have arrived.
+        let until = (s + 1) * m.path.serialise_ns;
+        while m.path.next_time().is_some_and(|t| t <= until) {
+            m.apply(&IncastAction::Event).unwrap();
+        }
+        prop_assert_eq!(m.path.max_queue as u64, peak.min(config.buffer as u64));
+        prop_assert_eq!(m.drops() > 0, peak > config.buffer as u64);
     }
 
     #[test]
@@ -203,6 +320,11 @@ proptest! {
                 let s = &flow.sender;
                 // No RTT below propagation plus the segment's own serialisation.
                 prop_assert!(s.last_rtt == 0 || s.last_rtt >= flow.base_rtt + m.path.serialise_ns);
+                // Nor above propagation plus a full buffer ahead of it.
+                prop_assert!(s.last_rtt <= flow.base_rtt + m.path.buffer as u64 * m.path.serialise_ns);
+                // Every reduction leaves ssthresh at 2 segments or more (RFC
+                // 5681 §3.1 equation (4), RFC 9438 §4.6).
+                prop_assert!(s.ssthresh == NO_LIMIT || s.ssthresh >= 2 * MSS);
                 // No flow, and no pair of flows, delivers faster than the link.
                 prop_assert!(m.goodput_tenths(f) <= m.link_mbps * 10);
             }

@@ -87,6 +87,8 @@ pub enum AllReduceAction {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AllReduce {
+    /// How the inputs were filled (kept so a view can restart with new sizes).
+    pub fill: Fill,
     pub algorithm: Algorithm,
     pub fabric: Fabric,
     pub message_bytes: u64,
@@ -136,6 +138,19 @@ pub fn bytes_text(b: u64) -> String {
 impl AllReduce {
     pub fn gpus(&self) -> usize {
         self.fabric.gpus
+    }
+
+    /// The configuration this run started from (algorithm as now chosen).
+    pub fn config(&self) -> AllReduceConfig {
+        AllReduceConfig {
+            gpus: self.gpus(),
+            elements: self.inputs[0].len(),
+            fill: self.fill,
+            algorithm: self.algorithm,
+            alpha_ns: self.fabric.alpha_ns,
+            gbps: self.fabric.gbps,
+            message_bytes: self.message_bytes,
+        }
     }
 
     pub fn done(&self) -> bool {
@@ -407,6 +422,7 @@ impl Model for AllReduce {
             })
             .collect();
         let mut m = AllReduce {
+            fill: c.fill,
             algorithm: c.algorithm,
             fabric: Fabric {
                 gpus: c.gpus,

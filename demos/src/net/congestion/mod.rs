@@ -142,6 +142,21 @@ pub fn segments_tenths(bytes: u64) -> u32 {
 }
 
 impl Congestion {
+    /// The settings this run started from (a second flow joined at time 0
+    /// counts as running from the start).
+    pub fn config(&self) -> CongestionConfig {
+        let flow = |f: usize| FlowConfig {
+            algorithm: self.path.flows[f].sender.algorithm,
+            rtt_ms: self.path.flows[f].base_rtt / 1_000_000,
+        };
+        CongestionConfig {
+            link_mbps: self.link_mbps,
+            buffer: self.path.buffer,
+            flows: [flow(0), flow(1)],
+            two_flows: self.second_since == Some(0),
+        }
+    }
+
     /// The bandwidth-delay product of flow `f`'s path, in packets (tenths).
     pub fn bdp_tenths(&self, f: usize) -> u64 {
         self.path.flows[f].base_rtt * 10 / self.path.serialise_ns

@@ -47,7 +47,7 @@ impl Tally {
                     _ => {}
                 }
             }
-            Happening::TimedOut { flow, seq } => {
+            Happening::TimedOut { flow, seq, .. } => {
                 self.timeouts
                     .push((flow, seq, path.flows[flow].sender.ssthresh))
             }
@@ -185,11 +185,16 @@ pub fn happening(m: &Congestion, h: Happening) -> Event {
         .at("link")
         .at(format!("receiver-{}", flow + 1)),
         Happening::Acked { flow, ack, note } => ack_line(p, flow, ack, note).at(flow_key(flow)),
-        Happening::TimedOut { flow, seq } => Event::fault(format!(
-            "Flow {}'s timer fired after {}: segment {seq} resent, cwnd = 1 segment, ssthresh = {}.",
+        Happening::TimedOut {
+            flow,
+            seq,
+            spurious,
+        } => Event::fault(format!(
+            "Flow {}'s timer fired after {}: segment {seq} resent, cwnd = 1 segment, ssthresh = {}{}.",
             flow + 1,
             duration(p.flows[flow].sender.rto / 2),
-            segs(p.flows[flow].sender.ssthresh)
+            segs(p.flows[flow].sender.ssthresh),
+            crate::net::incast::spurious_note(spurious)
         ))
         .at(flow_key(flow)),
     }

@@ -67,6 +67,9 @@ pub struct Flow {
     pub drop_armed: bool,
     pub drops: u64,
     pub marks: u64,
+    /// Timer expiries for a segment that was only delayed, not lost: the
+    /// queue made the RTT outgrow the RTO (RFC 5682 §1).
+    pub spurious_timeouts: u64,
     /// Packets of this flow that left the port for the receiver.
     pub departed: u64,
     /// Sending stopped (a flow that has not started or has been removed).
@@ -87,6 +90,7 @@ impl Flow {
             drop_armed: false,
             drops: 0,
             marks: 0,
+            spurious_timeouts: 0,
             departed: 0,
             active: true,
         }
@@ -139,6 +143,9 @@ pub enum Happening {
     TimedOut {
         flow: usize,
         seq: u64,
+        /// The segment was not lost: it was still queued, or its ACK was on
+        /// the way back (a spurious timeout, RFC 5682 §1).
+        spurious: bool,
     },
 }
 
@@ -256,10 +263,21 @@ impl Path {
                 }
             }
             Due::Timer(f) => {
-                let seq = self.flows[f].sender.snd_una;
+                let flow = &self.flows[f];
+                let seq = flow.sender.snd_una;
+                // ACKs are never lost here, so a segment the receiver has
+                // taken has its ACK on the way.
+                let spurious = flow.rcv_nxt > seq
+                    || flow.access.iter().any(|(_, p)| p.seq == seq)
+                    || self.queue.iter().any(|p| p.flow == f && p.seq == seq);
+                self.flows[f].spurious_timeouts += u64::from(spurious);
                 self.flows[f].sender.on_timeout(t);
                 self.pump(f);
-                Happening::TimedOut { flow: f, seq }
+                Happening::TimedOut {
+                    flow: f,
+                    seq,
+                    spurious,
+                }
             }
         })
     }

@@ -295,6 +295,18 @@ pub struct Handshake {
     pub segments: Vec<Segment>,
     pub next_id: u32,
     pub counters: Counters,
+    /// Each state change, oldest first (capped at [`LOG_MAX`]): when, which
+    /// side, the state it entered. The sequence diagram writes them beside
+    /// the lanes.
+    pub changes: Vec<Change>,
+}
+
+/// A side entered a state at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Change {
+    pub at_ms: u64,
+    pub side: Side,
+    pub state: TcpState,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -455,6 +467,7 @@ impl Model for Handshake {
             segments: Vec::new(),
             next_id: 1,
             counters: Counters::default(),
+            changes: Vec::new(),
         }
     }
 
@@ -463,27 +476,26 @@ impl Model for Handshake {
     }
 
     fn apply(&mut self, action: &HandshakeAction) -> Outcome {
-        match *action {
-            HandshakeAction::PassiveOpen(side) => self.passive_open(side),
-            HandshakeAction::ActiveOpen(side) => self.active_open(side),
-            HandshakeAction::Send { side, bytes } => self.send(side, bytes),
-            HandshakeAction::Close(side) => self.close(side),
-            HandshakeAction::Crash(side) => self.crash(side),
-            HandshakeAction::Drop { id } => self.drop_segment(id),
-            HandshakeAction::Advance => self.advance(),
+        let before = [self.client.state, self.server.state];
+        let out = self.act(action)?;
+        for (side, was) in [Side::Client, Side::Server].into_iter().zip(before) {
+            let state = self.endpoint(side).state;
+            if state != was {
+                self.changes.push(Change {
+                    at_ms: self.now_ms,
+                    side,
+                    state,
+                });
+            }
         }
+        if self.changes.len() > LOG_MAX {
+            self.changes.remove(0);
+        }
+        Ok(out)
     }
 
     fn next_auto(&self) -> Result<HandshakeAction, Refusal> {
-        if self.next_event().is_some() {
-            return Ok(HandshakeAction::Advance);
-        }
-        if self.client.state == TcpState::Closed && self.server.state == TcpState::Listen {
-            return Ok(HandshakeAction::ActiveOpen(Side::Client));
-        }
-        Err(Refusal::new(
-            "Nothing is in flight and no timer is running: send data, close a side, or open a connection.",
-        ))
+        self.next_step()
     }
 
     fn check(&self) -> Result<(), String> {
@@ -500,6 +512,32 @@ impl Model for Handshake {
 
     fn leaves_out() -> &'static str {
         "Leaves out: TCP options (MSS, window scale, SACK, timestamps), flow and congestion control, delayed ACKs, keep-alives and Linux's FIN-WAIT-2 timeout, the listening socket that outlives each accepted connection, and ICMP."
+    }
+}
+
+impl Handshake {
+    fn act(&mut self, action: &HandshakeAction) -> Outcome {
+        match *action {
+            HandshakeAction::PassiveOpen(side) => self.passive_open(side),
+            HandshakeAction::ActiveOpen(side) => self.active_open(side),
+            HandshakeAction::Send { side, bytes } => self.send(side, bytes),
+            HandshakeAction::Close(side) => self.close(side),
+            HandshakeAction::Crash(side) => self.crash(side),
+            HandshakeAction::Drop { id } => self.drop_segment(id),
+            HandshakeAction::Advance => self.advance(),
+        }
+    }
+
+    fn next_step(&self) -> Result<HandshakeAction, Refusal> {
+        if self.next_event().is_some() {
+            return Ok(HandshakeAction::Advance);
+        }
+        if self.client.state == TcpState::Closed && self.server.state == TcpState::Listen {
+            return Ok(HandshakeAction::ActiveOpen(Side::Client));
+        }
+        Err(Refusal::new(
+            "Nothing is in flight and no timer is running: send data, close a side, or open a connection.",
+        ))
     }
 }
 

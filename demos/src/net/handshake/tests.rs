@@ -69,6 +69,21 @@ fn three_way_handshake_has_the_numbers_of_figure_6() {
     assert!(m.next_event().is_none());
     // One RTT sample each: 100 ms, so RTO = 100 + 4·50 = 300, rounded up to 1 s.
     assert_eq!((m.client.srtt_ms, m.client.rto_ms), (Some(100), 1000));
+    // The state log the sequence diagram writes beside the lanes.
+    let log: Vec<(u64, Side, TcpState)> = m
+        .changes
+        .iter()
+        .map(|c| (c.at_ms, c.side, c.state))
+        .collect();
+    assert_eq!(
+        log,
+        [
+            (0, Client, SynSent),
+            (50, Server, SynReceived),
+            (100, Client, Established),
+            (150, Server, Established)
+        ]
+    );
 }
 
 /// The story: the SYN,ACK is lost. The client's timer, started

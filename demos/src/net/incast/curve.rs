@@ -1,13 +1,14 @@
 //! Goodput against the number of servers: the incast collapse as chart data.
 
-use super::{Incast, IncastConfig};
+use super::{Fixes, Incast, IncastConfig};
 use crate::model::Model;
+use serde::{Deserialize, Serialize};
 
 /// Server counts the chart samples.
 pub const CURVE_SENDERS: [usize; 12] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
 
 /// One point of the chart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CurvePoint {
     pub senders: usize,
     /// Goodput over the second half of a full run's requests, tenths of
@@ -16,6 +17,13 @@ pub struct CurvePoint {
     pub goodput_tenths: u64,
     pub drops: u64,
     pub timeouts: u32,
+}
+
+/// One curve: the fixes it was measured with, and its points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sweep {
+    pub fixes: Fixes,
+    pub points: Vec<CurvePoint>,
 }
 
 /// Runs the whole workload for each server count with `config`'s other

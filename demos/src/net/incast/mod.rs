@@ -21,7 +21,7 @@ mod curve;
 #[cfg(test)]
 mod tests;
 
-pub use curve::{goodput_curve, CurvePoint};
+pub use curve::{goodput_curve, CurvePoint, Sweep, CURVE_SENDERS};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::net::congestion::path::{serialise_ns, Admission, Flow, Happening, Path};
@@ -124,6 +124,9 @@ pub enum IncastAction {
     /// happens before then (what Step and Play do).
     Slice,
     Toggle(Fix),
+    /// Run the whole workload for every N on the chart with the fixes now
+    /// on, and keep the goodput curve.
+    Sweep,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,6 +145,8 @@ pub struct Incast {
     /// Drops and timeouts when the current request began.
     counts_at_start: (u64, u32),
     pub finished: Vec<Request>,
+    /// Goodput-against-N curves measured so far, one per set of fixes.
+    pub sweeps: Vec<Sweep>,
 }
 
 impl Incast {
@@ -159,6 +164,11 @@ impl Incast {
 
     pub fn timeouts(&self) -> u32 {
         self.path.flows.iter().map(|f| f.sender.timeouts).sum()
+    }
+
+    /// Timeouts for packets that were only delayed, not lost.
+    pub fn spurious_timeouts(&self) -> u64 {
+        self.path.flows.iter().map(|f| f.spurious_timeouts).sum()
     }
 
     /// Segments each answer ends at, for the request in progress.
@@ -201,6 +211,16 @@ impl Incast {
     /// the buffer (N × S > B).
     pub fn overflow_bound(&self) -> usize {
         (self.path.buffer as u64 / self.burst + 1) as usize
+    }
+
+    /// The deepest the port's queue would grow if it had no limit. Each
+    /// server's link runs at the client's rate, so every server's k-th packet
+    /// arrives k packet-times after the request while the port drains one per
+    /// packet-time: N·S − (S − 1). The textbook edge N × S > B, less what
+    /// drains during the burst.
+    pub fn burst_peak(&self) -> u64 {
+        let (n, s) = (self.senders() as u64, self.burst);
+        n * s - (s - 1)
     }
 
     /// The longest a packet has waited in the port, ns.
@@ -409,11 +429,16 @@ impl Incast {
                 }
                 .at(sender_key(flow))
             }
-            Happening::TimedOut { flow, seq } => Event::fault(format!(
-                "Server {}'s timer fires after {}: packet {} goes again with a window of one.",
+            Happening::TimedOut {
+                flow,
+                seq,
+                spurious,
+            } => Event::fault(format!(
+                "Server {}'s timer fires after {}: packet {} goes again with a window of one{}.",
                 flow + 1,
                 duration(self.path.flows[flow].sender.rto / 2),
-                seq + 1
+                seq + 1,
+                spurious_note(spurious)
             ))
             .at(sender_key(flow)),
         }
@@ -491,10 +516,87 @@ impl Incast {
     }
 }
 
+impl Incast {
+    /// The settings this run started from, with the fixes now on.
+    pub fn config(&self) -> IncastConfig {
+        IncastConfig {
+            senders: self.senders(),
+            burst: self.burst,
+            buffer: self.buffers[0],
+            big_buffer: self.buffers[1],
+            link_mbps: self.link_mbps,
+            rtt_us: self.rtt_ns / 1_000,
+            requests: self.requests,
+            mark_k: self.mark_k,
+            fixes: self.fixes,
+        }
+    }
+
+    /// The fixes in words: "no fix", "1 ms RTO + DCTCP (K = 20)".
+    pub fn fixes_label(&self, fixes: Fixes) -> String {
+        let mut parts = Vec::new();
+        if fixes.big_buffer {
+            parts.push(format!("{}-packet buffer", self.buffers[1]));
+        }
+        if fixes.fine_rto {
+            parts.push("1 ms RTO floor".into());
+        }
+        if fixes.dctcp {
+            parts.push(format!("DCTCP (K = {})", self.mark_k));
+        }
+        if parts.is_empty() {
+            "no fix".into()
+        } else {
+            parts.join(" + ")
+        }
+    }
+
+    fn sweep(&mut self) -> Outcome {
+        if self.sweeps.iter().any(|s| s.fixes == self.fixes) {
+            return Err(Refusal::new(format!(
+                "The curve for {} is already on the chart: switch a fix on or off, then sweep again.",
+                self.fixes_label(self.fixes)
+            )));
+        }
+        let points = goodput_curve(&self.config());
+        let half = self.link_mbps * 5;
+        let best = points.iter().map(|p| p.goodput_tenths).max().unwrap_or(0);
+        let fall = points.iter().find(|p| p.goodput_tenths < half).map_or(
+            " and never falls below half the link".to_string(),
+            |p| {
+                format!(
+                    "; it first falls below half the link at N = {}, with {} Mbit/s",
+                    p.senders,
+                    fixed(p.goodput_tenths as i64, 1)
+                )
+            },
+        );
+        let text = format!(
+            "Swept N = 1 to {SENDERS_MAX} with {}: goodput peaks at {} Mbit/s{fall}.",
+            self.fixes_label(self.fixes),
+            fixed(best as i64, 1)
+        );
+        self.sweeps.push(Sweep {
+            fixes: self.fixes,
+            points,
+        });
+        Ok(vec![Event::info(text).at("chart")])
+    }
+}
+
 fn done_refusal(requests: u32) -> Refusal {
     Refusal::new(format!(
         "All {requests} requests are answered. Reset to run them again, or change a fix first."
     ))
+}
+
+/// What a learner must hear when a timer fired for a packet that was only late.
+pub(crate) fn spurious_note(spurious: bool) -> &'static str {
+    if spurious {
+        ", though it was not lost, only delayed by the queue (a spurious timeout)"
+    } else {
+        ""
+    }
 }
 
 fn sender_key(f: usize) -> String {
@@ -577,6 +679,7 @@ impl Model for Incast {
             request_started: 0,
             counts_at_start: (0, 0),
             finished: Vec::new(),
+            sweeps: Vec::new(),
         };
         m.start_request();
         m
@@ -598,6 +701,7 @@ impl Model for Incast {
             IncastAction::Event => self.event(),
             IncastAction::Slice => self.slice(),
             IncastAction::Toggle(fix) => self.toggle(fix),
+            IncastAction::Sweep => self.sweep(),
         }
     }
 

@@ -27,6 +27,16 @@ fn answers_that_fit_the_buffer_lose_nothing() {
 }
 
 #[test]
+fn the_burst_peaks_at_n_s_less_what_drains_meanwhile() {
+    // 5 × 16 = 80 packets, of which 15 leave while the bursts arrive: 65 > 64.
+    let five = run(&config(5, LINUX));
+    assert_eq!(five.burst_peak(), 65);
+    assert_eq!(five.finished[0].drops, 1);
+    let four = Incast::new(&config(4, LINUX));
+    assert_eq!(four.burst_peak(), 49);
+}
+
+#[test]
 fn past_the_buffer_a_request_waits_out_the_200_ms_timer() {
     let m = run(&config(16, LINUX));
     let first = m.finished[0];
@@ -212,4 +222,31 @@ fn invalid_configs_are_rejected() {
     ] {
         assert!(Incast::validate(&bad).is_err(), "{bad:?}");
     }
+}
+
+#[test]
+fn a_sweep_draws_the_collapse_and_each_fix_adds_its_own_curve() {
+    let mut m = Incast::new(&IncastConfig::default());
+    let text = m.apply(&IncastAction::Sweep).unwrap()[0].text.clone();
+    assert!(
+        text.contains("with no fix") && text.contains("below half the link at N = 6"),
+        "{text}"
+    );
+    let before = m.clone();
+    assert!(m.apply(&IncastAction::Sweep).is_err(), "same fixes twice");
+    assert_eq!(m, before);
+    m.apply(&IncastAction::Toggle(Fix::FineRto)).unwrap();
+    m.apply(&IncastAction::Sweep).unwrap();
+    assert_eq!(m.sweeps.len(), 2);
+    assert_eq!(m.fixes_label(m.sweeps[1].fixes), "1 ms RTO floor");
+    let at = |s: &Sweep, n| {
+        s.points
+            .iter()
+            .find(|p| p.senders == n)
+            .unwrap()
+            .goodput_tenths
+    };
+    assert!(at(&m.sweeps[1], 16) > 10 * at(&m.sweeps[0], 16));
+    // The run itself is untouched by sweeping.
+    assert_eq!(m.path.now, 0);
 }

@@ -26,12 +26,18 @@ pub type Mac = [u8; 6];
 /// appended "prior to calculating and appending the FCS field" (IEEE 802.3
 /// §3.2.8), and the FCS covers it (§3.2.9).
 pub fn frame(dst: Mac, src: Mac, packet: &[u8]) -> Vec<u8> {
+    let mut out = bare(dst, src, packet);
+    out.resize(out.len().max(MIN_FRAME), 0);
+    out
+}
+
+/// Header and packet, no pad: the frame as a host builds it.
+pub fn bare(dst: Mac, src: Mac, packet: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity((HEADER_LEN + packet.len()).max(MIN_FRAME) + FCS_LEN);
     out.extend_from_slice(&dst);
     out.extend_from_slice(&src);
     out.extend_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
     out.extend_from_slice(packet);
-    out.resize(out.len().max(MIN_FRAME), 0);
     out
 }
 

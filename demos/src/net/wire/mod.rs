@@ -7,6 +7,7 @@
 //! the receiver's checks ([`receive`]) and what a learner types ([`parse`]).
 
 pub mod checksum;
+pub mod cli;
 pub mod crc32;
 pub mod ethernet;
 pub mod ipv4;
@@ -36,10 +37,17 @@ impl FrameSpec {
     }
 
     /// The whole frame without its FCS, padded to 60 bytes if shorter, for
-    /// a segment sent in one datagram.
+    /// a segment sent in one datagram: what a MAC puts on the wire.
     pub fn frame(&self, payload: &[u8]) -> Vec<u8> {
         let packet = self.ip.packet(&self.segment(payload));
         ethernet::frame(self.dst_mac, self.src_mac, &packet)
+    }
+
+    /// The same frame without the pad: what a host hands its NIC, and what
+    /// packet libraries build.
+    pub fn bare_frame(&self, payload: &[u8]) -> Vec<u8> {
+        let packet = self.ip.packet(&self.segment(payload));
+        ethernet::bare(self.dst_mac, self.src_mac, &packet)
     }
 }
 

@@ -120,6 +120,10 @@ fn the_issue_example_frame() {
     );
     // zlib.crc32 of those 60 bytes.
     assert_eq!(ethernet::fcs(&frame), 0xdc32_39dd);
+    // Without the pad: scapy's 54 bytes, and zlib.crc32(bytes(pkt)).
+    let bare = spec.bare_frame(b"");
+    assert_eq!(bare, frame[..54]);
+    assert_eq!(ethernet::fcs(&bare), 0xd553_d689);
 }
 
 /// The receiver accepts an intact frame and hands TCP its segment.

@@ -1,0 +1,892 @@
+//! TCP encapsulation: the layers a `send()` goes through, the headers as
+//! RFC-style layout grids with every field at its offset, and the hex dump
+//! growing layer by layer. Pick a field to see its bits; on the wire, click a
+//! bit to flip it.
+
+use crate::control::{Control, Field as Input};
+use crate::live::{Command, Ui, View};
+use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use demos::net::encapsulation::{
+    EncapAction, EncapConfig, Encapsulation, Stage, Verdict, MSS_MAX, MSS_MIN, MTU_MAX, MTU_MIN,
+    PAYLOAD_MAX,
+};
+use demos::net::wire::ethernet::mac_text;
+use demos::net::wire::ipv4::addr_text;
+use demos::net::wire::layout::Field;
+use demos::net::wire::parse::{endpoint, mac, number};
+use demos::net::wire::receive::Check;
+use demos::net::wire::tcp::{parse_flags, FLAGS};
+use demos::Model;
+
+/// What the learner is looking at: which frame (of several fragments) and
+/// which field.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pick {
+    pub frame: usize,
+    pub field: Option<&'static str>,
+}
+
+const GRID_X: f32 = 168.0;
+const GRID_W: f32 = 768.0;
+const BIT_W: f32 = GRID_W / 32.0;
+const ROW_H: f32 = 48.0;
+const PER_LINE: usize = 16;
+const HEX_X: f32 = 72.0;
+const HEX_W: f32 = 44.0;
+const HEX_H: f32 = 32.0;
+/// Hex dump rows shown before the middle is elided.
+const HEX_ROWS: usize = 8;
+
+/// The layer a field belongs to: its class and name.
+fn layer(key: &str) -> (&'static str, &'static str) {
+    match key {
+        "eth-pad" => ("idle dashed", "Ethernet"),
+        "eth-fcs" => ("nic", "Ethernet"),
+        "payload" => ("idle", "data"),
+        k if k.starts_with("eth") => ("nic", "Ethernet"),
+        k if k.starts_with("ip") => ("driver", "IPv4"),
+        _ => ("accent", "TCP"),
+    }
+}
+
+/// The check a field's damage is caught by, for marking it.
+fn caught_here(key: &str, check: Check) -> bool {
+    matches!(
+        (check, key),
+        (Check::Fcs, "eth-fcs")
+            | (Check::IpChecksum, "ip-checksum")
+            | (Check::TcpChecksum, "tcp-checksum")
+    )
+}
+
+fn bytes_text(f: &Field) -> String {
+    let (a, b) = f.bit_range();
+    if a % 8 == 0 && b % 8 == 0 {
+        format!("bytes {}–{}", a / 8, b / 8 - 1)
+    } else {
+        format!("bits {}–{} of byte {}", a % 8, (b - 1) % 8, a / 8)
+    }
+}
+
+struct Ctx<'a> {
+    m: &'a Encapsulation,
+    pick: &'a Pick,
+    k: usize,
+    fields: Vec<Field>,
+}
+
+impl Ctx<'_> {
+    /// A field drawn as a box: name above, value below; it marks the field
+    /// picked and any field a flipped bit landed in.
+    fn field_box(&self, f: &Field, x: f32, y: f32, w: f32, ui: &mut Ui<Encapsulation>) -> Shape {
+        let (class, _) = layer(f.key);
+        let picked = self.pick.field == Some(f.key);
+        let (lo, hi) = f.bit_range();
+        let flipped = self
+            .m
+            .flips
+            .iter()
+            .any(|x| x.frame == self.k && (lo..hi).contains(&x.bit))
+            && self.on_wire();
+        let caught = matches!(self.m.verdict, Some(Verdict::Caught { check, .. }) if caught_here(f.key, check));
+        let next = Pick {
+            frame: self.k,
+            field: (!picked).then_some(f.key),
+        };
+        let mut parts = vec![
+            Shape::rect("r", x + 1.0, y + 1.0, w - 2.0, ROW_H - 2.0).rounded(2.0),
+            Shape::text("n", x + w / 2.0, y + 18.0, f.name).size(Size::Small),
+        ];
+        let value = if f.value.chars().count() as f32 * 9.7 > w - 6.0 {
+            let keep = ((w - 20.0) / 9.7).max(1.0) as usize;
+            format!("{}…", f.value.chars().take(keep).collect::<String>())
+        } else {
+            f.value.clone()
+        };
+        parts.push(Shape::text("v", x + w / 2.0, y + 39.0, value).mono());
+        Shape::group(f.key, parts)
+            .class(if flipped || caught { "fault" } else { class })
+            .class_if(picked, "thick")
+            .state(if flipped {
+                "damaged"
+            } else if picked {
+                "picked"
+            } else {
+                ""
+            })
+            .label(format!("{}: {} ({})", f.name, f.value, bytes_text(f)))
+            .focus(f.key)
+            .on_click(ui.look(next))
+    }
+
+    fn on_wire(&self) -> bool {
+        matches!(self.m.stage, Stage::Wire | Stage::Received)
+    }
+}
+
+/// The headers of the buffer shown, as layout grids: Ethernet by bytes,
+/// IPv4 and TCP in 32-bit rows as RFC 791 and RFC 9293 draw them, then the
+/// data, pad and FCS.
+fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
+    let mut shapes = Vec::new();
+    let mut y = 10.0;
+    let has = |p: &str| c.fields.iter().any(|f| f.key.starts_with(p));
+    let start = |p: &str| {
+        c.fields
+            .iter()
+            .find(|f| f.key.starts_with(p))
+            .map_or(0, |f| f.offset)
+    };
+    let heading = |shapes: &mut Vec<Shape>, key: &str, y: f32, text: String, class: &str| {
+        shapes.push(
+            Shape::text(key.to_string(), 8.0, y + 30.0, text)
+                .start()
+                .class("strong")
+                .class(class),
+        );
+    };
+    if has("eth-dst") {
+        heading(&mut shapes, "h-eth", y, "Ethernet II".into(), "");
+        for f in c
+            .fields
+            .iter()
+            .filter(|f| ["eth-dst", "eth-src", "eth-type"].contains(&f.key))
+        {
+            let x = GRID_X + GRID_W * f.offset as f32 / 14.0;
+            shapes.push(c.field_box(f, x, y, GRID_W * (f.bits / 8) as f32 / 14.0, ui));
+        }
+        y += ROW_H + 14.0;
+    }
+    if has("ip-") || has("tcp-") {
+        // The bit ruler, as the RFCs number it.
+        for b in (0..32).step_by(4) {
+            shapes.push(
+                Shape::text(
+                    format!("bit-{b}"),
+                    GRID_X + BIT_W * (b as f32 + 0.5),
+                    y + 14.0,
+                    b.to_string(),
+                )
+                .mono()
+                .size(Size::Small),
+            );
+        }
+        y += 22.0;
+    }
+    for (prefix, name) in [("ip-", "IPv4"), ("tcp-", "TCP")] {
+        if !has(prefix) {
+            continue;
+        }
+        let base = start(prefix);
+        heading(&mut shapes, &format!("h-{name}"), y, name.into(), "");
+        shapes.push(
+            Shape::text(format!("h-{name}-len"), 8.0, y + 50.0, "20 bytes")
+                .start()
+                .size(Size::Small),
+        );
+        for f in c.fields.iter().filter(|f| f.key.starts_with(prefix)) {
+            let pos = (f.offset - base) * 8 + usize::from(f.bit);
+            let (row, col) = (pos / 32, pos % 32);
+            let x = GRID_X + BIT_W * col as f32;
+            shapes.push(c.field_box(f, x, y + ROW_H * row as f32, BIT_W * f.bits as f32, ui));
+        }
+        y += ROW_H * 5.0 + 14.0;
+    }
+    let tail: Vec<&Field> = c
+        .fields
+        .iter()
+        .filter(|f| ["payload", "eth-pad", "eth-fcs"].contains(&f.key))
+        .collect();
+    if !tail.is_empty() {
+        heading(&mut shapes, "h-tail", y, "then".into(), "muted");
+        let widths: Vec<f32> = tail
+            .iter()
+            .map(|f| match f.key {
+                "payload" => 0.0,
+                "eth-pad" => 180.0,
+                _ => 220.0,
+            })
+            .collect();
+        let fixed: f32 = widths.iter().sum();
+        let mut x = GRID_X;
+        for (f, w) in tail.iter().zip(widths) {
+            let w = if w == 0.0 { GRID_W - fixed } else { w };
+            let mut shown = (*f).clone();
+            if f.key == "payload" {
+                shown.value = preview(c, f);
+            }
+            shapes.push(c.field_box(&shown, x, y, w, ui));
+            x += w;
+        }
+        y += ROW_H + 8.0;
+    }
+    let mut fig = Figure::new(
+        "layout",
+        format!(
+            "Header fields of the {} at their offsets",
+            c.m.stage.label()
+        ),
+        960.0,
+        y + 4.0,
+    )
+    .legend("nic", "Ethernet (driver and NIC)")
+    .legend("driver", "IPv4")
+    .legend("accent", "TCP")
+    .legend("idle", "data");
+    fig.extend(shapes);
+    fig
+}
+
+/// The data as text, as far as it is printable, for its box.
+fn preview(c: &Ctx, f: &Field) -> String {
+    let bytes = c.m.buffers()[c.k];
+    let end = (f.offset + f.bits / 8).min(bytes.len());
+    let text: String = bytes[f.offset..end]
+        .iter()
+        .take(48)
+        .map(|&b| {
+            if (0x20..0x7f).contains(&b) {
+                b as char
+            } else {
+                '·'
+            }
+        })
+        .collect();
+    format!("{} B: {text}", f.bits / 8)
+}
+
+/// The bytes of the buffer shown, 16 to a line as Wireshark prints them,
+/// coloured by layer; the picked field's bytes stand out.
+fn hex(c: &Ctx) -> Figure {
+    let bytes = c.m.buffers()[c.k];
+    let lines = bytes.len().div_ceil(PER_LINE);
+    let shown: Vec<usize> = if lines > HEX_ROWS {
+        (0..HEX_ROWS - 2).chain([usize::MAX, lines - 1]).collect()
+    } else {
+        (0..lines).collect()
+    };
+    let picked = c
+        .pick
+        .field
+        .and_then(|k| c.fields.iter().find(|f| f.key == k));
+    let mut f = Figure::new(
+        "hex",
+        format!("{} bytes of the {}", bytes.len(), c.m.stage.label()),
+        960.0,
+        HEX_H * shown.len() as f32 + 16.0,
+    );
+    for (row, &line) in shown.iter().enumerate() {
+        let y = 8.0 + HEX_H * row as f32;
+        if line == usize::MAX {
+            let hidden = (lines - HEX_ROWS + 1) * PER_LINE;
+            f.push(
+                Shape::text(
+                    "elided",
+                    HEX_X,
+                    y + 22.0,
+                    format!("… {hidden} more bytes …"),
+                )
+                .start()
+                .class("muted"),
+            );
+            continue;
+        }
+        let at = line * PER_LINE;
+        let mut cells = vec![Shape::text("o", 8.0, y + 22.0, format!("{at:04x}"))
+            .start()
+            .mono()
+            .class("muted")];
+        let chunk = &bytes[at..(at + PER_LINE).min(bytes.len())];
+        for (i, &b) in chunk.iter().enumerate() {
+            let n = at + i;
+            let field = c
+                .fields
+                .iter()
+                .find(|f| (f.bit_range().0..f.bit_range().1).contains(&(n * 8 + 7)));
+            let class = field.map_or("idle", |f| layer(f.key).0);
+            let hit = picked
+                .is_some_and(|p| (p.bit_range().0 / 8..p.bit_range().1.div_ceil(8)).contains(&n));
+            let flipped = c.on_wire() && c.m.flips.iter().any(|x| x.frame == c.k && x.bit / 8 == n);
+            let x = HEX_X + HEX_W * i as f32 + if i >= 8 { 8.0 } else { 0.0 };
+            cells.push(
+                Shape::group(
+                    format!("byte-{n}"),
+                    vec![
+                        Shape::rect("r", x, y, HEX_W - 3.0, HEX_H - 4.0).rounded(2.0),
+                        Shape::text("t", x + (HEX_W - 3.0) / 2.0, y + 20.0, format!("{b:02x}"))
+                            .mono(),
+                    ],
+                )
+                .class(if flipped { "fault" } else { class })
+                .class_if(hit, "thick"),
+            );
+        }
+        let ascii: String = chunk
+            .iter()
+            .map(|&b| {
+                if (0x21..0x7f).contains(&b) {
+                    b as char
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        cells.push(
+            Shape::text("a", HEX_X + HEX_W * 16.0 + 22.0, y + 20.0, ascii)
+                .start()
+                .mono()
+                .size(Size::Small),
+        );
+        f.push(Shape::group(format!("line-{line}"), cells));
+    }
+    f
+}
+
+/// The picked field's bits; on the wire each one flips when clicked.
+fn bits(c: &Ctx, field: &Field, ui: &mut Ui<Encapsulation>) -> Figure {
+    let (lo, hi) = field.bit_range();
+    let n = (hi - lo).min(48);
+    let w = (880.0 / n as f32).min(40.0);
+    let bytes = c.m.buffers()[c.k];
+    let wire = c.m.stage == Stage::Wire;
+    let title = if wire {
+        format!(
+            "{}: bits {lo}–{} of frame {} · click one to flip it on the wire",
+            field.name,
+            lo + n - 1,
+            c.k + 1
+        )
+    } else {
+        format!(
+            "{}: bits {lo}–{} · they can be flipped once the frame is on the wire",
+            field.name,
+            lo + n - 1
+        )
+    };
+    let mut f = Figure::new("bits", title.clone(), 960.0, 96.0);
+    f.push(
+        Shape::text("title", 8.0, 22.0, title)
+            .start()
+            .class("strong"),
+    );
+    for i in 0..n {
+        let bit = lo + i;
+        let one = bytes[bit / 8] & (0x80 >> (bit % 8)) != 0;
+        let x = 8.0 + w * i as f32;
+        let mut cell = Shape::group(
+            format!("bit-cell-{i}"),
+            vec![
+                Shape::rect("r", x, 36.0, w - 3.0, 40.0).rounded(2.0),
+                Shape::text("t", x + (w - 3.0) / 2.0, 62.0, if one { "1" } else { "0" }).mono(),
+            ],
+        )
+        .class(if one { layer(field.key).0 } else { "idle" })
+        .state(if one { "1" } else { "0" });
+        if wire {
+            cell = cell
+                .label(format!("bit {bit} of frame {}: flip it", c.k + 1))
+                .on_click(ui.act(EncapAction::FlipBit { frame: c.k, bit }));
+        }
+        f.push(cell);
+    }
+    f
+}
+
+/// The layers from the socket to the receiver, the current one marked.
+fn stack(m: &Encapsulation) -> Figure {
+    let at = match m.stage {
+        Stage::SocketBuffer => 0,
+        Stage::Tcp => 1,
+        Stage::Ip | Stage::Refused => 2,
+        Stage::Ethernet => 3,
+        Stage::Wire => 4,
+        Stage::Received | Stage::Done => 5,
+    };
+    let total = |v: &Vec<Vec<u8>>| v.iter().map(Vec::len).sum::<usize>();
+    let ip_line = match (m.stage, m.packets.len()) {
+        (Stage::Refused, _) => "dropped: DF".to_string(),
+        (_, 0) => "—".into(),
+        (_, 1) => format!("{} B", total(&m.packets)),
+        (_, k) => format!("{k} fragments"),
+    };
+    let verdict = match m.verdict {
+        None => "—".to_string(),
+        Some(Verdict::Delivered { damaged: false }) => "delivered".into(),
+        Some(Verdict::Delivered { damaged: true }) => "delivered damaged".into(),
+        Some(Verdict::Caught { check, .. }) => format!("caught: {}", check.label()),
+    };
+    let boxes = [
+        (
+            "layer-app",
+            "send()",
+            format!("{} B queued", m.payload.len()),
+        ),
+        (
+            "layer-tcp",
+            "TCP",
+            if m.tcp.is_empty() {
+                "—".into()
+            } else {
+                format!("{} B segment", m.tcp.len())
+            },
+        ),
+        ("layer-ip", "IPv4", ip_line),
+        (
+            "layer-eth",
+            "Ethernet",
+            if m.frames.is_empty() {
+                "—".into()
+            } else {
+                format!("{} B + FCS", total(&m.frames) - 4 * m.frames.len())
+            },
+        ),
+        (
+            "wire",
+            "wire",
+            if m.wire.is_empty() {
+                "—".into()
+            } else {
+                format!("{} bits", 8 * total(&m.wire))
+            },
+        ),
+        ("rx", "receiver", verdict),
+    ];
+    let mut f = Figure::new(
+        "stack",
+        format!("The segment is at: {}", m.stage.label()),
+        960.0,
+        if m.middlebox { 150.0 } else { 110.0 },
+    );
+    for (i, (key, title, line)) in boxes.into_iter().enumerate() {
+        let x = 6.0 + 160.0 * i as f32;
+        let class = match (i.cmp(&at), m.stage, m.verdict) {
+            (std::cmp::Ordering::Equal, Stage::Refused, _) => "fault thick",
+            (std::cmp::Ordering::Equal, _, Some(Verdict::Caught { .. })) if i == 5 => "fault thick",
+            (std::cmp::Ordering::Equal, _, _) => "accent thick",
+            (std::cmp::Ordering::Less, _, _) => "done",
+            _ => "idle",
+        };
+        let mut g = Shape::group(
+            key,
+            vec![
+                Shape::rect("r", x, 10.0, 136.0, 76.0),
+                Shape::text("t", x + 68.0, 38.0, title).class("strong"),
+                Shape::text("l", x + 68.0, 66.0, line)
+                    .mono()
+                    .size(Size::Small),
+            ],
+        )
+        .class(class)
+        .focus(key);
+        if i == 5 {
+            g = g.focus(match m.verdict {
+                Some(Verdict::Caught { check, .. }) => check.key(),
+                _ => "rx-tcp",
+            });
+        }
+        f.push(g);
+        if i < 5 {
+            f.push(Shape::arrow(
+                format!("a{i}"),
+                (x + 138.0, 48.0),
+                (x + 158.0, 48.0),
+            ));
+        }
+    }
+    if m.middlebox {
+        f.push(
+            Shape::group(
+                "middlebox",
+                vec![
+                    Shape::rect("r", 650.0, 100.0, 200.0, 40.0).rounded(20.0),
+                    Shape::text("t", 750.0, 126.0, "middlebox: new FCS").size(Size::Small),
+                ],
+            )
+            .class("warn")
+            .focus("middlebox"),
+        );
+    }
+    f
+}
+
+fn history(m: &Encapsulation) -> Table {
+    let mut t = Table::new(
+        "history",
+        "Transmissions",
+        &["segment", "SEQ", "bytes", "frames", "fate"],
+    );
+    for (i, s) in m.history.iter().enumerate() {
+        let fate = match s.verdict {
+            None => "dropped by IP (DF)".to_string(),
+            Some(Verdict::Delivered { damaged: false }) => "delivered".into(),
+            Some(Verdict::Delivered { damaged: true }) => "delivered, damaged".into(),
+            Some(Verdict::Caught { check, .. }) => format!("thrown away: {}", check.label()),
+        };
+        let again = if s.segment.attempt > 0 {
+            " (again)"
+        } else {
+            ""
+        };
+        t.row(
+            format!("sent-{i}"),
+            vec![
+                Cell::text(format!("{}{again}", s.segment.number)),
+                Cell::mono(s.segment.seq.to_string()),
+                Cell::mono(s.segment.len.to_string()),
+                Cell::mono(s.frames.to_string()),
+                Cell::text(fate),
+            ],
+        )
+        .class(match s.verdict {
+            Some(Verdict::Delivered { damaged: false }) => "done",
+            _ => "fault",
+        });
+    }
+    t
+}
+
+fn flags_text(flags: u8) -> String {
+    FLAGS
+        .iter()
+        .filter(|f| flags & f.0 != 0)
+        .map(|f| f.1)
+        .collect()
+}
+
+/// The settings form: every header value the learner may choose.
+fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
+    let c = &m.config;
+    let fields = vec![
+        Input::text(
+            "src",
+            "Source IP:port",
+            format!("{}:{}", addr_text(&c.src_ip), c.src_port),
+        ),
+        Input::text(
+            "dst",
+            "Destination IP:port",
+            format!("{}:{}", addr_text(&c.dst_ip), c.dst_port),
+        ),
+        Input::text("src-mac", "Source MAC", mac_text(&c.src_mac)),
+        Input::text("dst-mac", "Destination MAC", mac_text(&c.dst_mac)),
+        Input::text("seq", "Sequence number", c.seq.to_string()),
+        Input::text("ack", "Acknowledgment number", c.ack.to_string()),
+        Input::text("flags", "Flags", flags_text(c.flags))
+            .help("Letters from FSRPAUEC: S = SYN, A = ACK, P = PSH, F = FIN."),
+        Input::number("window", "Window", i64::from(c.window), 0, 65_535),
+        Input::number("ttl", "TTL", i64::from(c.ttl), 1, 255),
+        Input::number("id", "Identification", i64::from(c.id), 0, 65_535),
+        Input::text("payload", "Payload text", c.payload.clone()),
+        Input::number(
+            "mss",
+            "MSS",
+            i64::from(c.mss),
+            i64::from(MSS_MIN),
+            i64::from(MSS_MAX),
+        ),
+        Input::number(
+            "mtu",
+            "MTU",
+            i64::from(c.mtu),
+            i64::from(MTU_MIN),
+            i64::from(MTU_MAX),
+        ),
+        Input::check("df", "DF: do not fragment", c.df),
+    ];
+    Control::form(
+        "headers",
+        "Headers and sizes (restarts)",
+        fields,
+        "Send this",
+        ui.form(move |v| {
+            let get = |i: usize| v.get(i).map_or("", |s| s.trim());
+            let (src_ip, src_port) = endpoint(get(0))?;
+            let (dst_ip, dst_port) = endpoint(get(1))?;
+            let num = |i: usize, what: &str, max: u64| number(get(i), what, max);
+            let payload = v.get(10).cloned().unwrap_or_default();
+            if payload.len() > PAYLOAD_MAX {
+                return Err(format!("The payload is at most {PAYLOAD_MAX} bytes."));
+            }
+            let next = EncapConfig {
+                src_mac: mac(get(2))?,
+                dst_mac: mac(get(3))?,
+                src_ip,
+                dst_ip,
+                src_port,
+                dst_port,
+                seq: num(4, "sequence number", u32::MAX.into())? as u32,
+                ack: num(5, "acknowledgment number", u32::MAX.into())? as u32,
+                flags: parse_flags(get(6))?,
+                window: num(7, "window", u16::MAX.into())? as u16,
+                ttl: num(8, "TTL", u8::MAX.into())? as u8,
+                id: num(9, "identification", u16::MAX.into())? as u16,
+                payload,
+                mss: num(11, "MSS", u64::from(MSS_MAX))? as u16,
+                mtu: num(12, "MTU", u64::from(MTU_MAX))? as u16,
+                df: get(13) == "true",
+            };
+            Encapsulation::validate(&next).map_err(|e| format!("Not sent: {e}."))?;
+            Ok(Command::Restart(next))
+        }),
+    )
+}
+
+/// A bit inside field `key` of frame 0 on the wire (`at` bits in), if that
+/// field is there now.
+fn bit_in(m: &Encapsulation, key: &str, at: usize) -> usize {
+    if m.stage != Stage::Wire {
+        return 0;
+    }
+    m.fields(0)
+        .iter()
+        .find(|f| f.key == key)
+        .map_or(0, |f| f.bit_range().0 + at)
+}
+
+/// The payload that overflows a 576-byte MTU: 1,000 digits.
+fn long_payload() -> String {
+    "0123456789".repeat(100)
+}
+
+impl View for Encapsulation {
+    type Look = Pick;
+
+    fn scene(&self, pick: &Pick, ui: &mut Ui<Self>) -> Scene {
+        let k = pick.frame.min(self.buffers().len().saturating_sub(1));
+        let c = Ctx {
+            m: self,
+            pick,
+            k,
+            fields: self.fields(k),
+        };
+        let mut scene = Scene::new(
+            "TCP encapsulation",
+            format!(
+                "The segment is at the {} stage; {} bytes shown; {} of {} payload bytes delivered.",
+                self.stage.label(),
+                self.buffers().get(k).map_or(0, |b| b.len()),
+                self.delivered,
+                self.payload.len()
+            ),
+        )
+        .figure(stack(self))
+        .figure(layout(&c, ui))
+        .figure(hex(&c));
+        if let Some(field) = pick
+            .field
+            .and_then(|key| c.fields.iter().find(|f| f.key == key))
+        {
+            scene = scene.figure(bits(&c, field, ui));
+        }
+        scene.table(history(self))
+    }
+
+    fn controls(&self, pick: &Pick, ui: &mut Ui<Self>) -> Vec<Control> {
+        let mut out = Vec::new();
+        let frames = self.buffers().len();
+        if frames > 1 {
+            let options = (0..frames)
+                .map(|i| {
+                    (
+                        (i + 1).to_string(),
+                        format!("fragment {}", i + 1),
+                        ui.look(Pick {
+                            frame: i,
+                            field: None,
+                        }),
+                    )
+                })
+                .collect();
+            out.push(Control::choice(
+                "frame",
+                "Show",
+                pick.frame.min(frames - 1),
+                options,
+            ));
+        }
+        out.push(Control::note(
+            "Step moves the segment down one layer. Pick a field in the grid to see its bits.",
+        ));
+        out.push(settings(self, ui));
+        let mut over = self.config.clone();
+        over.payload = long_payload();
+        over.mss = 1460;
+        over.mtu = 576;
+        over.df = true;
+        let mut frag = over.clone();
+        frag.df = false;
+        out.push(Control::danger_group(
+            "Break it",
+            vec![
+                Control::button(
+                    "flip-data",
+                    "Flip a bit of the TCP data",
+                    ui.act(EncapAction::FlipBit {
+                        frame: 0,
+                        bit: bit_in(self, "payload", 1),
+                    }),
+                )
+                .danger(),
+                Control::button(
+                    "flip-ttl",
+                    "Flip a bit of the TTL",
+                    ui.act(EncapAction::FlipBit {
+                        frame: 0,
+                        bit: bit_in(self, "ip-ttl", 7),
+                    }),
+                )
+                .danger(),
+                Control::button(
+                    "flip-fcs",
+                    "Flip a bit of the FCS",
+                    ui.act(EncapAction::FlipBit {
+                        frame: 0,
+                        bit: bit_in(self, "eth-fcs", 0),
+                    }),
+                )
+                .danger(),
+                Control::toggle(
+                    "middlebox",
+                    "A middlebox recomputes the FCS",
+                    self.middlebox,
+                    ui.act(EncapAction::SetMiddlebox(!self.middlebox)),
+                )
+                .danger(),
+                Control::button(
+                    "df-drop",
+                    "1,000 bytes, MSS 1460, MTU 576, DF set",
+                    ui.restart(over),
+                )
+                .danger(),
+                Control::button(
+                    "fragment",
+                    "The same with DF clear: fragments",
+                    ui.restart(frag),
+                )
+                .danger(),
+            ],
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(m: &mut Encapsulation, to: Stage) {
+        while m.stage != to {
+            m.apply(&EncapAction::Step).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_dump_grows_layer_by_layer() {
+        let mut m = Encapsulation::new(&EncapConfig::default());
+        let count = |m: &Encapsulation| {
+            let scene = crate::build(m, &Pick::default()).0;
+            let hex = scene.figures().find(|f| f.key == "hex").unwrap().clone();
+            hex.walk()
+                .iter()
+                .filter(|s| s.key.starts_with("byte-"))
+                .count()
+        };
+        assert_eq!(count(&m), 34, "the payload alone");
+        m.apply(&EncapAction::Step).unwrap();
+        assert_eq!(count(&m), 54);
+        m.apply(&EncapAction::Step).unwrap();
+        assert_eq!(count(&m), 74);
+        m.apply(&EncapAction::Step).unwrap();
+        // 14 + 74 + the FCS; the hex dump elides nothing at 92 bytes (6 lines).
+        assert_eq!(count(&m), 92);
+    }
+
+    #[test]
+    fn fields_sit_at_their_rfc_offsets_and_a_pick_shows_their_bits() {
+        let mut m = Encapsulation::new(&EncapConfig::default());
+        walk(&mut m, Stage::Ethernet);
+        let pick = Pick {
+            frame: 0,
+            field: Some("ip-ttl"),
+        };
+        let (scene, _, ui) = crate::build(&m, &pick);
+        let ttl = scene.find("ip-ttl").unwrap();
+        assert_eq!(ttl.state.as_deref(), Some("picked"));
+        assert_eq!(ttl.label.as_deref(), Some("Time to Live: 64 (bytes 22–22)"));
+        // Byte 22 is marked in the dump; 64 = 01000000.
+        assert!(scene.find("byte-22").unwrap().has_class("thick"));
+        let bits = scene.figures().find(|f| f.key == "bits").unwrap();
+        let states: String = bits.walk().iter().filter_map(|s| s.state.clone()).collect();
+        assert_eq!(states, "01000000");
+        // Not on the wire yet: bits are not clickable.
+        assert!(bits.walk().iter().all(|s| s.on_click.is_none()));
+        // Clicking the TTL again lets go of it.
+        match ui
+            .resolve(ttl.on_click.unwrap(), &crate::Input::Press)
+            .unwrap()
+        {
+            Command::Look(p) => assert_eq!(p.field, None),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_flipped_ttl_bit_is_caught_by_the_fcs_or_behind_a_middlebox_by_the_ip_checksum() {
+        for (middlebox, field, verdict) in [
+            (false, "eth-fcs", "caught: FCS"),
+            (true, "ip-checksum", "caught: IP checksum"),
+        ] {
+            let mut m = Encapsulation::new(&EncapConfig::default());
+            if middlebox {
+                m.apply(&EncapAction::SetMiddlebox(true)).unwrap();
+            }
+            walk(&mut m, Stage::Wire);
+            let (_, controls, ui) = crate::build(&m, &Pick::default());
+            let Some(Control::Button(b)) = Control::find(&controls, "flip-ttl") else {
+                panic!("button");
+            };
+            let Command::Do(flip) = ui.resolve(b.send, &crate::Input::Press).unwrap() else {
+                panic!("an action");
+            };
+            assert_eq!(
+                flip,
+                EncapAction::FlipBit {
+                    frame: 0,
+                    bit: 22 * 8 + 7
+                }
+            );
+            m.apply(&flip).unwrap();
+            let scene = crate::build(&m, &Pick::default()).0;
+            assert_eq!(
+                scene.find("ip-ttl").unwrap().state.as_deref(),
+                Some("damaged")
+            );
+            m.apply(&EncapAction::Step).unwrap();
+            let scene = crate::build(&m, &Pick::default()).0;
+            assert!(scene.find(field).unwrap().has_class("fault"), "{field}");
+            let rx = scene.find("rx").unwrap();
+            assert_eq!(rx.children()[2].text_content(), Some(verdict));
+        }
+    }
+
+    #[test]
+    fn the_form_refuses_a_bad_address_and_restarts_with_good_values() {
+        let m = Encapsulation::new(&EncapConfig::default());
+        let (_, controls, ui) = crate::build(&m, &Pick::default());
+        let Some(Control::Form(form)) = Control::find(&controls, "headers") else {
+            panic!("form");
+        };
+        let mut values: Vec<String> = form.fields.iter().map(|f| f.initial.clone()).collect();
+        match ui
+            .resolve(form.send, &crate::Input::Fields(values.clone()))
+            .unwrap()
+        {
+            Command::Restart(c) => assert_eq!(c, EncapConfig::default()),
+            other => panic!("{other:?}"),
+        }
+        values[0] = "10.0.0.300:1".into();
+        assert!(ui
+            .resolve(form.send, &crate::Input::Fields(values))
+            .is_err());
+    }
+}

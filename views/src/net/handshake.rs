@@ -1,0 +1,544 @@
+//! TCP handshake and teardown: the sequence diagram of segments between the
+//! two endpoints (click one in flight to lose it), and both RFC 9293 state
+//! machines with the current state and the path taken.
+
+use crate::control::{Control, Field};
+use crate::draw::geometry::PathData;
+use crate::live::{Command, Ui, View};
+use crate::scene::{Figure, Scene, Shape, Size};
+use demos::net::handshake::{
+    Endpoint, Fate, Handshake, HandshakeAction, HandshakeConfig, Segment, Side, TcpState,
+    DELAY_MAX_MS, DELAY_MIN_MS, MSL_MIN_MS, MSL_RFC_MS,
+};
+use demos::net::wire::tcp::{ACK, FLAGS};
+
+/// Segments the diagram shows, the latest ones.
+const SHOWN: usize = 14;
+const LANE: [f32; 2] = [270.0, 690.0];
+const TOP: f32 = 150.0;
+const ROW: f32 = 40.0;
+const SIDES: [Side; 2] = [Side::Client, Side::Server];
+/// Bytes one press of Send hands to TCP.
+const SEND_BYTES: u32 = 100;
+
+/// "[SYN, ACK] Seq=300 Ack=101 Len=0", as Wireshark lists a segment.
+pub fn segment_text(s: &Segment) -> String {
+    let names: Vec<&str> = FLAGS
+        .iter()
+        .filter(|(bit, _, _)| s.flags & bit != 0)
+        .map(|(_, _, name)| *name)
+        .collect();
+    let ack = if s.flags & ACK != 0 {
+        format!(" Ack={}", s.ack)
+    } else {
+        String::new()
+    };
+    format!("[{}] Seq={}{ack} Len={}", names.join(", "), s.seq, s.len)
+}
+
+fn lane_x(side: Side) -> f32 {
+    LANE[side as usize]
+}
+
+/// The endpoint's header above its lane: name, state, numbers, timer.
+fn header(m: &Handshake, side: Side) -> Shape {
+    let e: &Endpoint = m.endpoint(side);
+    let x = lane_x(side);
+    let timer = match (e.rtx_timer_ms, e.time_wait_until_ms) {
+        (Some(t), _) => format!("retransmit at {t} ms (RTO {} ms)", e.rto_ms),
+        (_, Some(t)) => format!("TIME-WAIT ends at {t} ms"),
+        _ => "no timer running".into(),
+    };
+    let numbers = if e.state.has_connection() {
+        format!("SND.NXT {} · RCV.NXT {}", e.snd_nxt, e.rcv_nxt)
+    } else {
+        "no connection".into()
+    };
+    let class = match e.state {
+        TcpState::Established => "done",
+        TcpState::Closed => "idle",
+        _ => "accent",
+    };
+    Shape::group(
+        side.name(),
+        vec![
+            Shape::rect("box", x - 150.0, 8.0, 300.0, 112.0),
+            Shape::text("name", x, 32.0, side.name()).class("strong"),
+            Shape::text("state", x, 60.0, e.state.label())
+                .mono()
+                .size(Size::Large),
+            Shape::text("nums", x, 84.0, numbers)
+                .mono()
+                .size(Size::Small),
+            Shape::text("timer", x, 106.0, timer)
+                .mono()
+                .size(Size::Small),
+        ],
+    )
+    .class(class)
+    .state(e.state.label())
+    .focus(side.name())
+}
+
+/// The sequence diagram. Time runs down, one row per moment something
+/// happened (not to scale), so long timers do not stretch it.
+fn sequence(m: &Handshake, ui: &mut Ui<Handshake>) -> Figure {
+    let shown: Vec<&Segment> = m.segments.iter().rev().take(SHOWN).rev().collect();
+    let from = shown.first().map_or(m.now_ms, |s| s.sent_ms);
+    let changes: Vec<_> = m.changes.iter().filter(|c| c.at_ms >= from).collect();
+    let mut times: Vec<u64> = shown
+        .iter()
+        .flat_map(|s| [s.sent_ms, s.arrives_ms])
+        .chain(changes.iter().map(|c| c.at_ms))
+        .chain([m.now_ms])
+        .collect();
+    times.sort_unstable();
+    times.dedup();
+    let y = |t: u64| TOP + ROW * times.iter().position(|&x| x == t).unwrap_or(0) as f32;
+    let bottom = TOP + ROW * times.len() as f32;
+    let mut f = Figure::new(
+        "sequence",
+        format!(
+            "Sequence diagram at {} ms: client {}, server {}, {} segment{} shown",
+            m.now_ms,
+            m.client.state.label(),
+            m.server.state.label(),
+            shown.len(),
+            if shown.len() == 1 { "" } else { "s" }
+        ),
+        960.0,
+        bottom + 10.0,
+    )
+    .legend("driver", "segment delivered")
+    .legend("warn", "retransmission")
+    .legend("accent dashed", "in flight: click to lose it")
+    .legend("fault", "lost")
+    .legend("idle", "discarded by the receiver");
+    for side in SIDES {
+        f.push(header(m, side));
+        let x = lane_x(side);
+        f.push(
+            Shape::line(format!("lane-{}", side.name()), (x, 122.0), (x, bottom))
+                .class("idle thick"),
+        );
+    }
+    for (i, &t) in times.iter().enumerate() {
+        f.push(
+            Shape::text(format!("t{i}"), 8.0, y(t) + 5.0, format!("{t} ms"))
+                .start()
+                .mono()
+                .size(Size::Small),
+        );
+    }
+    f.push(Shape::line("now", (70.0, y(m.now_ms)), (950.0, y(m.now_ms))).class("accent dashed"));
+    for c in &changes {
+        let x = lane_x(c.side);
+        let (bx, anchor_x) = match c.side {
+            Side::Client => (x - 178.0, x - 104.0),
+            Side::Server => (x + 30.0, x + 104.0),
+        };
+        f.push(
+            Shape::group(
+                format!("change-{}-{}", c.side.name(), c.at_ms),
+                vec![
+                    Shape::rect("r", bx, y(c.at_ms) - 13.0, 148.0, 26.0).rounded(13.0),
+                    Shape::text("t", anchor_x, y(c.at_ms) + 5.0, c.state.label())
+                        .mono()
+                        .size(Size::Small),
+                ],
+            )
+            .class("accent"),
+        );
+    }
+    for s in &shown {
+        f.push(segment_arrow(m, s, &y, ui));
+    }
+    f
+}
+
+fn segment_arrow(
+    m: &Handshake,
+    s: &Segment,
+    y: &dyn Fn(u64) -> f32,
+    ui: &mut Ui<Handshake>,
+) -> Shape {
+    let (x0, x1) = (lane_x(s.from), lane_x(s.from.other()));
+    let (y0, y1) = (y(s.sent_ms), y(s.arrives_ms));
+    let text = segment_text(s);
+    let (fate, class) = match s.fate {
+        Fate::InFlight => ("in flight", "accent dashed"),
+        Fate::Dropped => ("lost", "fault"),
+        Fate::Accepted if s.retransmission => ("delivered", "warn"),
+        Fate::Accepted => ("delivered", "driver"),
+        Fate::Discarded => ("discarded", "idle"),
+    };
+    let mut parts = Vec::new();
+    if s.fate == Fate::Dropped {
+        // Lost half way: the line stops at a cross.
+        let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        parts.push(Shape::line("a", (x0, y0), (mx, my)).class("thick"));
+        parts.push(
+            Shape::path(
+                "x",
+                PathData::new()
+                    .move_to(mx - 9.0, my - 9.0)
+                    .line_to(mx + 9.0, my + 9.0)
+                    .move_to(mx + 9.0, my - 9.0)
+                    .line_to(mx - 9.0, my + 9.0),
+            )
+            .class("line thick"),
+        );
+    } else {
+        parts.push(Shape::arrow("a", (x0, y0), (x1, y1)).class("thick"));
+    }
+    let w = text.chars().count() as f32 * 7.9 + 10.0;
+    let (tx, ty) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0 - 8.0);
+    parts.push(Shape::rect("bg", tx - w / 2.0, ty - 14.0, w, 19.0).class("paper"));
+    parts.push(
+        Shape::text("t", tx, ty, text.clone())
+            .mono()
+            .size(Size::Small)
+            .class("tone"),
+    );
+    let prefix = if s.retransmission {
+        "retransmitted "
+    } else {
+        ""
+    };
+    let shape = Shape::group(format!("seg-{}", s.id), parts)
+        .class(class)
+        .state(fate)
+        .focus(format!("seg-{}", s.id));
+    if s.fate == Fate::InFlight {
+        shape
+            .label(format!(
+                "{prefix}segment {} {text}, in flight: lose it",
+                s.id
+            ))
+            .on_click(ui.act(HandshakeAction::Drop { id: s.id }))
+    } else {
+        let _ = m;
+        shape.label(format!("{prefix}segment {} {text}, {fate}", s.id))
+    }
+}
+
+/// Where each state sits in the machine, after RFC 9293 Figure 5.
+const PLACES: [(TcpState, f32, f32); 11] = [
+    (TcpState::Closed, 1.0, 0.0),
+    (TcpState::Listen, 1.0, 1.0),
+    (TcpState::SynReceived, 0.0, 2.0),
+    (TcpState::SynSent, 2.0, 2.0),
+    (TcpState::Established, 1.0, 3.0),
+    (TcpState::FinWait1, 0.0, 4.0),
+    (TcpState::CloseWait, 2.0, 4.0),
+    (TcpState::FinWait2, 0.0, 5.0),
+    (TcpState::Closing, 1.0, 5.0),
+    (TcpState::LastAck, 2.0, 5.0),
+    (TcpState::TimeWait, 0.0, 6.0),
+];
+/// The transitions drawn (the returns to CLOSED are left to the text).
+const EDGES: [(TcpState, TcpState); 14] = [
+    (TcpState::Closed, TcpState::Listen),
+    (TcpState::Listen, TcpState::SynReceived),
+    (TcpState::Listen, TcpState::SynSent),
+    (TcpState::SynSent, TcpState::SynReceived),
+    (TcpState::SynReceived, TcpState::Established),
+    (TcpState::SynSent, TcpState::Established),
+    (TcpState::SynReceived, TcpState::FinWait1),
+    (TcpState::Established, TcpState::FinWait1),
+    (TcpState::Established, TcpState::CloseWait),
+    (TcpState::FinWait1, TcpState::FinWait2),
+    (TcpState::FinWait1, TcpState::Closing),
+    (TcpState::CloseWait, TcpState::LastAck),
+    (TcpState::FinWait2, TcpState::TimeWait),
+    (TcpState::Closing, TcpState::TimeWait),
+];
+const PILL_W: f32 = 136.0;
+
+fn place(state: TcpState, left: f32) -> (f32, f32) {
+    let (_, c, r) = PLACES
+        .iter()
+        .find(|p| p.0 == state)
+        .copied()
+        .unwrap_or(PLACES[0]);
+    (left + 16.0 + c * 152.0 + PILL_W / 2.0, 60.0 + r * 42.0)
+}
+
+/// One side's state machine: every state, the current one marked, the
+/// states it passed through, and the last transition as an arrow.
+fn machine(m: &Handshake, side: Side, left: f32) -> Shape {
+    let now = m.endpoint(side).state;
+    let mine: Vec<TcpState> = m
+        .changes
+        .iter()
+        .filter(|c| c.side == side)
+        .map(|c| c.state)
+        .collect();
+    let mut parts = vec![Shape::text(
+        "name",
+        left + 16.0,
+        26.0,
+        format!("{} · RFC 9293 states", side.name()),
+    )
+    .start()
+    .class("strong")];
+    let edge = |a: TcpState, b: TcpState| {
+        let (p, q) = (place(a, left), place(b, left));
+        let (dy, dx) = (q.1 - p.1, q.0 - p.0);
+        // From the bottom or side of one pill to the top or side of the next.
+        let (from, to) = if dy.abs() < 1.0 {
+            let s = dx.signum() * PILL_W / 2.0;
+            ((p.0 + s, p.1), (q.0 - s, q.1))
+        } else {
+            ((p.0 + dx * 0.25, p.1 + 13.0), (q.0 - dx * 0.25, q.1 - 13.0))
+        };
+        (from, to)
+    };
+    for (i, (a, b)) in EDGES.iter().enumerate() {
+        let (from, to) = edge(*a, *b);
+        parts.push(Shape::line(format!("e{i}"), from, to).class("grid"));
+    }
+    if let [.., before, last] = mine.as_slice() {
+        if PLACES.iter().any(|p| p.0 == *before) {
+            let (from, to) = edge(*before, *last);
+            parts.push(Shape::arrow("last", from, to).class("accent thick"));
+        }
+    }
+    for (state, _, _) in PLACES {
+        let (cx, cy) = place(state, left);
+        let current = state == now;
+        let (class, word) = if current {
+            ("accent thick", "current")
+        } else if mine.contains(&state) {
+            ("done", "visited")
+        } else {
+            ("idle", "not visited")
+        };
+        parts.push(
+            Shape::group(
+                format!("{}-{}", side.name(), state.label().to_lowercase()),
+                vec![
+                    Shape::rect("r", cx - PILL_W / 2.0, cy - 13.0, PILL_W, 26.0).rounded(13.0),
+                    Shape::text("t", cx, cy + 5.0, state.label())
+                        .mono()
+                        .size(Size::Small)
+                        .class_if(current, "strong"),
+                ],
+            )
+            .class(class)
+            .state(word),
+        );
+    }
+    Shape::group(format!("machine-{}", side.name()), parts).focus(side.name())
+}
+
+fn machines(m: &Handshake) -> Figure {
+    let mut f = Figure::new(
+        "machines",
+        format!(
+            "State machines: client {}, server {}",
+            m.client.state.label(),
+            m.server.state.label()
+        ),
+        960.0,
+        330.0,
+    )
+    .legend("accent", "current state")
+    .legend("done", "passed through")
+    .legend("idle", "not visited");
+    f.push(machine(m, Side::Client, 0.0));
+    f.push(machine(m, Side::Server, 480.0));
+    f
+}
+
+fn side_controls(ui: &mut Ui<Handshake>, side: Side) -> Control {
+    let name = side.name();
+    Control::group(
+        format!("The {name}"),
+        vec![
+            Control::button(
+                &format!("{name}-connect"),
+                "Connect (active OPEN)",
+                ui.act(HandshakeAction::ActiveOpen(side)),
+            ),
+            Control::button(
+                &format!("{name}-listen"),
+                "Listen (passive OPEN)",
+                ui.act(HandshakeAction::PassiveOpen(side)),
+            ),
+            Control::button(
+                &format!("{name}-send"),
+                format!("Send {SEND_BYTES} bytes"),
+                ui.act(HandshakeAction::Send {
+                    side,
+                    bytes: SEND_BYTES,
+                }),
+            ),
+            Control::button(
+                &format!("{name}-close"),
+                "Close",
+                ui.act(HandshakeAction::Close(side)),
+            ),
+        ],
+    )
+}
+
+fn number(values: &[String], i: usize, what: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    values
+        .get(i)
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or(format!(
+            "The {what} must be a whole number from {lo} to {hi}."
+        ))
+}
+
+impl View for Handshake {
+    type Look = ();
+
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
+        Scene::new(
+            "TCP handshake and teardown",
+            format!(
+                "At {} ms the client is {} and the server {}; {} segments sent, {} lost, {} retransmitted.",
+                self.now_ms,
+                self.client.state.label(),
+                self.server.state.label(),
+                self.counters.segments,
+                self.counters.dropped,
+                self.counters.retransmissions
+            ),
+        )
+        .figure(sequence(self, ui))
+        .figure(machines(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let c = self.config.clone();
+        let mut listen = c.clone();
+        listen.listen = !c.listen;
+        let base = c.clone();
+        vec![
+            Control::note("Step delivers the next segment or fires the next timer. Click a segment in flight to lose it."),
+            side_controls(ui, Side::Client),
+            side_controls(ui, Side::Server),
+            Control::form(
+                "settings",
+                "Connection (restarts)",
+                vec![
+                    Field::number("client-isn", "Client ISN", i64::from(c.client_isn), 0, i64::from(u32::MAX)),
+                    Field::number("server-isn", "Server ISN", i64::from(c.server_isn), 0, i64::from(u32::MAX)),
+                    Field::number("delay", "One-way delay, ms", i64::from(c.delay_ms), i64::from(DELAY_MIN_MS), i64::from(DELAY_MAX_MS)),
+                    Field::number("msl", "MSL, ms", i64::from(c.msl_ms), i64::from(MSL_MIN_MS), i64::from(MSL_RFC_MS))
+                        .help("TIME-WAIT lasts 2·MSL; RFC 9293 takes MSL as 2 minutes."),
+                ],
+                "Restart with these",
+                ui.form(move |v| {
+                    let next = HandshakeConfig {
+                        client_isn: number(v, 0, "client ISN", 0, u32::MAX.into())? as u32,
+                        server_isn: number(v, 1, "server ISN", 0, u32::MAX.into())? as u32,
+                        delay_ms: number(v, 2, "delay", DELAY_MIN_MS.into(), DELAY_MAX_MS.into())? as u32,
+                        msl_ms: number(v, 3, "MSL", MSL_MIN_MS.into(), MSL_RFC_MS.into())? as u32,
+                        ..base.clone()
+                    };
+                    <Handshake as demos::Model>::validate(&next)?;
+                    Ok(Command::Restart(next))
+                }),
+            ),
+            Control::toggle(
+                "server-listens",
+                "Server listens from the start (off: open both ends at once)",
+                c.listen,
+                ui.restart(listen),
+            ),
+            Control::danger_group(
+                "Break it",
+                vec![
+                    Control::button("crash-client", "Crash the client", ui.act(HandshakeAction::Crash(Side::Client))).danger(),
+                    Control::button("crash-server", "Crash the server", ui.act(HandshakeAction::Crash(Side::Server))).danger(),
+                    Control::note("A crashed host forgets the connection; its peer is left half-open."),
+                ],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    fn advance(m: &mut Handshake) {
+        m.apply(&HandshakeAction::Advance).unwrap();
+    }
+
+    #[test]
+    fn the_syn_ack_in_flight_is_clickable_and_labelled_like_wireshark() {
+        let mut m = Handshake::new(&HandshakeConfig::default());
+        m.apply(&HandshakeAction::ActiveOpen(Side::Client)).unwrap();
+        advance(&mut m);
+        let (scene, _, ui) = crate::build(&m, &());
+        let syn = scene.find("seg-1").unwrap();
+        assert_eq!(syn.state.as_deref(), Some("delivered"));
+        assert!(syn.on_click.is_none());
+        let syn_ack = scene.find("seg-2").unwrap();
+        assert_eq!(syn_ack.state.as_deref(), Some("in flight"));
+        let label = syn_ack
+            .children()
+            .iter()
+            .find_map(|c| c.text_content())
+            .unwrap();
+        assert_eq!(label, "[SYN, ACK] Seq=300 Ack=101 Len=0");
+        let command = ui
+            .resolve(syn_ack.on_click.unwrap(), &crate::Input::Press)
+            .unwrap();
+        assert_eq!(command, Command::Do(HandshakeAction::Drop { id: 2 }));
+        assert_eq!(
+            scene.find("server").unwrap().state.as_deref(),
+            Some("SYN-RECEIVED")
+        );
+    }
+
+    #[test]
+    fn a_lost_syn_ack_is_drawn_lost_and_the_machines_end_established() {
+        let mut m = Handshake::new(&HandshakeConfig::default());
+        m.apply(&HandshakeAction::ActiveOpen(Side::Client)).unwrap();
+        advance(&mut m);
+        m.apply(&HandshakeAction::Drop { id: 2 }).unwrap();
+        while m.next_event().is_some() {
+            advance(&mut m);
+        }
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(scene.find("seg-2").unwrap().state.as_deref(), Some("lost"));
+        let again = scene.find("seg-5").unwrap();
+        assert!(again.has_class("warn"), "the resent SYN,ACK");
+        for side in ["client", "server"] {
+            let pill = scene.find(&format!("{side}-established")).unwrap();
+            assert_eq!(pill.state.as_deref(), Some("current"));
+        }
+        assert_eq!(
+            scene.find("server-syn-received").unwrap().state.as_deref(),
+            Some("visited")
+        );
+        assert!(
+            scene.find("change-client-1100").is_some(),
+            "ESTABLISHED at 1,100 ms"
+        );
+    }
+
+    #[test]
+    fn the_settings_form_checks_its_numbers() {
+        let m = Handshake::new(&HandshakeConfig::default());
+        let (_, controls, ui) = crate::build(&m, &());
+        let Some(Control::Form(form)) = Control::find(&controls, "settings") else {
+            panic!("form");
+        };
+        let bad = crate::Input::Fields(vec!["1".into(), "2".into(), "0".into(), "1000".into()]);
+        assert!(ui.resolve(form.send, &bad).is_err());
+        let good = crate::Input::Fields(vec!["7".into(), "9".into(), "20".into(), "1000".into()]);
+        match ui.resolve(form.send, &good).unwrap() {
+            Command::Restart(c) => assert_eq!((c.client_isn, c.server_isn, c.delay_ms), (7, 9, 20)),
+            other => panic!("{other:?}"),
+        }
+    }
+}
