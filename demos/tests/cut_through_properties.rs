@@ -22,18 +22,22 @@ fn action() -> impl Strategy<Value = CtAction> {
         2 => (0usize..30).prop_map(CtAction::SetThreshold),
         1 => Just(CtAction::UseSafeThreshold),
         1 => Just(CtAction::BreakIt),
+        1 => any::<bool>().prop_map(CtAction::SetJitter),
     ]
 }
 
 fn config() -> impl Strategy<Value = CutThroughConfig> {
-    (1usize..=24, 8u32..=128, wire()).prop_flat_map(|(chunks, pcie_gbps, wire_gbps)| {
-        (1..=chunks).prop_map(move |threshold| CutThroughConfig {
-            chunks,
-            pcie_gbps,
-            wire_gbps,
-            threshold,
-        })
-    })
+    (1usize..=24, 8u32..=128, wire(), any::<u64>()).prop_flat_map(
+        |(chunks, pcie_gbps, wire_gbps, seed)| {
+            (1..=chunks).prop_map(move |threshold| CutThroughConfig {
+                chunks,
+                pcie_gbps,
+                wire_gbps,
+                threshold,
+                seed,
+            })
+        },
+    )
 }
 
 proptest! {
@@ -45,11 +49,12 @@ proptest! {
     }
 
     #[test]
-    fn the_safe_threshold_is_exactly_the_smallest_that_never_runs_dry(config in config()) {
-        let m = CutThrough::new(&config);
+    fn the_safe_threshold_is_exactly_the_smallest_that_never_runs_dry(config in config(), jitter in any::<bool>()) {
+        let mut m = CutThrough::new(&config);
+        let _ = m.apply(&CtAction::SetJitter(jitter));
         let safe = m.safe_threshold();
         for t in 1..=m.chunks {
-            let plan = Plan::new(m.chunks, t, m.pcie_gbps, m.wire_gbps);
+            let plan = Plan::new(m.chunks, t, (m.pcie_gbps, m.wire_gbps), m.stall);
             prop_assert_eq!(plan.underrun.is_none(), t >= safe, "threshold {}", t);
         }
     }

@@ -19,6 +19,14 @@ fn addr_text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Virtual addresses: the process's own pages, near misses, and anything.
+fn vaddr_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => (0u64..6).prop_map(|p| format!("0x{:x}", 0x7fa0_0000 + p * PAGE)),
+        1 => addr_text(),
+    ]
+}
+
 fn access() -> impl Strategy<Value = Access> {
     prop_oneof![Just(Access::Read), Just(Access::Write)]
 }
@@ -31,8 +39,8 @@ fn action(allow_passthrough: bool) -> impl Strategy<Value = IommuAction> {
     };
     prop_oneof![
         6 => (access(), addr_text()).prop_map(|(access, addr)| IommuAction::Dma { access, addr }),
-        3 => (addr_text(), addr_text(), any::<bool>(), any::<bool>())
-            .prop_map(|(iova, pa, read, write)| IommuAction::Map { iova, pa, read, write }),
+        3 => (addr_text(), vaddr_text(), any::<bool>(), any::<bool>())
+            .prop_map(|(iova, vaddr, read, write)| IommuAction::Map { iova, vaddr, read, write }),
         2 => prop_oneof![(0u64..20).prop_map(|p| p * PAGE), any::<u64>()]
             .prop_map(|iova| IommuAction::Unmap { iova }),
         1 => toggle,

@@ -7,19 +7,21 @@ use demos::nic::napi::{Napi, NapiAction, NapiConfig};
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
 
-fn ring_action(allow_skip: bool) -> impl Strategy<Value = RingAction> {
-    let skip = if allow_skip {
+fn ring_action(allow_break: bool) -> impl Strategy<Value = RingAction> {
+    let skip = if allow_break {
         prop_oneof![
-            Just(RingAction::SetSkipBarrier(true)),
-            Just(RingAction::SetSkipBarrier(false))
+            Just(RingAction::SetRelaxedDoorbell(true)),
+            Just(RingAction::SetRelaxedDoorbell(false)),
+            Just(RingAction::SetSkipRmb(true)),
+            Just(RingAction::SetSkipRmb(false)),
         ]
         .boxed()
     } else {
-        Just(RingAction::SetSkipBarrier(false)).boxed()
+        Just(RingAction::SetRelaxedDoorbell(false)).boxed()
     };
     prop_oneof![
         4 => Just(RingAction::Post),
-        3 => Just(RingAction::Barrier),
+        1 => Just(RingAction::Barrier),
         3 => Just(RingAction::Doorbell),
         2 => Just(RingAction::Reap),
         2 => Just(RingAction::FrameArrives),
@@ -34,8 +36,13 @@ fn ring_config() -> impl Strategy<Value = RingConfig> {
     (
         prop_oneof![Just(Direction::Rx), Just(Direction::Tx)],
         any::<u64>(),
+        prop::sample::select(vec![1u8, 4]),
     )
-        .prop_map(|(direction, seed)| RingConfig { direction, seed })
+        .prop_map(|(direction, seed, rs_every)| RingConfig {
+            direction,
+            seed,
+            rs_every,
+        })
 }
 
 fn napi_action() -> impl Strategy<Value = NapiAction> {
@@ -43,12 +50,26 @@ fn napi_action() -> impl Strategy<Value = NapiAction> {
         (0usize..70).prop_map(NapiAction::Burst),
         Just(NapiAction::Poll),
         Just(NapiAction::Poll),
+        Just(NapiAction::TimerFires),
         (0usize..70).prop_map(NapiAction::SetBudget),
     ]
 }
 
 fn napi_config() -> impl Strategy<Value = NapiConfig> {
-    (4usize..=64, 1usize..=64).prop_map(|(ring_size, budget)| NapiConfig { ring_size, budget })
+    (
+        4usize..=64,
+        1usize..=64,
+        0u32..=10,
+        prop_oneof![Just(0u32), 1u32..=1000],
+    )
+        .prop_map(
+            |(ring_size, budget, defer_hard_irqs, gro_flush_timeout_us)| NapiConfig {
+                ring_size,
+                budget,
+                defer_hard_irqs,
+                gro_flush_timeout_us,
+            },
+        )
 }
 
 proptest! {
@@ -60,7 +81,7 @@ proptest! {
     }
 
     #[test]
-    fn ring_with_barriers_never_corrupts(config in ring_config(), actions in prop::collection::vec(ring_action(false), 0..160)) {
+    fn ring_with_writel_and_dma_rmb_never_corrupts(config in ring_config(), actions in prop::collection::vec(ring_action(false), 0..160)) {
         let mut timeline = Timeline::<DescriptorRing>::new(config);
         for action in actions {
             let _ = timeline.apply(action);
@@ -135,7 +156,7 @@ fn an_invalid_config_in_a_link_is_rejected() {
     let scenario = Scenario::<Napi> {
         config: NapiConfig {
             ring_size: 1000,
-            budget: 4,
+            ..NapiConfig::default()
         },
         actions: vec![],
     };

@@ -10,6 +10,8 @@ export class BusyPollPage extends PathPage {
 
   get busyToggle() { return this.page.getByTestId('use-busy-poll'); }
   async busyPoll(on = true) { await this.busyToggle.setChecked(on); }
+  async prefer(on = true) { await this.page.getByTestId('use-prefer').setChecked(on); }
+  async pmd(on = true) { await this.page.getByTestId('use-pmd').setChecked(on); }
   async setRate(name) { await this.page.getByTestId('rate').fill(String(RATE_INDEX[name])); }
   cpu(testid) { return this.page.getByTestId(testid); }
 }

@@ -17,4 +17,5 @@ export class CutThroughPage extends DemoPage {
   async useSafe() { await this.page.getByTestId('use-safe').click(); }
   async runToEnd() { await this.page.getByTestId('run-to-end').click(); }
   async breakIt() { await this.page.getByTestId('break-it').click(); }
+  async jitter(on = true) { await this.page.getByTestId('jitter').setChecked(on); }
 }

@@ -20,9 +20,9 @@ export class IommuPage extends DemoPage {
     await this.page.getByTestId('dma-go').click();
   }
 
-  async map(iova, pa, { read = true, write = true } = {}) {
+  async map(iova, vaddr, { read = true, write = true } = {}) {
     await this.page.getByTestId('map-iova').fill(iova);
-    await this.page.getByTestId('map-pa').fill(pa);
+    await this.page.getByTestId('map-vaddr').fill(vaddr);
     await this.page.getByTestId('map-read').setChecked(read);
     await this.page.getByTestId('map-write').setChecked(write);
     await this.page.getByTestId('map-go').click();

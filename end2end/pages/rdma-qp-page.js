@@ -12,6 +12,11 @@ export class RdmaQpPage extends DemoPage {
   async postSend() { await this.page.getByTestId('post-send').click(); }
   async postOutside() { await this.page.getByTestId('post-outside').click(); }
   async postBadKey() { await this.page.getByTestId('post-badkey').click(); }
+  async postBadRkey() { await this.page.getByTestId('post-badrkey').click(); }
+  async postWrite() { await this.page.getByTestId('post-write').click(); }
+  async postRead() { await this.page.getByTestId('post-read').click(); }
+  async peerRecv() { await this.page.getByTestId('peer-recv').click(); }
+  async signaled(on = true) { await this.page.getByTestId('signaled').setChecked(on); }
   async poll() { await this.page.getByTestId('poll-cq').click(); }
   async socketSend() { await this.page.getByTestId('socket-send').click(); }
   async resetQp() { await this.page.getByTestId('reset-qp').click(); }

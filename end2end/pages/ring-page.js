@@ -16,5 +16,17 @@ export class RingPage extends DemoPage {
   async frameArrives() { await this.page.getByTestId('arrive').click(); }
   async chooseTx() { await this.page.getByTestId('mode-tx').check(); }
   async chooseRx() { await this.page.getByTestId('mode-rx').check(); }
-  async skipBarrier() { await this.page.getByTestId('skip-barrier').check(); }
+  async relaxedDoorbell() { await this.page.getByTestId('relaxed-doorbell').check(); }
+  async skipRmb() { await this.page.getByTestId('skip-rmb').check(); }
+  // One RX round: post, doorbell, a frame, the NIC's fetch and DMA (write-back not yet).
+  async roundUntilDma() {
+    await this.post();
+    await this.doorbell();
+    await this.frameArrives();
+    for (let i = 0; i < 2; i += 1) {
+      const before = await this.stepCount.textContent();
+      await this.step();
+      await expect(this.stepCount).not.toHaveText(before);
+    }
+  }
 }

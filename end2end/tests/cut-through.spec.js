@@ -52,9 +52,12 @@ test('break it: a faster wire runs the frame dry, poisons it, and the safe thres
   await ct.expectFigure('ct-outcome', 'UNDERRUN');
   await ct.expectFigure('safe-threshold', '9 chunks');
   await ct.expectFigure('ct-last', '21.1 ns (poisoned)');
+  await ct.expectFigure('fallback', 'sent by the NIC');
+  await expect(page.getByTestId('why')).toContainText('the application does nothing');
   await ct.step();
   await ct.step();
   await expect(ct.latest).toContainText('bad FCS');
+  await expect(ct.latest).toContainText('sends the fallback copy');
   await ct.expectChunk('ct', 0, 'sent');
   await ct.expectChunk('ct', 1, 'cut off');
   await expect(ct.count('ct', 'cut-off')).toHaveText('11');
@@ -66,6 +69,28 @@ test('break it: a faster wire runs the frame dry, poisons it, and the safe thres
   await ct.runToEnd();
   await expect(ct.count('ct', 'sent')).toHaveText('12');
   await expect(ct.count('ct', 'cut-off')).toHaveText('0');
+});
+
+test('break it the usual way: a CPU stall mid-frame runs it dry although PCIe outpaces the wire', async ({ page }) => {
+  const ct = new CutThroughPage(page);
+  await ct.open();
+  await ct.expectFigure('ct-outcome', 'OK');
+  await ct.expectFigure('safe-threshold', '1 chunk');
+  await ct.jitter();
+  await expect(page.getByTestId('narration-history')).toContainText('the CPU stalls for 96.0 ns before it writes chunk 2');
+  await ct.expectFigure('stall', '96.0 ns before chunk 2');
+  await ct.expectFigure('ct-outcome', 'UNDERRUN');
+  await ct.expectFigure('safe-threshold', '3 chunks');
+  await ct.expectFigure('fallback', 'sent by the NIC');
+  await expect(page.getByTestId('why')).toContainText('not a bus slower than the wire');
+  await ct.runToEnd();
+  await ct.expectChunk('ct', 2, 'cut off');
+  await expect(page.getByTestId('ct-timelines')).toContainText('CPU stall');
+  await ct.useSafe();
+  await ct.expectFigure('ct-outcome', 'OK');
+  await ct.expectFigure('fallback', 'not needed');
+  await ct.jitter(false);
+  await ct.expectFigure('stall', 'none');
 });
 
 test('Back undoes a tick and Reset starts over', async ({ page }) => {
@@ -110,6 +135,9 @@ test('its controls work from the keyboard', async ({ page }) => {
   await page.getByTestId('use-safe').focus();
   await page.keyboard.press(' ');
   await ct.expectFigure('threshold', '9 chunks');
+  await page.getByTestId('jitter').focus();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('jitter')).toBeChecked();
 });
 
 test('axe finds no serious violation, before and after breaking it', async ({ page }) => {
@@ -120,5 +148,6 @@ test('axe finds no serious violation, before and after breaking it', async ({ pa
   await ct.step();
   await ct.step();
   await ct.expectChunk('ct', 1, 'cut off');
+  await ct.jitter();
   await expectNoSeriousAxe(page);
 });

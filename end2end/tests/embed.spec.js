@@ -27,6 +27,6 @@ test('an embedded demo fits 800×500 and its "Open in Stack Lab" link keeps the 
 
   await page.goto(href);
   await expect(page.locator('.site-header')).toBeVisible();
-  await ring.expectDescriptor(0, 'OWN');
+  await ring.expectDescriptor(0, 'POSTED');
   await ring.expectFigure('pending', 0);
 });

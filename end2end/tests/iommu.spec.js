@@ -27,15 +27,19 @@ test('an address with no entry, or without the permission, is blocked and logged
   await iommu.preset('0x5000');
   await iommu.expectVerdict('blocked', 'BLOCKED');
   await expect(iommu.faultLog).toContainText(
-    'DMAR: [DMA Write] Request device [03:00.0] fault addr 0x5000 [fault reason 0x05] PTE Write access is not set',
+    'DMAR: [DMA Write NO_PASID] Request device [03:00.0] fault addr 0x5000 [fault reason 0x05] PTE Write access is not set',
   );
   await expect(iommu.latest).toHaveAttribute('data-tone', 'fault');
+  // A write is posted: no completion carries the error back.
+  await expect(iommu.latest).toContainText('no answer goes back');
   await iommu.expectFigure('blocked', 1);
 
   await iommu.chooseRead();
-  await iommu.preset('0x1000');
-  await expect(iommu.faultLog).toContainText('[DMA Read] Request device [03:00.0] fault addr 0x1000 [fault reason 0x06] PTE Read access is not set');
+  await iommu.preset('0x1234');
+  // The fault record keeps the page address, not the offset.
+  await expect(iommu.faultLog).toContainText('[DMA Read NO_PASID] Request device [03:00.0] fault addr 0x1000 [fault reason 0x06] PTE Read access is not set');
   await expect(iommu.latest).toContainText('allows only WRITE');
+  await expect(iommu.latest).toContainText('Unsupported Request status');
   await iommu.preset('0x2000');
   await iommu.expectVerdict('allowed', 'ALLOWED → 0x8000');
   await iommu.expectFigure('harmed', 0);
@@ -67,8 +71,11 @@ test('malformed addresses are refused with a clear message', async ({ page }) =>
 test('map and unmap pages as a VFIO user, with impossible requests refused', async ({ page }) => {
   const iommu = new IommuPage(page);
   await iommu.open();
-  await iommu.map('0x3000', '0x6000');
+  await iommu.map('0x3000', '0x7fa0_2000');
   await expect(iommu.entry('0x3000')).toContainText('spare DMA memory');
+  await expect(iommu.entry('0x3000')).toContainText('0x7fa02000');
+  await expect(iommu.entry('0x3000')).toContainText('→ 0x6000');
+  await expect(iommu.latest).toContainText('pinned the page behind vaddr 0x7fa02000');
   await expect(iommu.latest).toContainText('VFIO_IOMMU_MAP_DMA');
   await iommu.expectFigure('entries', 3);
   await expect(page.getByTestId('iova-0x3000')).toHaveAttribute('data-state', 'mapped');
@@ -80,15 +87,16 @@ test('map and unmap pages as a VFIO user, with impossible requests refused', asy
   await iommu.dmaTo('0x3abc');
   await iommu.expectVerdict('blocked');
 
-  await iommu.map('0x5001', '0x6000');
+  await iommu.map('0x5001', '0x7fa0_2000');
   await expect(iommu.latest).toContainText('not page-aligned');
+  // A physical address is not a vaddr of this process: nothing to pin.
   await iommu.map('0x5000', '0x0000');
-  await expect(iommu.latest).toContainText('kernel text');
-  await iommu.map('0x1000', '0x6000');
+  await expect(iommu.latest).toContainText('EFAULT');
+  await iommu.map('0x1000', '0x7fa0_2000');
   await expect(iommu.latest).toContainText('EEXIST');
-  await iommu.map('0x20000', '0x6000');
-  await expect(iommu.latest).toContainText('outside the device');
-  await iommu.map('0x5000', '0x6000', { read: false, write: false });
+  await iommu.map('0xfee0_0000', '0x7fa0_2000');
+  await expect(iommu.latest).toContainText('refuses it at map time (EINVAL)');
+  await iommu.map('0x5000', '0x7fa0_2000', { read: false, write: false });
   await expect(iommu.latest).toContainText('READ, WRITE or both');
   await iommu.expectFigure('entries', 2);
 });
@@ -125,6 +133,15 @@ test('break it: in passthrough a stray write lands in kernel memory', async ({ p
   await iommu.expectRegion('ptables', 'intact');
 });
 
+test('an unmapped IOVA past the drawn pages is fault 0x05/0x06; past 48 bits it is beyond MGAW', async ({ page }) => {
+  const iommu = new IommuPage(page);
+  await iommu.open();
+  await iommu.dmaTo('0x1_0000');
+  await expect(iommu.faultLog).toContainText('fault addr 0x10000 [fault reason 0x05] PTE Write access is not set');
+  await iommu.dmaTo('0x1_0000_0000_0000');
+  await expect(iommu.faultLog).toContainText('[fault reason 0x04] Access beyond MGAW');
+});
+
 test('Step runs ordinary traffic through the mappings', async ({ page }) => {
   const iommu = new IommuPage(page);
   await iommu.open();
@@ -135,14 +152,14 @@ test('Step runs ordinary traffic through the mappings', async ({ page }) => {
   await iommu.expectFigure('dmas', 2);
   await iommu.unmap('0x1000');
   await iommu.step();
-  await iommu.expectVerdict('blocked');
-  await expect(iommu.faultLog).toContainText('fault addr 0x1040');
+  await iommu.expectVerdict('blocked', 'DMA Write 0x1040');
+  await expect(iommu.faultLog).toContainText('fault addr 0x1000 ');
 });
 
 test('a copied link reopens the same IOMMU state', async ({ page }) => {
   const iommu = new IommuPage(page);
   await iommu.open();
-  await iommu.map('0x4000', '0x7000', { read: true, write: false });
+  await iommu.map('0x4000', '0x7fa0_4000', { read: true, write: false });
   await iommu.passthrough();
   await iommu.preset('0x0100');
   const link = await iommu.copyLink();

@@ -44,7 +44,7 @@ test('every control is reachable and operable from the keyboard', async ({ page 
   }
   await expect(post).toBeFocused();
   await page.keyboard.press('Enter');
-  await ring.expectDescriptor(0, 'OWN');
+  await ring.expectDescriptor(0, 'POSTED');
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('barrier')).toBeFocused();
   await page.keyboard.press(' ');

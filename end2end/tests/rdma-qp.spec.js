@@ -31,7 +31,10 @@ test('a send: post, the NIC fetches, DMAs and completes, the app polls; no sysca
   await qp.expectFigure('in-flight', 0);
 
   await qp.poll();
-  await expect(qp.polled).toContainText('WR #1 · IBV_WC_SUCCESS · 1024 B');
+  // byte_len means nothing for a Send completion: the opcode is shown instead.
+  await expect(qp.polled).toContainText('WR #1 · IBV_WC_SUCCESS · IBV_WC_SEND');
+  await expect(qp.polled).not.toContainText('1024 B');
+  await qp.expectFigure('peer-rq', 1);
   await qp.expectFigure('cq', '0/4');
   await qp.expectFigure('rdma-syscalls', 0);
   await qp.expectFigure('rdma-copies', 0);
@@ -163,10 +166,102 @@ test('the queue pair controls work from the keyboard', async ({ page }) => {
   await qp.expectSq(0, 'posted');
   await page.keyboard.press('ArrowRight');
   await qp.expectSq(0, 'fetched');
-  await page.keyboard.press('Tab');
-  await expect(page.getByTestId('poll-cq')).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(page.getByTestId('socket-send')).toBeFocused();
+  for (const id of ['post-write', 'post-read', 'signaled']) {
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId(id)).toBeFocused();
+  }
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('signaled')).not.toBeChecked();
+  for (const id of ['poll-cq', 'peer-recv', 'socket-send']) {
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId(id)).toBeFocused();
+  }
   await page.keyboard.press(' ');
   await qp.expectCell('sock-syscalls', 1);
+});
+
+test('a Send needs a receive at the peer: RNR NAKs, a late receive, then retries exhausted', async ({ page }) => {
+  const qp = new RdmaQpPage(page);
+  await qp.open();
+  for (let i = 0; i < 3; i += 1) await qp.postSend();
+  await qp.steps(6);
+  await qp.expectFigure('peer-rq', 0);
+  await qp.steps(2);
+  await expect(qp.latest).toContainText('RNR NAK');
+  await qp.expectFigure('rnr', 1);
+  await qp.expectSq(0, 'RNR wait');
+  await qp.peerRecv();
+  await qp.steps(2);
+  await qp.expectCq(2, 'IBV_WC_SUCCESS');
+  await qp.poll();
+
+  await qp.postSend();
+  await qp.steps(4);
+  await expect(qp.latest).toContainText('IBV_WC_RNR_RETRY_EXC_ERR');
+  await qp.step();
+  await qp.expectCq(0, 'IBV_WC_RNR_RETRY_EXC_ERR');
+  await qp.expectFigure('qp', 'ERR');
+  await qp.expectFigure('rnr', 4);
+});
+
+test("one-sided RDMA WRITE and READ move bytes without the peer's receives or CPU", async ({ page }) => {
+  const qp = new RdmaQpPage(page);
+  await qp.open();
+  await qp.postWrite();
+  await qp.postRead();
+  await qp.steps(6);
+  await qp.expectFigure('remote-bytes', '1024 / 1024');
+  await qp.expectFigure('peer-rq', 2);
+  await expect(page.getByTestId('peer-mr')).toContainText('written 1024 B');
+  await qp.poll();
+  await expect(qp.polled).toContainText('WR #1 · IBV_WC_SUCCESS · IBV_WC_RDMA_WRITE');
+  await expect(qp.polled).toContainText('WR #2 · IBV_WC_SUCCESS · IBV_WC_RDMA_READ · 1024 B');
+  await expect(page.getByTestId('why')).toContainText("the peer's CPU ran no instruction");
+});
+
+test('break it: a wrong rkey is NAKed with a remote access error', async ({ page }) => {
+  const qp = new RdmaQpPage(page);
+  await qp.open();
+  await qp.postBadRkey();
+  await qp.steps(2);
+  await expect(qp.latest).toContainText('remote access error');
+  await qp.step();
+  await qp.expectCq(0, 'IBV_WC_REM_ACCESS_ERR');
+  await qp.expectFigure('qp', 'ERR');
+  await qp.expectFigure('remote-bytes', '0 / 0');
+  await expectNoSeriousViolations(page);
+});
+
+test('selective signalling: unsignaled WRs write no CQE and hold their slots', async ({ page }) => {
+  const qp = new RdmaQpPage(page);
+  await qp.open();
+  await qp.signaled(false);
+  await qp.postWrite();
+  await qp.postWrite();
+  await qp.steps(6);
+  await qp.expectFigure('silent', 2);
+  await qp.expectFigure('cq', '0/4');
+  await qp.expectFigure('sq', '2/4');
+  await qp.expectSq(0, 'done, no CQE');
+  await qp.signaled(true);
+  await qp.postWrite();
+  await qp.steps(3);
+  await expect(qp.latest).toContainText('unsignaled WRs before it finished');
+  await qp.expectFigure('cq', '1/4');
+  await qp.expectFigure('sq', '0/4');
+});
+
+test('break it: never signalling fills the SQ for good', async ({ page }) => {
+  const qp = new RdmaQpPage(page);
+  await qp.open();
+  await qp.signaled(false);
+  for (let i = 0; i < 4; i += 1) await qp.postWrite();
+  await page.getByTestId('speed').selectOption('4');
+  await qp.play();
+  await qp.expectFigure('silent', 4);
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+  await qp.postWrite();
+  await expect(qp.latest).toHaveAttribute('data-tone', 'refused');
+  await expect(qp.latest).toContainText('ENOMEM');
+  await expect(qp.latest).toContainText('unsignaled');
 });

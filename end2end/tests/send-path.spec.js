@@ -8,28 +8,41 @@ async function expectNoSeriousViolations(page) {
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
 }
 
-test('the kernel path adds up, and kernel bypass takes four stages away', async ({ page }) => {
+test('the kernel path adds up, and kernel bypass takes three stages away', async ({ page }) => {
   const send = new SendPathPage(page);
   await send.open();
-  await send.expectFigure('total', '1,230 ns');
-  await send.expectFigure('stages', '9 of 10');
-  await expect(send.row('fetch')).toContainText('300 ns · 24.4 %');
+  await send.expectFigure('total', '1,120 ns');
+  await send.expectFigure('stages', '8 of 11');
+  await expect(send.row('fetch')).toContainText('300 ns · 26.8 %');
+  // send() runs the driver in the caller's context: no softirq on the path.
+  await expect(send.offLabel('net-tx')).toHaveText('only with qdisc contention');
   await send.bypass();
   await send.expectFigure('total', '730 ns');
-  await send.expectFigure('saving', '500 ns (40.7 %)');
-  for (const key of ['syscall', 'kernel-stack', 'copy', 'wakeup']) {
+  await send.expectFigure('saving', '390 ns (34.8 %)');
+  for (const key of ['syscall', 'kernel-stack', 'copy']) {
     await send.expectRowState(key, 'off');
     await expect(send.offLabel(key)).toHaveText('removed by kernel bypass');
   }
-  await expect(send.saving).toHaveText('saves 500 ns (40.7 %)');
-  await expect(send.latest).toContainText('from 1,230 ns to 730 ns');
+  await expect(send.saving).toHaveText('saves 390 ns (34.8 %)');
+  await expect(send.latest).toContainText('from 1,120 ns to 730 ns');
+});
+
+test('a contended qdisc adds the NET_TX stage; kernel bypass has no qdisc', async ({ page }) => {
+  const send = new SendPathPage(page);
+  await send.open();
+  await send.toggle('contended').check();
+  await send.expectFigure('total', '1,620 ns');
+  await send.expectRowState('net-tx', 'ahead');
+  await send.bypass();
+  await expect(send.offLabel('net-tx')).toHaveText('removed by kernel bypass');
+  await send.expectFigure('total', '730 ns');
 });
 
 test('TX push removes only the descriptor fetch, and works without bypass', async ({ page }) => {
   const send = new SendPathPage(page);
   await send.open();
   await send.txPush();
-  await send.expectFigure('total', '930 ns');
+  await send.expectFigure('total', '820 ns');
   await expect(send.offLabel('fetch')).toHaveText('removed by TX push');
   await expect(send.toggle('bypass')).not.toBeChecked();
 });
@@ -40,17 +53,30 @@ test('CTPIO brings kernel bypass with it, and losing bypass loses CTPIO', async 
   await send.ctpio();
   await expect(send.toggle('bypass')).toBeChecked();
   await expect(page.getByTestId('narration-history')).toContainText('kernel bypass turns on too');
-  await send.expectFigure('total', '240 ns');
-  await send.expectFigure('saving', '990 ns (80.5 %)');
+  await send.expectFigure('total', '140 ns');
+  await send.expectFigure('saving', '980 ns (87.5 %)');
   await send.expectRowState('pio', 'ahead');
-  await expect(send.offLabel('fetch')).toHaveText('removed by CTPIO');
-  await expect(send.offLabel('dma')).toHaveText('removed by CTPIO');
+  for (const key of ['descriptor', 'doorbell', 'fetch', 'dma']) {
+    await expect(send.offLabel(key)).toHaveText('removed by CTPIO');
+  }
 
   await send.bypass(false);
   await expect(send.toggle('ctpio')).not.toBeChecked();
   await expect(page.getByTestId('narration-history')).toContainText('turning kernel bypass off turns CTPIO off too');
-  await send.expectFigure('total', '1,230 ns');
+  await send.expectFigure('total', '1,120 ns');
   await expect(send.offLabel('pio')).toHaveText('only with CTPIO');
+});
+
+test('the CTPIO walk: the frame leaves from the PIO write, then the fallback is posted off the wire path', async ({ page }) => {
+  const send = new SendPathPage(page);
+  await send.open();
+  await send.ctpio();
+  await send.step();
+  await expect(send.clock).toContainText('t = 60 ns');
+  await expect(send.latest).toContainText('ef_vi_transmit_ctpio_fallback()');
+  await expect(send.latest).toContainText('off the wire path');
+  await send.step();
+  await expect(page.getByTestId('narration-history')).toContainText('on the wire after 140 ns');
 });
 
 test('Step walks one packet with a running clock; Back, Play and a new packet', async ({ page }) => {
@@ -69,7 +95,7 @@ test('Step walks one packet with a running clock; Back, Play and a new packet', 
   // Play stops by itself once Step has nothing left to do, and says why.
   await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
   await expect(send.latest).toContainText('This packet is done');
-  await expect(page.getByTestId('narration-history')).toContainText('on the wire after 1,230 ns');
+  await expect(page.getByTestId('narration-history')).toContainText('on the wire after 1,120 ns');
   await send.expectRowState('phy', 'here');
   await send.newPacket();
   await send.expectFigure('clock', '0 ns');
@@ -82,11 +108,11 @@ test('a slower stage shows how sensitive the total is', async ({ page }) => {
   await send.open();
   await send.pickStage('NIC reads the descriptor over PCIe');
   await send.setStageCost(900);
-  await send.expectFigure('total', '1,830 ns');
-  await expect(send.row('fetch')).toContainText('900 ns · 49.2 %');
+  await send.expectFigure('total', '1,720 ns');
+  await expect(send.row('fetch')).toContainText('900 ns · 52.3 %');
   await expect(page.getByTestId('stage-cost-value')).toHaveText('900 ns');
   await send.restoreCosts();
-  await send.expectFigure('total', '1,230 ns');
+  await send.expectFigure('total', '1,120 ns');
 });
 
 test('a copied link restores techniques, costs and the packet', async ({ page }) => {
@@ -97,11 +123,11 @@ test('a copied link restores techniques, costs and the packet', async ({ page })
   await send.setStageCost(500);
   await send.step();
   await send.step();
-  await send.expectFigure('total', '1,180 ns');
+  await send.expectFigure('total', '1,070 ns');
   const link = await send.copyLink();
   await page.goto('about:blank');
   await page.goto(link);
-  await send.expectFigure('total', '1,180 ns');
+  await send.expectFigure('total', '1,070 ns');
   await send.expectFigure('clock', '310 ns');
   await expect(send.toggle('tx-push')).toBeChecked();
   await send.expectStep(4);
@@ -134,6 +160,6 @@ test('axe finds no serious violation, before and after CTPIO', async ({ page }) 
   await expectNoSeriousViolations(page);
   await send.ctpio();
   await send.step();
-  await send.expectFigure('total', '240 ns');
+  await send.expectFigure('total', '140 ns');
   await expectNoSeriousViolations(page);
 });

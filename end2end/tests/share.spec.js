@@ -23,7 +23,7 @@ test('a copied link reopens the same state in a fresh page', async ({ page, cont
   await again.expectFigure('mode', 'TX');
   await again.expectFigure('tail', 2);
   await again.expectFigure('doorbell', 2);
-  await again.expectDescriptor(1, 'OWN');
+  await again.expectDescriptor(1, 'NIC');
   await expect(other.getByTestId('dma')).toContainText('holds descriptor #0');
   await again.expectStep(5);
   await expect(other.getByTestId('link-notice')).toHaveCount(0);

@@ -1,14 +1,20 @@
 //! NAPI poll loop: one interrupt, then budgeted polling, then re-arm.
 //!
-//! Rules (Linux `Documentation/networking/napi.rst`; `net/core/dev.c`
-//! `napi_poll()` / `net_rx_action()`; `include/linux/netdevice.h`
-//! `napi_complete_done()`):
+//! Rules (Linux `Documentation/networking/napi.rst`, "Scheduling and IRQ
+//! masking" and "Software IRQ coalescing"; `net/core/dev.c`
+//! `napi_complete_done()`, `napi_watchdog()`, `net_rx_action()`):
 //! - a packet that finds the device interrupt armed raises one hard IRQ; the
 //!   handler masks the interrupt and schedules the poll (`napi_schedule()`);
-//! - each poll processes at most `budget` packets;
-//! - a poll that processes fewer than `budget` calls `napi_complete_done()`
-//!   and re-enables the interrupt; one that uses its whole budget stays
-//!   scheduled, because more packets may be waiting;
+//! - each poll processes at most `budget` packets (the instance's weight);
+//! - a poll that processes fewer than `budget` calls `napi_complete_done()`,
+//!   and the driver unmasks the interrupt only if that returns true; one that
+//!   uses its whole budget stays scheduled, because more may be waiting;
+//! - `napi_complete_done()` returns false while `napi_defer_hard_irqs`
+//!   deferrals remain and `gro_flush_timeout` is non-zero: a poll that did
+//!   work reloads the count, each completion spends one, and an hrtimer of
+//!   `gro_flush_timeout` re-polls instead of an interrupt (it also returns
+//!   false while busy polling owns the instance, which this model leaves to
+//!   the busy-poll demo);
 //! - while the interrupt is masked, arrivals raise nothing;
 //! - a packet that finds no free descriptor is dropped and counted.
 
@@ -22,6 +28,10 @@ pub const BUDGET_MIN: usize = 1;
 pub const BUDGET_MAX: usize = 64;
 pub const BURST_MIN: usize = 1;
 pub const BURST_MAX: usize = 64;
+/// Largest `napi_defer_hard_irqs` offered (the sysctl takes up to 2^31 - 1).
+pub const DEFER_MAX: u32 = 10;
+/// Largest `gro_flush_timeout` offered, in microseconds.
+pub const TIMEOUT_MAX_US: u32 = 1_000;
 /// Polls remembered for the history strip.
 pub const HISTORY: usize = 12;
 
@@ -29,6 +39,10 @@ pub const HISTORY: usize = 12;
 pub struct NapiConfig {
     pub ring_size: usize,
     pub budget: usize,
+    /// `napi_defer_hard_irqs`: empty polls before the IRQ is unmasked again.
+    pub defer_hard_irqs: u32,
+    /// `gro_flush_timeout`, µs: the re-poll timer; 0 disables the deferral.
+    pub gro_flush_timeout_us: u32,
 }
 
 impl Default for NapiConfig {
@@ -36,6 +50,8 @@ impl Default for NapiConfig {
         NapiConfig {
             ring_size: 16,
             budget: 4,
+            defer_hard_irqs: 0,
+            gro_flush_timeout_us: 0,
         }
     }
 }
@@ -60,8 +76,10 @@ pub struct PollRecord {
     pub number: u32,
     pub drained: usize,
     pub budget: usize,
-    /// True when this poll completed and re-armed the line.
+    /// True when this poll called `napi_complete_done()`.
     pub completed: bool,
+    /// True when that call returned true and the driver re-armed the line.
+    pub rearmed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +90,13 @@ pub struct Napi {
     pub occupancy: usize,
     pub line: Line,
     pub poll_scheduled: bool,
+    pub defer_hard_irqs: u32,
+    pub gro_flush_timeout_us: u32,
+    /// Deferrals left (`n->defer_hard_irqs_count`).
+    pub defer_count: u32,
+    /// The `gro_flush_timeout` hrtimer is running: it will re-poll.
+    pub timer_armed: bool,
+    pub timer_polls: u32,
     /// Packets processed by the most recent poll.
     pub drained_last: usize,
     pub polls: u32,
@@ -91,6 +116,8 @@ pub enum NapiAction {
     Burst(usize),
     /// The softirq runs the scheduled poll once.
     Poll,
+    /// The `gro_flush_timeout` hrtimer fires and schedules the poll.
+    TimerFires,
     /// Change the per-poll budget.
     SetBudget(usize),
 }
@@ -145,9 +172,11 @@ impl Napi {
                     );
                 }
                 Line::Masked => events.push(
-                    Event::info(
-                        "The line is MASKED, so these packets raise no interrupt: the poll already scheduled will find them.",
-                    )
+                    Event::info(if self.timer_armed {
+                        "The line is MASKED, so these packets raise no interrupt: the re-poll timer will find them."
+                    } else {
+                        "The line is MASKED, so these packets raise no interrupt: the poll already scheduled will find them."
+                    })
                     .at("irq-line"),
                 ),
             }
@@ -157,9 +186,11 @@ impl Napi {
 
     fn poll(&mut self) -> Outcome {
         if !self.poll_scheduled {
-            return Err(Refusal::new(
-                "No poll is scheduled: the line is ARMED and NAPI waits for the next interrupt. Send a burst.",
-            ));
+            return Err(Refusal::new(if self.timer_armed {
+                "No poll is scheduled yet: the gro_flush_timeout timer will schedule one when it fires (Step)."
+            } else {
+                "No poll is scheduled: the line is ARMED and NAPI waits for the next interrupt. Send a burst."
+            }));
         }
         let drained = self.budget.min(self.occupancy);
         self.occupancy -= drained;
@@ -167,30 +198,80 @@ impl Napi {
         self.polls += 1;
         self.drained_last = drained;
         let completed = drained < self.budget;
+        let rearmed = completed && self.complete_done(drained);
         self.history.push(PollRecord {
             number: self.polls,
             drained,
             budget: self.budget,
             completed,
+            rearmed,
         });
         if self.history.len() > HISTORY {
             self.history.remove(0);
         }
-        let event = if completed {
-            self.poll_scheduled = false;
-            self.line = Line::Armed;
+        let head = format!(
+            "Poll {} processed {drained} of a budget of {}.",
+            self.polls, self.budget
+        );
+        let event = if !completed {
+            Event::info(format!(
+                "{head} It used it all ({} left in the ring), so it does not complete: the poll stays scheduled and the line MASKED.",
+                self.occupancy
+            ))
+        } else if rearmed {
             Event::done(format!(
-                "Poll {} processed {drained} of a budget of {}. Fewer than the budget means the ring is empty: napi_complete_done() re-arms the line.",
-                self.polls, self.budget
+                "{head} Fewer than the budget: napi_complete_done() returned true, so the driver unmasks the interrupt."
             ))
             .at("irq-line")
         } else {
-            Event::info(format!(
-                "Poll {} used its whole budget of {} ({} left in the ring). More may be waiting, so the poll stays scheduled and the line stays MASKED.",
-                self.polls, self.budget, self.occupancy
+            Event::warn(format!(
+                "{head} napi_complete_done() returned false ({} deferral{} left): the IRQ stays MASKED and a {} µs gro_flush_timeout timer will poll again.",
+                self.defer_count,
+                plural(self.defer_count as usize),
+                self.gro_flush_timeout_us
             ))
+            .at("irq-line")
+            .at("timer")
         };
         Ok(vec![event.at("ring").at("poll")])
+    }
+
+    /// `napi_complete_done()`: true when the driver may unmask the IRQ.
+    fn complete_done(&mut self, work_done: usize) -> bool {
+        self.poll_scheduled = false;
+        if work_done > 0 {
+            self.defer_count = self.defer_hard_irqs;
+        }
+        let mut rearm = true;
+        if self.defer_count > 0 {
+            self.defer_count -= 1;
+            rearm = self.gro_flush_timeout_us == 0;
+        }
+        if rearm {
+            self.line = Line::Armed;
+        } else {
+            self.timer_armed = true;
+        }
+        rearm
+    }
+
+    fn timer_fires(&mut self) -> Outcome {
+        if !self.timer_armed {
+            return Err(Refusal::new(
+                "No gro_flush_timeout timer is running: it is started only when napi_complete_done() defers the IRQ.",
+            ));
+        }
+        self.timer_armed = false;
+        self.poll_scheduled = true;
+        self.timer_polls += 1;
+        Ok(vec![Event::info(format!(
+            "{} µs later the gro_flush_timeout timer fires and schedules the poll: no interrupt was needed ({} packet{} waiting).",
+            self.gro_flush_timeout_us,
+            self.occupancy,
+            plural(self.occupancy)
+        ))
+        .at("timer")
+        .at("poll")])
     }
 
     fn set_budget(&mut self, budget: usize) -> Outcome {
@@ -222,6 +303,11 @@ impl Model for Napi {
         if !(BUDGET_MIN..=BUDGET_MAX).contains(&config.budget) {
             return Err(format!("budget must be {BUDGET_MIN} to {BUDGET_MAX}"));
         }
+        if config.defer_hard_irqs > DEFER_MAX || config.gro_flush_timeout_us > TIMEOUT_MAX_US {
+            return Err(format!(
+                "napi_defer_hard_irqs is 0 to {DEFER_MAX}, gro_flush_timeout 0 to {TIMEOUT_MAX_US} µs"
+            ));
+        }
         Ok(())
     }
 
@@ -232,6 +318,11 @@ impl Model for Napi {
             occupancy: 0,
             line: Line::Armed,
             poll_scheduled: false,
+            defer_hard_irqs: config.defer_hard_irqs,
+            gro_flush_timeout_us: config.gro_flush_timeout_us,
+            defer_count: 0,
+            timer_armed: false,
+            timer_polls: 0,
             drained_last: 0,
             polls: 0,
             hard_irqs: 0,
@@ -256,6 +347,7 @@ impl Model for Napi {
         match *action {
             NapiAction::Burst(n) => self.burst(n),
             NapiAction::Poll => self.poll(),
+            NapiAction::TimerFires => self.timer_fires(),
             NapiAction::SetBudget(b) => self.set_budget(b),
         }
     }
@@ -263,6 +355,8 @@ impl Model for Napi {
     fn next_auto(&self) -> Result<NapiAction, Refusal> {
         if self.poll_scheduled {
             Ok(NapiAction::Poll)
+        } else if self.timer_armed {
+            Ok(NapiAction::TimerFires)
         } else {
             Err(Refusal::new(
                 "Nothing to step: the ring is empty and the line ARMED. Send a burst of packets.",
@@ -280,8 +374,19 @@ impl Model for Napi {
         if let Some(poll) = self.history.iter().find(|p| p.drained > p.budget) {
             return Err(format!("poll {} drained more than its budget", poll.number));
         }
-        if (self.line == Line::Armed) == self.poll_scheduled {
-            return Err("the line must be masked exactly while a poll is scheduled".into());
+        if (self.line == Line::Armed) == (self.poll_scheduled || self.timer_armed) {
+            return Err(
+                "the line must be masked exactly while a poll or its timer is pending".into(),
+            );
+        }
+        if self.poll_scheduled && self.timer_armed {
+            return Err("a poll is scheduled while its re-poll timer still runs".into());
+        }
+        if self.defer_count > self.defer_hard_irqs {
+            return Err("more deferrals left than napi_defer_hard_irqs allows".into());
+        }
+        if self.timer_armed && self.gro_flush_timeout_us == 0 {
+            return Err("a re-poll timer runs with gro_flush_timeout 0".into());
         }
         if self.line == Line::Armed && self.occupancy > 0 {
             return Err("the line was re-armed with packets still in the ring".into());
@@ -306,6 +411,7 @@ impl Model for Napi {
                 if self.poll_scheduled { "yes" } else { "no" },
             ),
             Figure::new("budget", "budget", self.budget),
+            Figure::new("timer-polls", "timer polls", self.timer_polls),
             Figure::new("drained", "drained this poll", self.drained_last),
             Figure::new("polls", "polls", self.polls),
             Figure::new("irqs", "hard IRQs (NAPI)", self.hard_irqs),
@@ -330,10 +436,17 @@ impl Model for Napi {
             ));
         }
         out.push(format!(
-            "No poll handles more than {} packet{}, so a flooded queue cannot hog the CPU: other devices and tasks get a turn between polls.",
-            self.budget,
-            plural(self.budget)
+            "The budget ({} here, the weight of this NAPI instance, 64 by default) bounds one instance's turn, so the other instances on this CPU get theirs in the same net_rx_action() round. Tasks get the CPU back when net_rx_action() stops at netdev_budget (300 packets) or netdev_budget_usecs (2 jiffies, 2 ms at HZ=1000), leaving the rest to ksoftirqd.",
+            self.budget
         ));
+        if self.timer_polls > 0 {
+            out.push(format!(
+                "{} poll{} came from the gro_flush_timeout timer instead of an interrupt: with napi_defer_hard_irqs = {} the IRQ stays masked through that many empty polls.",
+                self.timer_polls,
+                plural(self.timer_polls as usize),
+                self.defer_hard_irqs
+            ));
+        }
         if self.dropped > 0 {
             out.push(format!(
                 "{} packet{} were dropped because a burst outran the {} free descriptors. A larger ring absorbs larger bursts, at the cost of memory and queueing delay.",
@@ -346,7 +459,7 @@ impl Model for Napi {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: time (real polls also stop after netdev_budget_usecs), the budget shared by all devices in one softirq round, GRO, busy polling, and the re-arm race that drivers close by re-checking the ring."
+        "Leaves out: time, other NAPI instances sharing net_rx_action()'s netdev_budget, GRO and its flush timer when no deferral is set, busy polling (see the busy-poll demo), and the re-arm race that NAPIF_STATE_MISSED closes."
     }
 }
 
@@ -411,15 +524,78 @@ mod tests {
 
     #[test]
     fn invalid_config_is_rejected() {
-        assert!(Napi::validate(&NapiConfig {
-            ring_size: 3,
-            budget: 4
+        let base = NapiConfig::default();
+        for bad in [
+            NapiConfig {
+                ring_size: 3,
+                ..base.clone()
+            },
+            NapiConfig {
+                budget: 65,
+                ..base.clone()
+            },
+            NapiConfig {
+                defer_hard_irqs: DEFER_MAX + 1,
+                ..base.clone()
+            },
+        ] {
+            assert!(Napi::validate(&bad).is_err());
+        }
+    }
+
+    fn deferring(defer_hard_irqs: u32, gro_flush_timeout_us: u32) -> Napi {
+        Napi::new(&NapiConfig {
+            defer_hard_irqs,
+            gro_flush_timeout_us,
+            ..NapiConfig::default()
         })
-        .is_err());
-        assert!(Napi::validate(&NapiConfig {
-            ring_size: 16,
-            budget: 65
-        })
-        .is_err());
+    }
+
+    #[test]
+    fn napi_complete_done_returns_false_while_deferrals_remain() {
+        // dev.c: work done reloads the count (2); each completion spends one
+        // and returns false while gro_flush_timeout is set; the second empty
+        // poll finds the count at 0 and lets the driver unmask.
+        let mut m = deferring(2, 200);
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        assert_eq!(
+            (m.line, m.timer_armed, m.defer_count),
+            (Line::Masked, true, 1)
+        );
+        let mut steps = vec![];
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+            m.check().unwrap();
+            steps.push(a);
+        }
+        use NapiAction::*;
+        assert_eq!(steps, vec![TimerFires, Poll, TimerFires, Poll]);
+        assert_eq!((m.line, m.hard_irqs, m.timer_polls), (Line::Armed, 1, 2));
+        assert_eq!(
+            m.history.iter().map(|p| p.rearmed).collect::<Vec<_>>(),
+            vec![false, false, true]
+        );
+    }
+
+    #[test]
+    fn without_gro_flush_timeout_the_deferral_does_nothing() {
+        let mut m = deferring(2, 0);
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        assert_eq!((m.line, m.timer_armed), (Line::Armed, false));
+    }
+
+    #[test]
+    fn packets_during_the_deferral_raise_no_irq_and_reload_the_count() {
+        let mut m = deferring(2, 200);
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        m.apply(&NapiAction::Burst(3)).unwrap();
+        assert_eq!(m.hard_irqs, 1);
+        m.apply(&NapiAction::TimerFires).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        assert_eq!((m.drained_last, m.defer_count), (3, 1));
+        assert!(m.apply(&NapiAction::Poll).is_err(), "waits for the timer");
     }
 }

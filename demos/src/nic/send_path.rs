@@ -6,11 +6,19 @@
 //! the doorbell write comes before the NIC fetches the descriptor it announces.
 //!
 //! Rules and sources:
+//! - A kernel `send()` transmits in the caller's own context: `dev_queue_xmit()`
+//!   → `__dev_xmit_skb()` → `sch_direct_xmit()` → the driver's
+//!   `ndo_start_xmit()` (`net/core/dev.c`, `net/sched/sch_generic.c`). No
+//!   softirq and no wakeup is on that path. Only when the qdisc is busy on
+//!   another CPU does the skb wait in the queue, to be sent by that CPU's
+//!   `__qdisc_run()` or, once its quota is spent, by the NET_TX softirq
+//!   (`__netif_schedule()` → `net_tx_action()`): the "qdisc contended"
+//!   condition adds that stage. Its 500 ns is this model's assumption.
 //! - Kernel bypass (e.g. AMD Solarflare Onload / ef_vi, DPDK): the application
 //!   drives the NIC's rings from user space, so there is no `send()` system
 //!   call, no kernel TCP/IP stack or `sk_buff`, no copy into a kernel buffer
-//!   and no softirq or scheduler wakeup on the path (ef_vi User Guide,
-//!   "Overview"; Onload User Guide, "Background").
+//!   and no qdisc (ef_vi User Guide, "Overview"; Onload User Guide,
+//!   "Background").
 //! - TX push: the driver writes the descriptor into the doorbell write itself,
 //!   so the NIC need not read it from host memory over PCIe (Linux
 //!   `drivers/net/ethernet/sfc/nic_common.h` `efx_nic_may_push_tx_desc()`;
@@ -23,12 +31,18 @@
 //!   DMA read of the payload (ef_vi User Guide, "CTPIO";
 //!   `ef_vi_transmit_ctpio()`; Onload `EF_CTPIO`). It is driven from ef_vi or
 //!   Onload, i.e. from a kernel-bypass stack, hence its requirement.
+//! - After the PIO write, ef_vi posts the same frame as an ordinary DMA
+//!   descriptor and rings the doorbell (`ef_vi_transmit_ctpio_fallback()`,
+//!   `src/include/etherfabric/vi.h`: "provides a fallback frame which is sent
+//!   in cases where the CTPIO send fails"). The frame is already on its way,
+//!   so descriptor and doorbell are off the wire path: the Step walk narrates
+//!   them after the PIO write instead of timing them.
 //! - The PIO write of the frame is a stage of its own, present only with
 //!   CTPIO. Its 60 ns is this model's assumption, not a measurement: a
 //!   minimum 64-byte frame is one 64-byte write-combined burst, a posted PCIe
 //!   write like the doorbell, so it is priced like the doorbell.
 
-use super::stages::{Pipeline, Spec, StageAction, StageDef, TechDef};
+use super::stages::{Pipeline, Spec, StageAction, StageDef, TechDef, Walk};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::{ns, share_tenths, tenths};
 use serde::{Deserialize, Serialize};
@@ -36,14 +50,20 @@ use serde::{Deserialize, Serialize};
 pub const BYPASS: usize = 0;
 pub const TX_PUSH: usize = 1;
 pub const CTPIO: usize = 2;
+/// Not a technique but a condition: the qdisc is busy on another CPU.
+pub const CONTENDED: usize = 3;
 const BYPASS_BIT: u8 = 1 << BYPASS;
 const TX_PUSH_BIT: u8 = 1 << TX_PUSH;
 const CTPIO_BIT: u8 = 1 << CTPIO;
+const CONTENDED_BIT: u8 = 1 << CONTENDED;
 
 /// Index of the NIC's descriptor read, the largest default stage.
 pub const FETCH: usize = 7;
 /// Index of the CTPIO programmed-I/O write.
 pub const PIO: usize = 4;
+/// Indices of the driver's descriptor write and doorbell.
+pub const DESCRIPTOR: usize = 5;
+pub const DOORBELL: usize = 6;
 
 pub static STAGES: &[StageDef] = &[
     StageDef::new(
@@ -61,13 +81,14 @@ pub static STAGES: &[StageDef] = &[
         true,
     ),
     StageDef::new("copy", "copy into a kernel buffer", 80, BYPASS_BIT, true),
-    StageDef::new(
-        "wakeup",
-        "softirq / scheduler wakeup",
-        110,
-        BYPASS_BIT,
-        true,
-    ),
+    StageDef {
+        key: "net-tx",
+        name: "contended qdisc: its owner or NET_TX sends it",
+        base_ns: 500,
+        removed_by: BYPASS_BIT,
+        only_with: CONTENDED_BIT,
+        cpu: true,
+    },
     StageDef {
         key: "pio",
         name: "CPU writes the frame to the NIC (PIO)",
@@ -76,8 +97,14 @@ pub static STAGES: &[StageDef] = &[
         only_with: CTPIO_BIT,
         cpu: true,
     },
-    StageDef::new("descriptor", "driver writes the TX descriptor", 40, 0, true),
-    StageDef::new("doorbell", "doorbell MMIO write", 60, 0, true),
+    StageDef::new(
+        "descriptor",
+        "driver writes the TX descriptor",
+        40,
+        CTPIO_BIT,
+        true,
+    ),
+    StageDef::new("doorbell", "doorbell MMIO write", 60, CTPIO_BIT, true),
     StageDef::new(
         "fetch",
         "NIC reads the descriptor over PCIe",
@@ -95,18 +122,32 @@ pub static TECHNIQUES: &[TechDef] = &[
         name: "kernel bypass",
         requires: 0,
         requires_why: "",
+        excludes: 0,
+        excludes_why: "",
     },
     TechDef {
         key: "tx-push",
         name: "TX push",
         requires: 0,
         requires_why: "",
+        excludes: 0,
+        excludes_why: "",
     },
     TechDef {
         key: "ctpio",
         name: "CTPIO",
         requires: BYPASS_BIT,
         requires_why: "is driven from a kernel-bypass stack (ef_vi or Onload)",
+        excludes: 0,
+        excludes_why: "",
+    },
+    TechDef {
+        key: "contended",
+        name: "qdisc contention",
+        requires: 0,
+        requires_why: "",
+        excludes: 0,
+        excludes_why: "",
     },
 ];
 
@@ -160,7 +201,22 @@ impl Model for SendPath {
     }
 
     fn apply(&mut self, action: &StageAction) -> Outcome {
-        self.pipe.apply(&SPEC, action)
+        let mut events = self.pipe.apply(&SPEC, action)?;
+        if *action == StageAction::Advance
+            && self.pipe.uses(CTPIO)
+            && self.pipe.walk == Walk::After(PIO)
+        {
+            let fallback = self.pipe.costs[DESCRIPTOR] + self.pipe.costs[DOORBELL];
+            events.push(
+                Event::info(format!(
+                    "The frame is already leaving. Now ef_vi_transmit_ctpio_fallback() writes the same frame as a DMA descriptor and rings the doorbell ({} of CPU), off the wire path: the NIC sends that copy only if the cut-through send fails.",
+                    ns(fallback)
+                ))
+                .at("descriptor")
+                .at("doorbell"),
+            );
+        }
+        Ok(events)
     }
 
     fn next_auto(&self) -> Result<StageAction, Refusal> {
@@ -174,6 +230,9 @@ impl Model for SendPath {
         }
         if self.pipe.uses(BYPASS) && self.pipe.is_active(&SPEC, 0) {
             return Err("kernel bypass is on but the syscall is still on the path".into());
+        }
+        if self.pipe.is_active(&SPEC, 3) != (self.pipe.uses(CONTENDED) && !self.pipe.uses(BYPASS)) {
+            return Err("the NET_TX stage is on the path without a contended kernel qdisc".into());
         }
         Ok(())
     }
@@ -229,7 +288,8 @@ impl Model for SendPath {
         if !self.pipe.uses(BYPASS) {
             let kernel = self.kernel_ns();
             out.push(format!(
-                "The kernel's own work (system call, stack, copy, wakeup) is {}, {} of this send; kernel bypass removes all of it.",
+                "The kernel's own work (system call, stack, copy{}) is {}, {} of this send; kernel bypass removes all of it. The kernel sends in the caller's context: no softirq unless the qdisc is contended.",
+                if self.pipe.uses(CONTENDED) { ", the contended qdisc" } else { "" },
                 ns(kernel),
                 tenths(share_tenths(kernel.into(), total.into()))
             ));
@@ -242,22 +302,22 @@ impl Model for SendPath {
         }
         if self.pipe.uses(CTPIO) {
             out.push(format!(
-                "CTPIO is not free: the CPU itself writes the frame to the NIC, {} here (an assumption: one 64-byte write-combined burst, priced like the doorbell). A larger frame takes one burst per 64 bytes.",
-                ns(self.pipe.costs[PIO])
+                "CTPIO is not free: the CPU itself writes the frame to the NIC, {} here (an assumption: one 64-byte write-combined burst, priced like the doorbell), then spends {} posting the fallback descriptor, after the frame has gone.",
+                ns(self.pipe.costs[PIO]),
+                ns(self.pipe.costs[DESCRIPTOR] + self.pipe.costs[DOORBELL])
             ));
         }
         out
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: overlap between stages (the model adds them up in series), frame size, the fallback descriptor ef_vi posts after a CTPIO write (kept on the path here as the descriptor and doorbell stages), TX completions, and the cost of polling for them. Stage costs are round teaching figures, not measurements."
+        "Leaves out: overlap between stages (the model adds them up in series), frame size, TX completions and the cost of polling for them, and what the fallback send costs when a CTPIO send fails. Stage costs are round teaching figures, not measurements."
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nic::stages::Walk;
 
     fn model() -> SendPath {
         SendPath::new(&SendPathConfig::default())
@@ -268,20 +328,32 @@ mod tests {
     }
 
     #[test]
-    fn the_kernel_path_sums_its_nine_stages() {
+    fn the_uncontended_kernel_path_has_no_softirq_and_sums_eight_stages() {
+        // dev_queue_xmit() runs the driver in the caller's context.
         let m = model();
-        let sum: u32 = [90, 220, 80, 110, 40, 300, 60, 250, 80].iter().sum();
+        let sum: u32 = [90, 220, 80, 40, 60, 300, 250, 80].iter().sum();
         assert_eq!(m.pipe.total(&SPEC), sum);
-        assert_eq!(m.pipe.active(&SPEC).len(), 9);
+        assert_eq!(m.pipe.active(&SPEC).len(), 8);
+        assert!(!m.pipe.is_active(&SPEC, 3));
         m.check().unwrap();
     }
 
     #[test]
-    fn kernel_bypass_removes_syscall_stack_copy_and_wakeup() {
+    fn a_contended_qdisc_adds_the_net_tx_stage_and_bypass_removes_it() {
+        let mut m = model();
+        use_(&mut m, CONTENDED, true).unwrap();
+        assert_eq!(m.pipe.total(&SPEC), 1120 + 500);
+        use_(&mut m, BYPASS, true).unwrap();
+        assert!(!m.pipe.is_active(&SPEC, 3));
+        m.check().unwrap();
+    }
+
+    #[test]
+    fn kernel_bypass_removes_syscall_stack_and_copy() {
         let mut m = model();
         use_(&mut m, BYPASS, true).unwrap();
-        assert_eq!(m.saving(), 90 + 220 + 80 + 110);
-        for i in 0..4 {
+        assert_eq!(m.saving(), 90 + 220 + 80);
+        for i in 0..3 {
             assert_eq!(
                 m.pipe.off_reason(&SPEC, i).as_deref(),
                 Some("removed by kernel bypass")
@@ -298,15 +370,32 @@ mod tests {
     }
 
     #[test]
-    fn ctpio_turns_bypass_on_removes_fetch_and_dma_and_adds_the_pio_write() {
+    fn ctpio_turns_bypass_on_and_the_wire_path_is_the_pio_write_then_the_phy() {
         let mut m = model();
         let events = use_(&mut m, CTPIO, true).unwrap();
         assert!(m.pipe.uses(BYPASS));
         assert!(events[0].text.contains("kernel bypass turns on too"));
         assert!(m.pipe.is_active(&SPEC, PIO));
-        let removed = 90 + 220 + 80 + 110 + 300 + 250;
+        assert!(!m.pipe.is_active(&SPEC, DESCRIPTOR) && !m.pipe.is_active(&SPEC, DOORBELL));
+        let removed = 90 + 220 + 80 + 40 + 60 + 300 + 250;
         assert_eq!(m.saving(), removed - 60);
-        assert_eq!(m.pipe.total(&SPEC), 40 + 60 + 60 + 80);
+        assert_eq!(m.pipe.total(&SPEC), 60 + 80);
+    }
+
+    #[test]
+    fn the_ctpio_walk_narrates_the_fallback_after_the_pio_write() {
+        let mut m = model();
+        use_(&mut m, CTPIO, true).unwrap();
+        let first = m.apply(&StageAction::Advance).unwrap();
+        assert!(first
+            .last()
+            .unwrap()
+            .text
+            .contains("ef_vi_transmit_ctpio_fallback()"));
+        let second = m.apply(&StageAction::Advance).unwrap();
+        assert!(second
+            .iter()
+            .any(|e| e.text.contains("on the wire after 140 ns")));
     }
 
     #[test]
@@ -336,7 +425,7 @@ mod tests {
         use_(&mut m, BYPASS, true).unwrap();
         let action = m.next_auto().unwrap();
         m.apply(&action).unwrap();
-        assert_eq!(m.pipe.walk, Walk::After(5));
+        assert_eq!(m.pipe.walk, Walk::After(DESCRIPTOR));
         assert_eq!(m.pipe.clock(&SPEC), 40);
         while let Ok(a) = m.next_auto() {
             m.apply(&a).unwrap();
@@ -361,7 +450,7 @@ mod tests {
             .map(|s| s.base_ns)
             .sum();
         assert_eq!(w.total_ns, defaults + 600);
-        assert_eq!(w.rows[FETCH].share_tenths, 492);
+        assert_eq!(w.rows[FETCH].share_tenths, 523);
         assert!(m.why()[1].contains("NIC reads the descriptor"));
     }
 }

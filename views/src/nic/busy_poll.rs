@@ -7,7 +7,8 @@ use crate::draw::waterfall::{compare, cost_editor, edited, waterfall};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Table};
 use demos::nic::busy_poll::{
-    rate_index, rate_text, BusyPoll, BusyPollAction, BUSY, RATES, RATE_MAX, RATE_MIN, SPEC,
+    rate_index, rate_text, BusyPoll, BusyPollAction, BUSY, PMD, PREFER, RATES, RATE_MAX, RATE_MIN,
+    SPEC,
 };
 use demos::nic::stages::{StageAction, COST_MAX};
 use demos::text::{ns, tenths};
@@ -15,7 +16,7 @@ use demos::text::{ns, tenths};
 /// What each mode costs at the chosen rate.
 fn cpu_table(m: &BusyPoll) -> Table {
     let c = m.cpu();
-    let busy_on = m.pipe.uses(BUSY);
+    let busy_on = m.pipe.on != 0;
     let in_use = |on: bool| if on { " (in use)" } else { "" };
     let mut t = Table::new(
         "cpu-panel",
@@ -39,7 +40,7 @@ fn cpu_table(m: &BusyPoll) -> Table {
     t.row(
         "mode-busy",
         vec![
-            Cell::text(format!("busy polling{}", in_use(busy_on))),
+            Cell::text(format!("{}{}", polling_name(m), in_use(busy_on))),
             Cell::mono(ns(c.busy_ns as i64)).key("busy-per-packet"),
             Cell::mono(tenths(c.busy_util as i64)).key("busy-util"),
         ],
@@ -49,19 +50,30 @@ fn cpu_table(m: &BusyPoll) -> Table {
     t
 }
 
+/// The polling mode the CPU figures describe.
+fn polling_name(m: &BusyPoll) -> &'static str {
+    if m.pipe.uses(PMD) {
+        "user-space polling"
+    } else if m.pipe.uses(PREFER) {
+        "busy polling, IRQs masked"
+    } else {
+        "busy polling, IRQs still firing"
+    }
+}
+
 fn verdict(m: &BusyPoll) -> List {
     let c = m.cpu();
     let cheaper = if c.busy_cheaper() {
-        "busy polling"
+        polling_name(m)
     } else {
         "interrupts"
     };
     let crossover = match c.crossover_pps {
         Some(x) => format!(
-            "Crossover: {}. Below it busy polling costs more CPU per packet than interrupts; above it, less.",
+            "Crossover: {}. Below it polling costs more CPU per packet than interrupts; above it, less.",
             rate_text(x)
         ),
-        None => "No crossover: at these stage costs interrupts cost no CPU, so busy polling never pays.".into(),
+        None => "No crossover: at these stage costs polling never costs less CPU than interrupts.".into(),
     };
     List::new("cpu-verdict", "Which costs less CPU", "")
         .focus("cpu")
@@ -91,7 +103,7 @@ fn chart(m: &BusyPoll) -> Figure {
     let mut f = Figure::new(
         "chart",
         format!(
-            "CPU per packet against packet rate. At {}: interrupts {}, busy polling {}.",
+            "CPU per packet against packet rate. At {}: interrupts {}, polling {}.",
             rate_text(m.rate_pps.into()),
             ns(now.irq_ns as i64),
             ns(now.busy_ns as i64)
@@ -100,7 +112,7 @@ fn chart(m: &BusyPoll) -> Figure {
         360.0,
     )
     .legend("driver", "interrupts: the stages' CPU work")
-    .legend("nic dashed", "busy polling: a core ÷ rate");
+    .legend("nic dashed", "polling: a core ÷ rate, plus any IRQ left");
     let rate_ticks = decades(1e3, 1e7, |v| rate_text(v as u64).replace(" pkt/s", ""));
     let ns_ticks = decades(10.0, 1e6, |v| match v as u64 {
         n if n >= 1_000_000 => format!("{} ms", n / 1_000_000),
@@ -121,14 +133,11 @@ fn chart(m: &BusyPoll) -> Figure {
         ],
         "driver",
     ));
-    f.push(plot.series(
-        "busy-line",
-        &[
-            (f64::from(RATE_MIN), lo.busy_ns as f64),
-            (f64::from(RATE_MAX), hi.busy_ns as f64),
-        ],
-        "nic dashed",
-    ));
+    let busy: Vec<(f64, f64)> = RATES
+        .iter()
+        .map(|&r| (f64::from(r), m.cpu_at(r).busy_ns as f64))
+        .collect();
+    f.push(plot.series("busy-line", &busy, "nic dashed"));
     if let Some(x) = now
         .crossover_pps
         .filter(|r| (u64::from(RATE_MIN)..=u64::from(RATE_MAX)).contains(r))
@@ -177,7 +186,7 @@ impl View for BusyPoll {
         Scene::new(
             "Interrupt vs busy-poll (RX)",
             format!(
-                "A packet's way from the NIC to the app: {} in all, against {} with interrupts. At {} interrupts cost {} of CPU per packet and busy polling {}.",
+                "A packet's way from the NIC to the app: {} in all, against {} with interrupts. At {} interrupts cost {} of CPU per packet and polling {}.",
                 ns(w.total_ns),
                 ns(w.baseline_ns),
                 rate_text(self.rate_pps.into()),
@@ -194,7 +203,6 @@ impl View for BusyPoll {
 
     fn controls(&self, selected: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
         let w = self.pipe.waterfall(&SPEC);
-        let busy = self.pipe.uses(BUSY);
         let last = RATES.len() as i64 - 1;
         let stage = BusyPollAction::Stage;
         let edit = edited(&w, *selected);
@@ -204,14 +212,25 @@ impl View for BusyPoll {
         });
         let restore = ui.act(stage(StageAction::RestoreCosts));
         let editor = cost_editor(&w, *selected, |i| ui.look(i), set_cost, restore);
-        vec![
+        let mut toggle = |id: &str, label: &str, technique: usize| {
+            let on = self.pipe.uses(technique);
             Control::toggle(
-                "use-busy-poll",
-                "Busy polling",
-                busy,
-                ui.act(stage(StageAction::Use { technique: BUSY, on: !busy })),
-            ),
-            Control::note("The reader spins in the driver's poll (SO_BUSY_POLL): no interrupt, no NAPI schedule, no wakeup, but the core never rests."),
+                id,
+                label,
+                on,
+                ui.act(stage(StageAction::Use { technique, on: !on })),
+            )
+        };
+        let techniques = vec![
+            toggle("use-busy-poll", "Kernel busy polling (SO_BUSY_POLL)", BUSY),
+            Control::note("The reader spins in recvmsg(), running the driver's poll and the stack itself: no wakeup. The device IRQ still fires."),
+            toggle("use-prefer", "SO_PREFER_BUSY_POLL + IRQ deferral", PREFER),
+            Control::note("napi_defer_hard_irqs and gro_flush_timeout (5.11) or irq_suspend_timeout (6.13) keep the IRQ masked while the app polls."),
+            toggle("use-pmd", "User-space poll-mode driver (ef_vi, DPDK)", PMD),
+            Control::note("The app polls the NIC's ring itself: no syscall, stack or copy."),
+        ];
+        vec![
+            Control::group("Polling", techniques),
             Control::slider(
                 "rate",
                 "Packet rate",
@@ -240,15 +259,15 @@ mod tests {
     use demos::Model;
 
     #[test]
-    fn at_ten_million_packets_interrupts_need_more_than_a_core() {
+    fn at_a_million_packets_interrupts_need_more_than_a_core() {
         let mut m = BusyPoll::new(&Default::default());
-        m.apply(&BusyPollAction::SetRate(RATE_MAX)).unwrap();
+        m.apply(&BusyPollAction::SetRate(1_000_000)).unwrap();
         let scene = crate::build(&m, &0).0;
         let table = scene.table_named("cpu-panel").unwrap();
         assert!(table.rows[0].cells[0].text.ends_with("more than a core"));
-        assert_eq!(table.rows[0].cells[2].text, "550.0 %");
+        assert_eq!(table.rows[0].cells[2].text, "700.0 %");
         let cheaper = &scene.list_named("cpu-verdict").unwrap().items[0].text;
-        assert!(cheaper.contains("busy polling"));
+        assert!(cheaper.contains("IRQs still firing"));
     }
 
     #[test]
@@ -257,6 +276,6 @@ mod tests {
         let scene = crate::build(&m, &0).0;
         let crossover = scene.find("chart-crossover").unwrap();
         let label = crossover.children()[1].text_content().unwrap();
-        assert_eq!(label, "crossover 1.82 M pkt/s");
+        assert_eq!(label, "crossover 167 k pkt/s");
     }
 }

@@ -36,7 +36,7 @@ fn ns_text(m: &CutThrough, units: u64) -> String {
 }
 
 fn pcie_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
-    (0..plan.chunks)
+    let mut bars: Vec<Bar> = (0..plan.chunks)
         .map(|k| Bar {
             start: m.ns(plan.arrival(k) - plan.pcie_unit),
             end: m.ns(plan.arrival(k)),
@@ -44,7 +44,18 @@ fn pcie_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
             label: k.to_string(),
             track: 0,
         })
-        .collect()
+        .collect();
+    if let Some((at, _)) = plan.stall.filter(|&(at, _)| at < plan.chunks) {
+        // The gap the CPU stall leaves before chunk `at`.
+        bars.push(Bar {
+            start: m.ns(plan.arrival(at - 1)),
+            end: m.ns(plan.arrival(at) - plan.pcie_unit),
+            class: "warn",
+            label: "CPU stall".into(),
+            track: 0,
+        });
+    }
+    bars
 }
 
 fn wire_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
@@ -235,7 +246,7 @@ impl View for CutThrough {
             ),
             Control::slider(
                 "pcie-rate",
-                "PCIe delivery rate",
+                "CPU writes reach the NIC at",
                 (
                     i64::from(self.pcie_gbps),
                     i64::from(PCIE_MIN),
@@ -268,12 +279,22 @@ impl View for CutThrough {
             ),
             Control::danger_group(
                 "Break it",
-                vec![Control::button(
-                    "break-it",
-                    "A 100 GbE wire, threshold 1",
-                    ui.act(CtAction::BreakIt),
-                )
-                .danger()],
+                vec![
+                    Control::button(
+                        "break-it",
+                        "A 100 GbE wire, threshold 1",
+                        ui.act(CtAction::BreakIt),
+                    )
+                    .danger(),
+                    Control::toggle(
+                        "jitter",
+                        "The CPU stalls mid-frame",
+                        self.stall.is_some(),
+                        ui.act(CtAction::SetJitter(self.stall.is_none())),
+                    )
+                    .danger(),
+                    Control::note("A stalled write, not a slow bus, is the usual cause of a real underrun. ef_vi has posted a fallback copy; the NIC sends it if the cut-through frame is poisoned."),
+                ],
             ),
         ]
     }
@@ -284,6 +305,22 @@ mod tests {
     use super::*;
     use demos::nic::cut_through::CutThroughConfig;
     use demos::Model;
+
+    #[test]
+    fn a_cpu_stall_shows_as_a_gap_on_the_pcie_lane() {
+        let mut m = CutThrough::new(&CutThroughConfig::default());
+        m.apply(&CtAction::SetJitter(true)).unwrap();
+        m.apply(&CtAction::RunToEnd).unwrap();
+        let scene = crate::build(&m, &()).0;
+        let figure = match &scene.parts[0] {
+            crate::scene::Part::Figure(f) => f,
+            _ => panic!("the timelines come first"),
+        };
+        assert!(figure
+            .walk()
+            .iter()
+            .any(|s| s.label.as_deref() == Some("CPU stall")));
+    }
 
     #[test]
     fn an_underrun_cuts_off_the_chunk_the_wire_wanted() {

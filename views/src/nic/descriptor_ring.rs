@@ -8,6 +8,7 @@ use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::descriptor_ring::{
     hex, DescriptorRing, Direction, Field, NicPhase, RingAction, RingConfig, SlotState, RING_SIZE,
 };
+use demos::text::plural;
 
 const CX: f32 = 450.0;
 const CY: f32 = 240.0;
@@ -15,19 +16,27 @@ const INNER: f32 = 92.0;
 const OUTER: f32 = 158.0;
 const SLICE: f32 = 360.0 / RING_SIZE as f32;
 
-fn state_class(state: SlotState) -> &'static str {
-    match state {
-        SlotState::Free => "driver",
-        SlotState::Owned => "nic",
-        SlotState::Done => "done",
+/// The colour of a slot's word: the driver's, the NIC's, or done.
+fn label_class(label: &str) -> &'static str {
+    match label {
+        "NIC" => "nic",
+        "DD" | "SENT" => "done",
+        _ => "driver",
     }
 }
 
-fn field_name(field: Field) -> &'static str {
-    match field {
-        Field::Addr => "addr",
-        Field::Len => "len",
-        Field::Flags => "flags",
+/// A pending store as the store-buffer chip shows it.
+fn store_text(direction: Direction, field: Field, value: u64) -> String {
+    match (field, direction) {
+        (Field::Addr, Direction::Rx) => format!("pkt_addr ← {}", hex(value)),
+        (Field::Addr, Direction::Tx) => format!("buffer_addr ← {}", hex(value)),
+        (Field::CmdLen, _) => format!(
+            "len ← {} B{}",
+            value & 0xffff,
+            if value >> 16 & 1 == 1 { ", RS" } else { "" }
+        ),
+        (Field::Status, Direction::Rx) => "DD, PKT_LEN ← 0".into(),
+        (Field::Status, Direction::Tx) => "olinfo ← DD 0".into(),
     }
 }
 
@@ -43,17 +52,10 @@ fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
     let from = i as f32 * SLICE + 1.5;
     let to = (i + 1) as f32 * SLICE - 1.5;
     let (tx, ty) = polar(CX, CY, (INNER + OUTER) / 2.0, (from + to) / 2.0);
-    let state = m.slots[i].state;
+    let word = m.slot_label(i);
     let pending = m.store_buffer.iter().any(|s| s.slot == i);
-    let unpublished = state == SlotState::Owned && !m.is_published(i);
-    let note = if pending {
-        "stores pending"
-    } else if unpublished {
-        "unpublished"
-    } else {
-        ""
-    };
-    let mut label = format!("descriptor {i}: {}", state.label());
+    let note = if pending { "stores in flight" } else { "" };
+    let mut label = format!("descriptor {i}: {word}");
     if !note.is_empty() {
         label.push_str(", ");
         label.push_str(note);
@@ -65,7 +67,7 @@ fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
             Shape::text("index", tx, ty - 12.0, format!("#{i}"))
                 .mono()
                 .size(Size::Small),
-            Shape::text("state", tx, ty + 10.0, state.label())
+            Shape::text("state", tx, ty + 10.0, word)
                 .mono()
                 .size(Size::Large),
             Shape::text("note", tx, ty + 27.0, note)
@@ -73,9 +75,9 @@ fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
                 .class("fault tone"),
         ],
     )
-    .class(state_class(state))
-    .class_if(unpublished, "dashed")
-    .state(state.label())
+    .class(label_class(word))
+    .class_if(word == "POSTED" || word == "SENT", "dashed")
+    .state(word)
     .label(label)
     .focus(format!("desc-{i}"))
 }
@@ -141,7 +143,7 @@ fn driver_panel(m: &DescriptorRing) -> Shape {
             "next to reap",
             m.next_to_clean.to_string(),
         ),
-        Shape::text("sb-title", x + 14.0, 176.0, "Store buffer")
+        Shape::text("sb-title", x + 14.0, 176.0, "Stores in flight")
             .start()
             .class("strong"),
     ];
@@ -153,36 +155,27 @@ fn driver_panel(m: &DescriptorRing) -> Shape {
         );
     }
     for (n, s) in m.store_buffer.iter().enumerate().take(8) {
-        let value = match s.field {
-            Field::Addr => hex(s.value),
-            Field::Len => format!("{} B", s.value),
-            Field::Flags => "OWN=1 DD=0".to_string(),
-        };
+        let value = store_text(m.config.direction, s.field, s.value);
         let y = 192.0 + n as f32 * 30.0;
         lines.push(Shape::group(
             format!("store-{n}"),
             vec![
                 Shape::rect("chip", x + 10.0, y, 210.0, 24.0).class("warn"),
-                Shape::text(
-                    "text",
-                    x + 18.0,
-                    y + 17.0,
-                    format!("#{}.{} ← {value}", s.slot, field_name(s.field)),
-                )
-                .start()
-                .mono()
-                .size(Size::Small),
+                Shape::text("text", x + 18.0, y + 17.0, format!("#{} {value}", s.slot))
+                    .start()
+                    .mono()
+                    .size(Size::Small),
             ],
         ));
     }
     panel("driver-panel", x, "Driver · CPU", "driver", lines)
         .focus("store-buffer")
         .label(format!(
-            "Driver: TAIL {}, next to reap {}, {} store{} pending",
+            "Driver: TAIL {}, next to reap {}, {} store{} in flight",
             m.tail,
             m.next_to_clean,
             m.store_buffer.len(),
-            demos::text::plural(m.store_buffer.len())
+            plural(m.store_buffer.len())
         ))
 }
 
@@ -192,7 +185,10 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
         NicPhase::Idle => vec!["idle".to_string()],
         NicPhase::Fetched { slot, seen } => vec![
             format!("holds descriptor #{slot}:"),
-            format!("{} / {} B", hex(seen.addr), seen.len),
+            match m.config.direction {
+                Direction::Rx => hex(seen.addr),
+                Direction::Tx => format!("{} / {} B", hex(seen.addr), seen.len),
+            },
         ],
         NicPhase::Moved { slot, bytes, .. } => {
             vec![
@@ -280,9 +276,9 @@ fn ring(m: &DescriptorRing) -> Figure {
         900.0,
         480.0,
     )
-    .legend("driver", "FREE · driver's")
-    .legend("nic", "OWN · NIC's")
-    .legend("done", "DD · done, to reap");
+    .legend("driver", "FREE / POSTED · driver's")
+    .legend("nic", "NIC · HEAD up to the NIC's TAIL")
+    .legend("done", "DD · written back, to reap");
     f.push(driver_panel(m));
     f.push(nic_panel(m));
     f.extend((0..RING_SIZE).map(|i| descriptor(m, i)));
@@ -328,39 +324,57 @@ fn ring(m: &DescriptorRing) -> Figure {
 }
 
 fn memory_table(m: &DescriptorRing) -> Table {
+    let tx = m.config.direction == Direction::Tx;
+    let columns: &[&str] = if tx {
+        &[
+            "slot",
+            "state",
+            "buffer_addr",
+            "DTALEN",
+            "RS",
+            "DD",
+            "buffer",
+        ]
+    } else {
+        &[
+            "slot",
+            "state",
+            "pkt_addr / RSS hash",
+            "PKT_LEN",
+            "DD",
+            "buffer",
+        ]
+    };
     let mut t = Table::new(
         "memory-table",
-        "Host memory: the descriptors as the NIC would read them",
-        &["slot", "state", "addr", "len", "OWN", "DD", "buffer"],
+        "Host memory: the descriptors as the NIC would read them (no OWN bit: HEAD and TAIL say whose they are)",
+        columns,
     );
+    let flag = |on: bool| Cell::mono(if on { "1" } else { "0" });
     for i in 0..RING_SIZE {
         let d = m.memory[i];
         let slot = &m.slots[i];
-        let state = match slot.state {
-            SlotState::Owned if !m.is_published(i) => "OWN (not published)".to_string(),
-            s => s.label().to_string(),
-        };
+        let word = m.slot_label(i);
         let buffer = match slot.frame {
             Some(f) => format!("#{} · {} B", f.id, f.len),
             None if slot.state == SlotState::Free => "—".into(),
             None => "empty".into(),
         };
-        let flag = |on: bool| if on { "1" } else { "0" };
-        t.row(
-            format!("mem-{i}"),
-            vec![
-                Cell::text(format!("#{i}")),
-                Cell::text(state),
-                Cell::mono(hex(d.addr)),
-                Cell::mono(d.len.to_string()),
-                Cell::mono(flag(d.own)),
-                Cell::mono(flag(d.dd)),
-                Cell::mono(buffer),
-            ],
-        )
-        .class(state_class(slot.state))
-        .state(slot.state.label())
-        .focus(format!("desc-{i}"));
+        let mut cells = vec![
+            Cell::text(format!("#{i}")),
+            Cell::text(word),
+            Cell::mono(hex(d.addr)),
+            Cell::mono(d.len.to_string()),
+        ];
+        if tx {
+            cells.push(flag(d.rs));
+        }
+        cells.push(flag(d.dd));
+        cells.push(Cell::mono(buffer));
+        t.row(format!("mem-{i}"), cells)
+            .class(label_class(word))
+            .state(word)
+            .focus(format!("desc-{i}"));
     }
     t
 }
@@ -390,7 +404,7 @@ impl View for DescriptorRing {
             },
         );
         let damage = m.damage.iter().enumerate().fold(
-            List::new("damage", "Damage", "no corrupted DMA").focus("wire"),
+            List::new("damage", "Damage", "no corrupted transfer").focus("wire"),
             |list, (n, d)| {
                 list.item(
                     Item::new(format!("d{n}"), d.summary.clone())
@@ -402,16 +416,16 @@ impl View for DescriptorRing {
         Scene::new(
             format!("{} descriptor ring", direction_word(m)),
             format!(
-                "{} descriptors: {} FREE, {} OWN, {} DD. HEAD {}, TAIL {}, the NIC's TAIL register {}; {} store{} pending in the CPU's store buffer.",
+                "{} descriptors: {} FREE, {} posted, {} done. HEAD {}, TAIL {}, the NIC's TAIL register {}; {} store{} in flight.",
                 RING_SIZE,
                 m.count(SlotState::Free),
-                m.count(SlotState::Owned),
+                m.count(SlotState::Posted),
                 m.count(SlotState::Done),
                 m.head,
                 m.tail,
                 m.doorbell,
                 m.store_buffer.len(),
-                demos::text::plural(m.store_buffer.len())
+                plural(m.store_buffer.len())
             ),
         )
         .figure(ring(m))
@@ -421,32 +435,45 @@ impl View for DescriptorRing {
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
-        let mut restart = |direction| {
+        let config = &self.config;
+        let mut restart = |direction, rs_every| {
             ui.restart(RingConfig {
                 direction,
-                ..self.config.clone()
+                rs_every,
+                ..config.clone()
             })
         };
+        let rs = config.rs_every;
         let options = vec![
-            ("rx", "RX (receive)".to_string(), restart(Direction::Rx)),
-            ("tx", "TX (send)".to_string(), restart(Direction::Tx)),
+            ("rx", "RX (receive)".to_string(), restart(Direction::Rx, rs)),
+            ("tx", "TX (send)".to_string(), restart(Direction::Tx, rs)),
         ];
-        let selected = usize::from(self.config.direction == Direction::Tx);
+        let tx = config.direction == Direction::Tx;
+        let rs_toggle = restart(config.direction, if rs == 1 { 4 } else { 1 });
+        let selected = usize::from(tx);
+        let doorbell = if self.relaxed_doorbell {
+            "Doorbell: writel_relaxed(TAIL)"
+        } else {
+            "Doorbell: writel(TAIL)"
+        };
         let driver = vec![
             Control::button("post", "Post a buffer", ui.act(RingAction::Post)).primary(),
             Control::button("barrier", "wmb() barrier", ui.act(RingAction::Barrier)),
-            Control::button(
-                "doorbell",
-                "Ring the doorbell",
-                ui.act(RingAction::Doorbell),
-            ),
+            Control::button("doorbell", doorbell, ui.act(RingAction::Doorbell)),
             Control::button("reap", "Reap completions", ui.act(RingAction::Reap)),
         ];
         let mut out = vec![
             Control::choice("mode", "Direction", selected, options),
             Control::group("Driver", driver),
         ];
-        if self.config.direction == Direction::Rx {
+        if tx {
+            out.push(Control::toggle(
+                "rs-every",
+                "RS on every descriptor (off: every 4th, restarts)",
+                rs == 1,
+                rs_toggle,
+            ));
+        } else {
             out.push(Control::group(
                 "Wire",
                 vec![Control::button(
@@ -457,16 +484,28 @@ impl View for DescriptorRing {
             ));
         }
         out.push(Control::note("Step runs the NIC: fetch, DMA, write-back."));
-        out.push(Control::danger_group(
-            "Break it",
-            vec![Control::toggle(
-                "skip-barrier",
-                "Skip the barrier",
-                self.skip_barrier,
-                ui.act(RingAction::SetSkipBarrier(!self.skip_barrier)),
-            )
-            .danger()],
+        let mut breaks = vec![Control::toggle(
+            "relaxed-doorbell",
+            "Doorbell via writel_relaxed(), no barrier (arm64)",
+            self.relaxed_doorbell,
+            ui.act(RingAction::SetRelaxedDoorbell(!self.relaxed_doorbell)),
+        )
+        .danger()];
+        if !tx {
+            breaks.push(
+                Control::toggle(
+                    "skip-rmb",
+                    "Reap without dma_rmb()",
+                    self.skip_rmb,
+                    ui.act(RingAction::SetSkipRmb(!self.skip_rmb)),
+                )
+                .danger(),
+            );
+        }
+        breaks.push(Control::note(
+            "On x86, stores to ordinary memory and an uncached doorbell stay in order; only a write-combined doorbell mapping can race there.",
         ));
+        out.push(Control::danger_group("Break it", breaks));
         out
     }
 }
@@ -487,15 +526,7 @@ mod tests {
     #[test]
     fn a_round_trip_marks_descriptor_zero_done_and_moves_head() {
         use RingAction::*;
-        let m = ring_after(&[
-            Post,
-            Barrier,
-            Doorbell,
-            FrameArrives,
-            NicFetch,
-            NicDma,
-            NicWriteBack,
-        ]);
+        let m = ring_after(&[Post, Doorbell, FrameArrives, NicFetch, NicDma, NicWriteBack]);
         let scene = crate::build(&m, &()).0;
         let d0 = scene.find("desc-0").expect("descriptor 0 drawn");
         assert_eq!(d0.state.as_deref(), Some("DD"));
@@ -506,16 +537,49 @@ mod tests {
     }
 
     #[test]
-    fn pending_stores_are_listed_and_marked_on_their_descriptor() {
+    fn stores_in_flight_are_listed_and_marked_on_their_descriptor() {
         let m = ring_after(&[RingAction::Post]);
         let scene = crate::build(&m, &()).0;
         let d0 = scene.find("desc-0").unwrap();
-        assert!(d0.label.as_deref().unwrap().contains("stores pending"));
+        assert_eq!(d0.state.as_deref(), Some("POSTED"));
+        assert!(d0.label.as_deref().unwrap().contains("stores in flight"));
         assert!(
-            scene.find("store-2").is_some(),
-            "three stores: addr, len, flags"
+            scene.find("store-1").is_some(),
+            "two RX stores: the address and the cleared status"
         );
-        assert!(scene.find("store-3").is_none());
+        assert!(scene.find("store-2").is_none());
+    }
+
+    #[test]
+    fn the_memory_table_has_no_own_column_and_tx_shows_rs() {
+        let rx = crate::build(&ring_after(&[]), &()).0;
+        let columns = &rx.table_named("memory-table").unwrap().columns;
+        assert!(!columns.iter().any(|c| c == "OWN"));
+        assert!(!columns.iter().any(|c| c == "RS"));
+        let tx = DescriptorRing::new(&RingConfig {
+            direction: Direction::Tx,
+            ..RingConfig::default()
+        });
+        let scene = crate::build(&tx, &()).0;
+        assert!(scene
+            .table_named("memory-table")
+            .unwrap()
+            .columns
+            .iter()
+            .any(|c| c == "RS"));
+    }
+
+    #[test]
+    fn the_read_side_switch_is_offered_only_in_rx() {
+        let rx = DescriptorRing::new(&RingConfig::default());
+        assert!(Control::find(&crate::build(&rx, &()).1, "skip-rmb").is_some());
+        let tx = DescriptorRing::new(&RingConfig {
+            direction: Direction::Tx,
+            ..RingConfig::default()
+        });
+        let controls = crate::build(&tx, &()).1;
+        assert!(Control::find(&controls, "skip-rmb").is_none());
+        assert!(Control::find(&controls, "rs-every").is_some());
     }
 
     #[test]

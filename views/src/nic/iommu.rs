@@ -310,7 +310,7 @@ fn spaces(m: &Iommu) -> Figure {
             "outside",
             IOVA_X,
             height - 8.0,
-            "≥ 0x10000: outside the window",
+            "≥ 0x10000: not drawn, no entry",
         )
         .start()
         .size(Size::Small),
@@ -322,7 +322,7 @@ fn page_table(m: &Iommu) -> Table {
     let mut t = Table::new(
         "page-table",
         "Page table of device 03:00.0 (any other IOVA: no entry, so the DMA faults)",
-        &["IOVA page", "PA page", "holds", "perm"],
+        &["IOVA page", "from vaddr", "PA page", "holds", "perm"],
     );
     for e in &m.mappings {
         let region = region_at(e.pa).map_or("", |(_, r)| r.name);
@@ -330,6 +330,7 @@ fn page_table(m: &Iommu) -> Table {
             format!("pte-{:#x}", e.iova),
             vec![
                 Cell::mono(hex(e.iova)),
+                Cell::mono(format!("{:#x}", e.vaddr)),
                 Cell::mono(format!("→ {}", hex(e.pa))),
                 Cell::text(region),
                 Cell::mono(e.perms()),
@@ -462,8 +463,8 @@ impl View for Iommu {
                 "VFIO_IOMMU_MAP_DMA",
                 vec![
                     Field::text("map-iova", "IOVA page", "0x3000"),
-                    Field::text("map-pa", "PA page", "0x6000")
-                        .help("Spare memory the device owner may map: 0x5000-0x7fff."),
+                    Field::text("map-vaddr", "vaddr (the process's own page)", "0x7fa0_2000")
+                        .help("Its pages: 0x7fa0_0000 to 0x7fa0_4fff. The kernel pins the page and finds its PA; no physical address is ever typed."),
                     Field::check("map-read", "READ", true),
                     Field::check("map-write", "WRITE", true),
                 ],
@@ -472,7 +473,7 @@ impl View for Iommu {
                     let field = |i: usize| v.get(i).cloned().unwrap_or_default();
                     Ok(Command::Do(IommuAction::Map {
                         iova: field(0),
-                        pa: field(1),
+                        vaddr: field(1),
                         read: field(2) == "true",
                         write: field(3) == "true",
                     }))

@@ -6,8 +6,8 @@ use crate::draw::geometry::PathData;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::nic::napi::{
-    Line, Napi, NapiAction, NapiConfig, BUDGET_MAX, BUDGET_MIN, BURST_MAX, BURST_MIN, RING_MAX,
-    RING_MIN,
+    Line, Napi, NapiAction, NapiConfig, BUDGET_MAX, BUDGET_MIN, BURST_MAX, BURST_MIN, DEFER_MAX,
+    RING_MAX, RING_MIN, TIMEOUT_MAX_US,
 };
 
 const COLUMNS: usize = 8;
@@ -30,7 +30,8 @@ fn unit(key: &str, x: f32, w: f32, title: &str, sub: Vec<String>, class: &str) -
 
 fn ring(m: &Napi) -> Figure {
     let rows = m.ring_size.div_ceil(COLUMNS) as f32;
-    let height = (RING_Y + rows * (CELL + 4.0) + 20.0).max(206.0);
+    let timer = m.gro_flush_timeout_us > 0 && m.defer_hard_irqs > 0;
+    let height = (RING_Y + rows * (CELL + 4.0) + 20.0).max(if timer { 236.0 } else { 206.0 });
     let armed = m.line == Line::Armed;
     let mut f = Figure::new(
         "napi",
@@ -94,6 +95,8 @@ fn ring(m: &Napi) -> Figure {
             vec![
                 if m.poll_scheduled {
                     "poll scheduled"
+                } else if m.timer_armed {
+                    "re-poll timer running"
                 } else {
                     "no poll pending"
                 }
@@ -124,6 +127,27 @@ fn ring(m: &Napi) -> Figure {
         .state(m.line.label())
         .focus("irq-line"),
     );
+    if timer {
+        let text = if m.timer_armed {
+            format!("timer {} µs: running", m.gro_flush_timeout_us)
+        } else {
+            format!("timer {} µs: idle", m.gro_flush_timeout_us)
+        };
+        f.push(
+            Shape::group(
+                "timer",
+                vec![
+                    Shape::rect("pill", 490.0, 196.0, 204.0, 30.0).rounded(15.0),
+                    Shape::text("text", 592.0, 216.0, text)
+                        .mono()
+                        .size(Size::Small),
+                ],
+            )
+            .class(if m.timer_armed { "warn" } else { "idle" })
+            .state(if m.timer_armed { "running" } else { "idle" })
+            .focus("timer"),
+        );
+    }
     f
 }
 
@@ -146,10 +170,10 @@ fn history(m: &Napi) -> Figure {
     for (i, p) in m.history.iter().enumerate() {
         let y = 40.0 + 34.0 * i as f32;
         let full = 300.0 * p.drained as f32 / p.budget.max(1) as f32;
-        let outcome = if p.completed {
-            "re-armed"
-        } else {
-            "poll again"
+        let outcome = match (p.completed, p.rearmed) {
+            (true, true) => "re-armed",
+            (true, false) => "deferred: timer",
+            _ => "poll again",
         };
         f.push(
             Shape::group(
@@ -168,7 +192,7 @@ fn history(m: &Napi) -> Figure {
                     .mono(),
                 ],
             )
-            .class(if p.completed { "done" } else { "driver" }),
+            .class(if p.rearmed { "done" } else { "driver" }),
         );
     }
     f
@@ -196,6 +220,13 @@ impl View for Napi {
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
         let budget = self.budget;
+        let config = NapiConfig {
+            ring_size: self.ring_size,
+            budget,
+            defer_hard_irqs: self.defer_hard_irqs,
+            gro_flush_timeout_us: self.gro_flush_timeout_us,
+        };
+        let (c1, c2, c3) = (config.clone(), config.clone(), config);
         vec![
             Control::form(
                 "send-burst",
@@ -232,11 +263,45 @@ impl View for Napi {
                 ui.number(move |v| {
                     Ok(Command::Restart(NapiConfig {
                         ring_size: v.max(0) as usize,
-                        budget,
+                        ..c1.clone()
                     }))
                 }),
             ),
-            Control::note("Step runs one poll of the softirq."),
+            Control::group(
+                "IRQ deferral (restarts)",
+                vec![
+                    Control::slider(
+                        "defer",
+                        "napi_defer_hard_irqs",
+                        (i64::from(self.defer_hard_irqs), 0, i64::from(DEFER_MAX)),
+                        "empty polls",
+                        ui.number(move |v| {
+                            Ok(Command::Restart(NapiConfig {
+                                defer_hard_irqs: v.clamp(0, i64::from(DEFER_MAX)) as u32,
+                                ..c2.clone()
+                            }))
+                        }),
+                    ),
+                    Control::slider(
+                        "gro-timeout",
+                        "gro_flush_timeout",
+                        (
+                            i64::from(self.gro_flush_timeout_us),
+                            0,
+                            i64::from(TIMEOUT_MAX_US),
+                        ),
+                        "µs",
+                        ui.number(move |v| {
+                            Ok(Command::Restart(NapiConfig {
+                                gro_flush_timeout_us: v.clamp(0, i64::from(TIMEOUT_MAX_US)) as u32,
+                                ..c3.clone()
+                            }))
+                        }),
+                    )
+                    .step(50),
+                ],
+            ),
+            Control::note("Step runs one poll of the softirq, or fires the re-poll timer."),
         ]
     }
 }
@@ -260,6 +325,26 @@ mod tests {
             .filter(|c| c.has_class("done"))
             .count();
         assert_eq!(full, 6);
+    }
+
+    #[test]
+    fn a_deferred_completion_keeps_the_line_masked_and_shows_the_timer() {
+        let mut m = Napi::new(&NapiConfig {
+            defer_hard_irqs: 2,
+            gro_flush_timeout_us: 200,
+            ..NapiConfig::default()
+        });
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(
+            scene.find("irq-line").unwrap().state.as_deref(),
+            Some("MASKED")
+        );
+        assert_eq!(
+            scene.find("timer").unwrap().state.as_deref(),
+            Some("running")
+        );
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! RDMA queue pair: userspace above, the NIC below, the kernel between and
 //! out of the way; the registered region, the send and completion queues,
-//! the NIC's DMA engine and the wire; the sockets contrast; the completions.
+//! the NIC's DMA engine and the wire; the peer with its receive queue and
+//! its remotely accessible region; the sockets contrast; the completions.
 
 use crate::control::Control;
 use crate::draw::geometry::PathData;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Arrow, Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::rdma_qp::{
-    QpState, RdmaAction, RdmaConfig, RdmaQp, Stage, WcStatus, WorkRequest, DEPTH_MAX, DEPTH_MIN,
-    LKEY, MR_ADDR, MR_LEN, MSG_BYTES,
+    Op, QpState, RdmaAction, RdmaConfig, RdmaQp, Stage, WcStatus, WorkRequest, DEPTH_MAX,
+    DEPTH_MIN, LKEY, MR_ADDR, MR_LEN, MSG_BYTES, PEER_MR_ADDR, PEER_MR_LEN, RKEY, RNR_RETRY_MAX,
+    RQ_DEPTH,
 };
 use demos::text::plural;
 
@@ -34,8 +36,24 @@ fn status_short(status: WcStatus) -> &'static str {
     match status {
         WcStatus::Success => "OK",
         WcStatus::LocProtErr => "PROT",
+        WcStatus::RemAccessErr => "REMOTE",
+        WcStatus::RnrRetryExcErr => "RNR",
         WcStatus::WrFlushErr => "FLUSH",
     }
+}
+
+fn op_short(op: Op) -> &'static str {
+    match op {
+        Op::Send => "SEND",
+        Op::Write => "WRITE",
+        Op::Read => "READ",
+    }
+}
+
+/// View-only choice: whether the post buttons set IBV_SEND_SIGNALED.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RdmaLook {
+    pub unsignaled: bool,
 }
 
 fn queue_cell(key: String, (x, y, w, h): (f32, f32, f32, f32), lines: Vec<String>) -> Vec<Shape> {
@@ -63,10 +81,19 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
             let entry = m.sq.get(i).copied();
             let class = entry.map_or("idle dashed", |e| match e.stage {
                 Stage::Posted => "driver",
-                Stage::Fetched | Stage::Sent => "nic",
-                Stage::Failed => "fault",
+                Stage::Fetched | Stage::Acked => "nic",
+                Stage::RnrWait(_) => "warn",
+                Stage::Done => "done dashed",
+                Stage::Failed(_) => "fault",
             });
-            let lines = entry.map_or(Vec::new(), |e| vec![format!("#{}", e.wr_id)]);
+            let lines = entry.map_or(Vec::new(), |e| {
+                let second = match e.stage {
+                    Stage::RnrWait(n) => format!("RNR {n}"),
+                    Stage::Done => "no CQE".into(),
+                    _ => op_short(e.wr.op).into(),
+                };
+                vec![format!("#{}", e.wr_id), second]
+            });
             Shape::group(
                 format!("sq-{i}"),
                 queue_cell("c".into(), cell(SQ_X, m.config.sq_depth, i), lines),
@@ -133,14 +160,131 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
 }
 
 fn engine_text(m: &RdmaQp) -> String {
-    match m.sq.front() {
-        Some(w) if w.stage == Stage::Fetched => format!("holds WR #{}: checking lkey", w.wr_id),
-        Some(w) if w.stage == Stage::Sent => format!("WR #{} sent; CQE next", w.wr_id),
-        Some(w) if w.stage == Stage::Failed => format!("WR #{} failed; error CQE next", w.wr_id),
-        Some(w) if m.qp == QpState::Err => format!("flushing WR #{}", w.wr_id),
-        Some(w) => format!("WR #{} waiting to be fetched", w.wr_id),
+    match m.head().map(|(_, w)| w) {
+        Some(w) if m.qp == QpState::Err && !matches!(w.stage, Stage::Failed(_)) => {
+            format!("flushing WR #{}", w.wr_id)
+        }
+        Some(w) => match w.stage {
+            Stage::Fetched => format!("holds WR #{}: checking lkey", w.wr_id),
+            Stage::RnrWait(n) => format!("WR #{}: RNR NAK {n}, will retry", w.wr_id),
+            Stage::Acked => format!("WR #{} acked; completion next", w.wr_id),
+            Stage::Failed(_) => format!("WR #{} failed; error CQE next", w.wr_id),
+            _ => format!("WR #{} waiting to be fetched", w.wr_id),
+        },
         None => "DMA engine idle".to_string(),
     }
+}
+
+/// The peer host: its receive queue and its remotely accessible region.
+fn peer(m: &RdmaQp) -> Shape {
+    let x = 772.0;
+    let c = &m.counters;
+    let mut shapes = vec![
+        Shape::rect("frame", x, 4.0, 184.0, 442.0)
+            .rounded(10.0)
+            .class("panel"),
+        Shape::text("t", x + 12.0, 30.0, "Peer host")
+            .start()
+            .class("strong"),
+        Shape::text(
+            "rq-title",
+            x + 12.0,
+            62.0,
+            format!("RQ {}/{RQ_DEPTH}", m.peer_rq),
+        )
+        .start()
+        .mono()
+        .class("strong"),
+    ];
+    let cells = (0..RQ_DEPTH)
+        .map(|i| {
+            let y = 74.0 + i as f32 * 30.0;
+            let posted = i < m.peer_rq;
+            Shape::group(
+                format!("rq-{i}"),
+                vec![
+                    Shape::rect("r", x + 12.0, y, 160.0, 26.0).rounded(3.0),
+                    Shape::text(
+                        "t",
+                        x + 92.0,
+                        y + 18.0,
+                        if posted { "recv WQE" } else { "" },
+                    )
+                    .mono()
+                    .size(Size::Small),
+                ],
+            )
+            .class(if posted { "driver" } else { "idle dashed" })
+            .state(if posted { "posted" } else { "empty" })
+        })
+        .collect();
+    shapes.push(Shape::group("peer-rq", cells).focus("peer-rq"));
+    shapes.push(
+        Shape::text(
+            "recvs",
+            x + 12.0,
+            214.0,
+            format!(
+                "{} Send{} received",
+                c.peer_recvs,
+                if c.peer_recvs == 1 { "" } else { "s" }
+            ),
+        )
+        .start()
+        .size(Size::Small),
+    );
+    shapes.push(
+        Shape::group(
+            "peer-mr",
+            vec![
+                Shape::rect("r", x + 12.0, 236.0, 160.0, 130.0).rounded(8.0),
+                Shape::text("t", x + 22.0, 258.0, "Its memory region")
+                    .start()
+                    .size(Size::Small)
+                    .class("strong"),
+                Shape::text("a", x + 22.0, 280.0, format!("{PEER_MR_ADDR:#x}"))
+                    .start()
+                    .mono()
+                    .size(Size::Small),
+                Shape::text("k", x + 22.0, 302.0, format!("rkey {RKEY:#x}"))
+                    .start()
+                    .mono()
+                    .size(Size::Small),
+                Shape::text(
+                    "w",
+                    x + 22.0,
+                    326.0,
+                    format!("written {} B", c.bytes_written_remote),
+                )
+                .start()
+                .size(Size::Small),
+                Shape::text(
+                    "r",
+                    x + 22.0,
+                    350.0,
+                    format!("read {} B", c.bytes_read_remote),
+                )
+                .start()
+                .size(Size::Small),
+            ],
+        )
+        .class("done")
+        .focus("peer-mr"),
+    );
+    shapes.push(
+        Shape::text("cpu", x + 12.0, 396.0, "its CPU: only Sends")
+            .start()
+            .size(Size::Small),
+    );
+    shapes.push(
+        Shape::text("cpu2", x + 12.0, 418.0, "wake it up")
+            .start()
+            .size(Size::Small),
+    );
+    Shape::group("peer", shapes).label(format!(
+        "Peer: {} receives posted, {} bytes written and {} read by RDMA, {PEER_MR_LEN}-byte region with rkey {RKEY:#x}",
+        m.peer_rq, c.bytes_written_remote, c.bytes_read_remote
+    ))
 }
 
 /// A flow between the parts, highlighted when the narration is about it.
@@ -171,7 +315,7 @@ fn diagram(m: &RdmaQp) -> Figure {
             m.cq.len(),
             m.config.cq_depth
         ),
-        760.0,
+        960.0,
         450.0,
     )
     .legend("driver", "posted")
@@ -307,7 +451,7 @@ fn diagram(m: &RdmaQp) -> Figure {
         .focus("nic"),
     );
     let wire = match m.on_wire {
-        Some((id, len)) => format!("last: WR #{id}, {len} B"),
+        Some((id, len, op)) => format!("last: WR #{id}, {len} B {}", op_short(op)),
         None => "quiet".to_string(),
     };
     f.push(
@@ -375,6 +519,14 @@ fn diagram(m: &RdmaQp) -> Figure {
         "wire",
         false,
     ));
+    f.push(flow(
+        "flow-peer",
+        PathData::new().move_to(740.0, 358.0).line_to(770.0, 358.0),
+        (740.0, 350.0, "", false),
+        "wire",
+        false,
+    ));
+    f.push(peer(m));
     f
 }
 
@@ -416,7 +568,15 @@ fn polled(m: &RdmaQp) -> List {
             "nothing polled yet",
         ),
         |list, (i, c)| {
-            let text = format!("WR #{} · {} · {} B", c.wr_id, c.status.label(), c.byte_len);
+            let mut text = format!(
+                "WR #{} · {} · {}",
+                c.wr_id,
+                c.status.label(),
+                c.op.wc_label()
+            );
+            if let Some(n) = c.byte_len {
+                text.push_str(&format!(" · {n} B"));
+            }
             let item = Item::new(format!("wc-{i}"), text).mono();
             list.item(if c.status == WcStatus::Success {
                 item.class("done")
@@ -428,16 +588,17 @@ fn polled(m: &RdmaQp) -> List {
 }
 
 impl View for RdmaQp {
-    type Look = ();
+    type Look = RdmaLook;
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &RdmaLook, _: &mut Ui<Self>) -> Scene {
         Scene::new(
             "RDMA queue pair",
             format!(
-                "The queue pair is in {}. {} work request(s) wait in the send queue, {} completion(s) in the completion queue; {} system call(s) on the data path so far.",
+                "The queue pair is in {}. {} work request(s) in the send queue, {} completion(s) in the completion queue; the peer has {} receive(s) posted; {} system call(s) on the data path so far.",
                 self.qp.label(),
                 self.sq.len(),
                 self.cq.len(),
+                self.peer_rq,
                 self.counters.data_syscalls
             ),
         )
@@ -446,46 +607,89 @@ impl View for RdmaQp {
         .list(polled(self))
     }
 
-    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+    fn controls(&self, look: &RdmaLook, ui: &mut Ui<Self>) -> Vec<Control> {
         let config = self.config.clone();
-        let config2 = self.config.clone();
-        let mut act = |a| ui.act(a);
+        let signal = |wr: WorkRequest| {
+            if look.unsignaled {
+                wr.unsignaled()
+            } else {
+                wr
+            }
+        };
+        let post = |wr| RdmaAction::PostSend(signal(wr));
         let app = vec![
             Control::button(
                 "post-send",
                 "Post a Send",
-                act(RdmaAction::PostSend(WorkRequest::valid())),
+                ui.act(post(WorkRequest::valid())),
             )
             .primary(),
-            Control::button("poll-cq", "Poll the CQ", act(RdmaAction::PollCq)),
+            Control::button(
+                "post-write",
+                "Post an RDMA WRITE",
+                ui.act(post(WorkRequest::write())),
+            ),
+            Control::button(
+                "post-read",
+                "Post an RDMA READ",
+                ui.act(post(WorkRequest::read())),
+            ),
+            Control::toggle(
+                "signaled",
+                "Signal each WR (IBV_SEND_SIGNALED)",
+                !look.unsignaled,
+                ui.look(RdmaLook {
+                    unsignaled: !look.unsignaled,
+                }),
+            ),
+            Control::button("poll-cq", "Poll the CQ", ui.act(RdmaAction::PollCq)),
         ];
+        let peer = vec![Control::button(
+            "peer-recv",
+            "Peer posts a receive",
+            ui.act(RdmaAction::PeerPostRecv),
+        )];
         let contrast = vec![Control::button(
             "socket-send",
             "send() through a socket",
-            act(RdmaAction::SocketSend(MSG_BYTES)),
+            ui.act(RdmaAction::SocketSend(MSG_BYTES)),
         )];
         let breaks = vec![
             Control::button(
                 "post-outside",
                 "Post outside the region",
-                act(RdmaAction::PostSend(WorkRequest::outside())),
+                ui.act(post(WorkRequest::outside())),
             )
             .danger(),
             Control::button(
                 "post-badkey",
                 "Post with a wrong lkey",
-                act(RdmaAction::PostSend(WorkRequest::wrong_key())),
+                ui.act(post(WorkRequest::wrong_key())),
             )
             .danger(),
+            Control::button(
+                "post-badrkey",
+                "RDMA WRITE with a wrong rkey",
+                ui.act(post(WorkRequest::wrong_rkey())),
+            )
+            .danger(),
+            Control::note("A Send with no receive posted at the peer earns RNR NAKs; unsignaled WRs that are never followed by a signaled one fill the SQ."),
         ];
         let recover = vec![Control::button(
             "reset-qp",
             "Reset the QP to RTS",
-            act(RdmaAction::ResetQp),
+            ui.act(RdmaAction::ResetQp),
         )];
+        let restart = move |change: fn(&mut RdmaConfig, i64), v: i64| {
+            let mut c = config.clone();
+            change(&mut c, v);
+            Ok(Command::Restart(c))
+        };
+        let (r1, r2, r3) = (restart.clone(), restart.clone(), restart);
         vec![
             Control::group("App", app),
-            Control::note("Step runs the NIC: fetch, DMA, completion."),
+            Control::note("Step runs the NIC: fetch, transfer, completion."),
+            Control::group("Peer", peer),
             Control::group("Contrast", contrast),
             Control::danger_group("Break it", breaks),
             Control::group("Recover", recover),
@@ -498,12 +702,7 @@ impl View for RdmaQp {
                     DEPTH_MAX as i64,
                 ),
                 "WQEs",
-                ui.number(move |n| {
-                    Ok(Command::Restart(RdmaConfig {
-                        sq_depth: n.max(0) as usize,
-                        ..config.clone()
-                    }))
-                }),
+                ui.number(move |n| r1(|c, n| c.sq_depth = n.max(0) as usize, n)),
             ),
             Control::slider(
                 "cq-depth",
@@ -514,11 +713,22 @@ impl View for RdmaQp {
                     DEPTH_MAX as i64,
                 ),
                 "CQEs",
+                ui.number(move |n| r2(|c, n| c.cq_depth = n.max(0) as usize, n)),
+            ),
+            Control::slider(
+                "rnr-retry",
+                "rnr_retry (restarts; 7 = for ever)",
+                (
+                    i64::from(self.config.rnr_retry),
+                    0,
+                    i64::from(RNR_RETRY_MAX),
+                ),
+                "retries",
                 ui.number(move |n| {
-                    Ok(Command::Restart(RdmaConfig {
-                        cq_depth: n.max(0) as usize,
-                        ..config2.clone()
-                    }))
+                    r3(
+                        |c, n| c.rnr_retry = n.clamp(0, i64::from(RNR_RETRY_MAX)) as u8,
+                        n,
+                    )
                 }),
             ),
         ]
@@ -538,7 +748,7 @@ mod tests {
         while let Ok(a) = m.next_auto() {
             m.apply(&a).unwrap();
         }
-        let scene = crate::build(&m, &()).0;
+        let scene = crate::build(&m, &RdmaLook::default()).0;
         let pill = scene.find("qp-state").unwrap();
         assert_eq!(pill.state.as_deref(), Some("ERR"));
         assert!(pill.has_class("fault"));
@@ -548,7 +758,7 @@ mod tests {
     fn the_contrast_counts_socket_syscalls() {
         let mut m = RdmaQp::new(&RdmaConfig::default());
         m.apply(&RdmaAction::SocketSend(MSG_BYTES)).unwrap();
-        let scene = crate::build(&m, &()).0;
+        let scene = crate::build(&m, &RdmaLook::default()).0;
         let t = scene.table_named("contrast").unwrap();
         let syscalls = t.rows[1]
             .cells
@@ -556,5 +766,32 @@ mod tests {
             .find(|c| c.key.as_deref() == Some("sock-syscalls"))
             .unwrap();
         assert_eq!(syscalls.text, "1");
+    }
+
+    #[test]
+    fn the_signal_switch_makes_the_post_buttons_unsignaled() {
+        let m = RdmaQp::new(&RdmaConfig::default());
+        let look = RdmaLook { unsignaled: true };
+        let (_, controls, ui) = crate::build(&m, &look);
+        let Some(Control::Button(b)) = Control::find(&controls, "post-write") else {
+            panic!("write button");
+        };
+        assert_eq!(
+            ui.resolve(b.send, &crate::Input::Press).unwrap(),
+            Command::Do(RdmaAction::PostSend(WorkRequest::write().unsignaled()))
+        );
+    }
+
+    #[test]
+    fn the_peer_shows_its_receive_queue() {
+        let mut m = RdmaQp::new(&RdmaConfig::default());
+        m.apply(&RdmaAction::PostSend(WorkRequest::valid()))
+            .unwrap();
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+        }
+        let scene = crate::build(&m, &RdmaLook::default()).0;
+        assert_eq!(scene.find("rq-0").unwrap().state.as_deref(), Some("posted"));
+        assert_eq!(scene.find("rq-1").unwrap().state.as_deref(), Some("empty"));
     }
 }

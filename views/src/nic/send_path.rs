@@ -6,7 +6,7 @@ use crate::draw::waterfall::edited;
 use crate::draw::waterfall::{compare, cost_editor, waterfall};
 use crate::live::{Command, Ui, View};
 use crate::scene::Scene;
-use demos::nic::send_path::{SendPath, BYPASS, CTPIO, SPEC, TX_PUSH};
+use demos::nic::send_path::{SendPath, BYPASS, CONTENDED, CTPIO, SPEC, TX_PUSH};
 use demos::nic::stages::{StageAction, COST_MAX};
 use demos::text::ns;
 
@@ -43,11 +43,15 @@ impl View for SendPath {
         };
         let techniques = vec![
             toggle("use-bypass", "Kernel bypass", BYPASS),
-            Control::note("The app drives the NIC's rings from user space (ef_vi, DPDK): no syscall, stack, copy or wakeup."),
+            Control::note("The app drives the NIC's rings from user space (ef_vi, DPDK): no syscall, stack, copy or qdisc."),
             toggle("use-tx-push", "TX push", TX_PUSH),
             Control::note("The descriptor rides inside the doorbell write: the NIC need not fetch it."),
             toggle("use-ctpio", "CTPIO", CTPIO),
-            Control::note("The CPU writes the frame to the NIC, which sends it as it arrives: no fetch, no DMA. Needs kernel bypass, so it turns bypass on."),
+            Control::note("The CPU writes the frame to the NIC, which sends it as it arrives; the fallback descriptor follows, off the wire path. Needs kernel bypass, so it turns bypass on."),
+        ];
+        let conditions = vec![
+            toggle("use-contended", "qdisc busy on another CPU", CONTENDED),
+            Control::note("Uncontended, send() runs the driver in the caller's own context: no softirq. Contended, the packet waits for the qdisc's owner or the NET_TX softirq."),
         ];
         // Refused (and drawn so, with the reason) while a packet waits at the start.
         let new_packet = Control::button(
@@ -63,6 +67,7 @@ impl View for SendPath {
         let restore = ui.act(StageAction::RestoreCosts);
         vec![
             Control::group("Techniques", techniques),
+            Control::group("Conditions", conditions),
             new_packet,
             Control::note("Step moves the packet through the next stage on the path."),
             cost_editor(&w, *selected, |i| ui.look(i), set_cost, restore),
@@ -91,7 +96,27 @@ mod tests {
         assert_eq!(scene.find("total").unwrap().text_content(), Some("730 ns"));
         assert_eq!(
             scene.find("saving").unwrap().text_content(),
-            Some("saves 500 ns (40.7 %)")
+            Some("saves 390 ns (34.8 %)")
+        );
+    }
+
+    #[test]
+    fn the_net_tx_stage_is_off_the_path_unless_the_qdisc_is_contended() {
+        let mut m = SendPath::new(&Default::default());
+        let scene = crate::build(&m, &0).0;
+        assert_eq!(
+            scene.find("off-net-tx").unwrap().text_content(),
+            Some("only with qdisc contention")
+        );
+        m.apply(&StageAction::Use {
+            technique: CONTENDED,
+            on: true,
+        })
+        .unwrap();
+        let scene = crate::build(&m, &0).0;
+        assert_eq!(
+            scene.find("total").unwrap().text_content(),
+            Some("1,620 ns")
         );
     }
 

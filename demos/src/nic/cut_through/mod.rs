@@ -5,7 +5,16 @@
 //! Sources: AMD Onload User Guide UG1586 ("CTPIO Modes": ct, sf, sf-np;
 //! `EF_CTPIO_CT_THRESH`; CTPIO statistics `ctpio_underflow_fail`); ef_vi
 //! `src/include/etherfabric/vi.h` (`ef_vi_transmit_ctpio()` and its
-//! `ct_threshold`, `ef_vi_transmit_ctpio_fallback()`); IEEE 802.3 §3.2.9 (FCS).
+//! `ct_threshold`; a CTPIO send can fail on "timeout due to the whole frame
+//! not being written to the adapter sufficiently quickly";
+//! `ef_vi_transmit_ctpio_fallback()`, called after every CTPIO send,
+//! "provides a fallback frame which is sent in cases where the CTPIO send
+//! fails": the NIC sends it by itself, the application does not resend);
+//! IEEE 802.3 §3.2.9 (FCS).
+//!
+//! Two causes of an underrun: a wire faster than the rate the CPU's writes
+//! reach the NIC, and, far more often in practice, jitter in how fast the
+//! CPU writes: a stall mid-frame (the "CPU stall" switch, seeded).
 
 mod narrate;
 mod plan;
@@ -15,6 +24,7 @@ mod tests;
 pub use plan::{min_safe_threshold, ChunkState, Plan, CHUNK_BYTES};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::rng::Rng;
 use crate::text::{decimal, plural};
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +35,10 @@ pub const PCIE_MAX: u32 = 128;
 /// Ethernet line rates offered, Gb/s (IEEE 802.3 10GBASE-R, 25GBASE-R,
 /// 50GBASE-R, 100GBASE-R).
 pub const WIRE_RATES: &[u32] = &[10, 25, 50, 100];
+/// A CPU stall lasts 2 to 8 ticks (chunk times on PCIe): 32 to 128 ns at
+/// 32 Gb/s, the order of a last-level-cache miss or a TLB walk; an
+/// interrupt would stall far longer. Our assumption, seeded.
+pub const STALL_TICKS: (u64, u64) = (2, 8);
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CutThroughConfig {
@@ -32,6 +46,7 @@ pub struct CutThroughConfig {
     pub pcie_gbps: u32,
     pub wire_gbps: u32,
     pub threshold: usize,
+    pub seed: u64,
 }
 
 impl Default for CutThroughConfig {
@@ -41,6 +56,7 @@ impl Default for CutThroughConfig {
             pcie_gbps: 32,
             wire_gbps: 25,
             threshold: 1,
+            seed: 0x5EED_00C7,
         }
     }
 }
@@ -57,6 +73,9 @@ pub struct CutThrough {
     pub threshold: usize,
     /// Ticks elapsed; one tick is one chunk's time on PCIe.
     pub tick: u64,
+    /// Break it: the CPU stalls before chunk `.0` for `.1` ticks.
+    pub stall: Option<(usize, u64)>,
+    pub rng: Rng,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,14 +93,44 @@ pub enum CtAction {
     /// Break it in one move: a 100 GbE wire fed by PCIe at no more than
     /// 32 Gb/s, starting after a single chunk, so the wire outruns the bus.
     BreakIt,
+    /// Break it the usual way: the CPU stalls mid-frame (seeded), or not.
+    SetJitter(bool),
 }
 
 impl CutThrough {
+    fn validate_settings(c: &CutThroughConfig) -> Result<(), String> {
+        if !(CHUNKS_MIN..=CHUNKS_MAX).contains(&c.chunks) {
+            return Err(format!(
+                "frame size must be {CHUNKS_MIN} to {CHUNKS_MAX} chunks"
+            ));
+        }
+        if !(PCIE_MIN..=PCIE_MAX).contains(&c.pcie_gbps) {
+            return Err(format!("PCIe rate must be {PCIE_MIN} to {PCIE_MAX} Gb/s"));
+        }
+        if !WIRE_RATES.contains(&c.wire_gbps) {
+            return Err("wire rate must be 10, 25, 50 or 100 Gb/s".into());
+        }
+        if c.threshold < 1 || c.threshold > c.chunks {
+            return Err("threshold must be 1 to the frame size".into());
+        }
+        Ok(())
+    }
+
     fn restart(&mut self, change: String) -> Outcome {
         self.tick = 0;
         let mut events = vec![Event::info(format!("{change} The clock restarts.")).at("settings")];
         let safe = self.safe_threshold();
-        if self.threshold < safe {
+        let rate_bound = min_safe_threshold(self.chunks, self.pcie_gbps, self.wire_gbps);
+        if self.threshold < safe && self.threshold >= rate_bound {
+            events.push(
+                Event::warn(format!(
+                    "The CPU stall will run a threshold of {} dry: {safe} chunk{} would ride it out.",
+                    self.threshold,
+                    plural(safe)
+                ))
+                .at("threshold"),
+            );
+        } else if self.threshold < safe {
             events.push(
                 Event::warn(format!(
                     "The wire sends a chunk in {} ns but PCIe needs {} ns to deliver one: a threshold of {} will run dry. {} chunk{} would be safe.",
@@ -115,6 +164,14 @@ impl CutThrough {
         if self.threshold > n {
             self.threshold = n;
             change.push_str(&format!(" The threshold shrinks with it to {n}."));
+        }
+        if let Some((at, ticks)) = self.stall.filter(|&(at, _)| at >= n) {
+            self.stall = (n >= 2).then_some((n - 1, ticks));
+            if self.stall.is_none() {
+                change.push_str(" A one-chunk frame has no middle, so the CPU stall goes.");
+            } else if at != n - 1 {
+                change.push_str(&format!(" The CPU stall moves to chunk {}.", n - 1));
+            }
         }
         self.restart(change)
     }
@@ -194,6 +251,32 @@ impl CutThrough {
         ))
     }
 
+    fn set_jitter(&mut self, on: bool) -> Outcome {
+        if self.stall.is_some() == on {
+            return Err(Refusal::new(if on {
+                "The CPU already stalls mid-frame."
+            } else {
+                "The CPU already writes without a stall."
+            }));
+        }
+        if !on {
+            self.stall = None;
+            return self.restart("The CPU now writes the frame without a pause.".into());
+        }
+        if self.chunks < 2 {
+            return Err(Refusal::new(
+                "A one-chunk frame has no middle to stall in: make the frame longer.",
+            ));
+        }
+        let at = self.rng.range(1, self.chunks as u64 - 1) as usize;
+        let ticks = self.rng.range(STALL_TICKS.0, STALL_TICKS.1);
+        self.stall = Some((at, ticks));
+        self.restart(format!(
+            "Break it: the CPU stalls for {} before it writes chunk {at}, a cache miss or a TLB walk away.",
+            self.fmt_ns(ticks * self.tick_units())
+        ))
+    }
+
     fn tick_once(&mut self) -> Outcome {
         if self.tick >= self.last_tick() {
             return Err(self.finished());
@@ -232,21 +315,7 @@ impl Model for CutThrough {
     type Action = CtAction;
 
     fn validate(c: &CutThroughConfig) -> Result<(), String> {
-        if !(CHUNKS_MIN..=CHUNKS_MAX).contains(&c.chunks) {
-            return Err(format!(
-                "frame size must be {CHUNKS_MIN} to {CHUNKS_MAX} chunks"
-            ));
-        }
-        if !(PCIE_MIN..=PCIE_MAX).contains(&c.pcie_gbps) {
-            return Err(format!("PCIe rate must be {PCIE_MIN} to {PCIE_MAX} Gb/s"));
-        }
-        if !WIRE_RATES.contains(&c.wire_gbps) {
-            return Err("wire rate must be 10, 25, 50 or 100 Gb/s".into());
-        }
-        if c.threshold < 1 || c.threshold > c.chunks {
-            return Err("threshold must be 1 to the frame size".into());
-        }
-        Ok(())
+        Self::validate_settings(c)
     }
 
     fn new(c: &CutThroughConfig) -> Self {
@@ -256,6 +325,8 @@ impl Model for CutThrough {
             wire_gbps: c.wire_gbps,
             threshold: c.threshold,
             tick: 0,
+            stall: None,
+            rng: Rng::new(c.seed),
         }
     }
 
@@ -277,6 +348,7 @@ impl Model for CutThrough {
             CtAction::SetThreshold(t) => self.set_threshold(t),
             CtAction::UseSafeThreshold => self.use_safe(),
             CtAction::BreakIt => self.break_it(),
+            CtAction::SetJitter(on) => self.set_jitter(on),
         }
     }
 
@@ -294,7 +366,13 @@ impl Model for CutThrough {
             pcie_gbps: self.pcie_gbps,
             wire_gbps: self.wire_gbps,
             threshold: self.threshold,
+            seed: 0,
         })?;
+        if let Some((at, ticks)) = self.stall {
+            if at == 0 || at >= self.chunks || !(STALL_TICKS.0..=STALL_TICKS.1).contains(&ticks) {
+                return Err("the CPU stall is outside the frame or out of range".into());
+            }
+        }
         if self.tick > self.last_tick() {
             return Err("the clock ran past the end".into());
         }
@@ -366,6 +444,26 @@ impl Model for CutThrough {
                     "OK"
                 },
             ),
+            Figure::new(
+                "fallback",
+                "fallback copy",
+                if ct.underrun.is_some() {
+                    "sent by the NIC"
+                } else {
+                    "not needed"
+                },
+            ),
+            Figure::new(
+                "stall",
+                "CPU stall",
+                match self.stall {
+                    Some((at, ticks)) => format!(
+                        "{} before chunk {at}",
+                        self.fmt_ns(ticks * self.tick_units())
+                    ),
+                    None => "none".into(),
+                },
+            ),
         ]
     }
 
@@ -388,9 +486,15 @@ impl Model for CutThrough {
                 self.fmt_ns(ct.end)
             )),
             Some(k) => out.push(format!(
-                "Cut-through ran dry at {}: the wire wanted chunk {k} before PCIe had delivered it. A NIC cannot pause a frame, so it ends it with a deliberately bad FCS; the receiver's frame check fails and the frame is dropped. The sender has to send it again, the slow way.",
+                "Cut-through ran dry at {}: the wire wanted chunk {k} before it had arrived. A NIC cannot pause a frame, so it ends it with a deliberately bad FCS and the receiver drops it. The NIC then sends the fallback copy that ef_vi posted right after the CTPIO write, by DMA: the application does nothing.",
                 self.fmt_ns(ct.end)
             )),
+        }
+        if let Some((at, ticks)) = self.stall {
+            out.push(format!(
+                "The CPU paused for {} before chunk {at}. Such jitter in how fast the CPU writes, not a bus slower than the wire, is what usually runs a real CTPIO send dry; a larger threshold buys slack against it.",
+                self.fmt_ns(ticks * self.tick_units())
+            ));
         }
         if wire_ns < pcie_ns {
             out.push(format!(
@@ -402,15 +506,20 @@ impl Model for CutThrough {
             ));
         } else {
             out.push(format!(
-                "Here PCIe delivers a chunk in {} ns and the wire needs {} ns to send it, so the buffer only fills: any threshold is safe. Make the wire faster than PCIe to see an underrun.",
+                "Here PCIe delivers a chunk in {} ns and the wire needs {} ns to send it, so the buffer only fills: {}",
                 decimal(pcie_ns, 1),
-                decimal(wire_ns, 1)
+                decimal(wire_ns, 1),
+                if self.stall.is_some() {
+                    "only the stall can run it dry."
+                } else {
+                    "any threshold is safe. Stall the CPU, or make the wire faster than PCIe, to see an underrun."
+                }
             ));
         }
         out
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: preamble, FCS and inter-frame gap on the wire, PCIe packet headers, the jitter in how fast a CPU pushes the bytes (the usual cause of real underruns), and the fallback DMA send that replaces a poisoned frame."
+        "Leaves out: preamble, FCS and inter-frame gap on the wire, PCIe packet headers, all but one CPU stall per frame, contention for the adapter's CTPIO resources, and the timing of the fallback DMA send."
     }
 }

@@ -66,7 +66,7 @@ impl CutThrough {
         match plan.underrun {
             Some(k) if hit(plan.end) => events.push(
                 Event::fault(format!(
-                    "{name} ran dry at {}: chunk {k} had not arrived when the wire needed it. The NIC cuts the frame short and poisons it with a bad FCS; the receiver will drop it.",
+                    "{name} ran dry at {}: chunk {k} had not arrived when the wire needed it. The NIC cuts the frame short with a bad FCS, so the receiver drops it, and sends the fallback copy by DMA instead.",
                     self.fmt_ns(plan.end)
                 ))
                 .at(key),

@@ -6,7 +6,9 @@
 //! units to cross PCIe and P units to leave on the wire, with no rounding.
 //!
 //! Rules:
-//! - chunks arrive back to back at the PCIe rate (one per tick);
+//! - chunks arrive back to back at the PCIe rate (one per tick), except
+//!   that the CPU may stall before one chunk for a few ticks (an interrupt,
+//!   a cache or TLB miss): every later chunk arrives that much later;
 //! - the NIC starts the wire once `threshold` chunks have arrived (ef_vi
 //!   `ef_vi_transmit_ctpio()`'s `ct_threshold`: bytes buffered before the
 //!   adapter starts to emit; a threshold of the whole frame is store-and-forward);
@@ -70,22 +72,32 @@ pub struct Plan {
     pub underrun: Option<usize>,
     /// Last bit on the wire (the poisoned end, after an underrun).
     pub end: u64,
+    /// A CPU stall: before chunk `.0`, `.1` ticks with nothing written.
+    pub stall: Option<(usize, u64)>,
 }
 
 impl Plan {
-    pub fn new(chunks: usize, threshold: usize, pcie_gbps: u32, wire_gbps: u32) -> Plan {
+    pub fn new(
+        chunks: usize,
+        threshold: usize,
+        (pcie_gbps, wire_gbps): (u32, u32),
+        stall: Option<(usize, u64)>,
+    ) -> Plan {
         let pcie_unit = u64::from(wire_gbps);
         let wire_unit = u64::from(pcie_gbps);
-        let start = threshold as u64 * pcie_unit;
         let mut plan = Plan {
             chunks,
             threshold,
             pcie_unit,
             wire_unit,
-            start,
+            start: 0,
             underrun: None,
-            end: start + chunks as u64 * wire_unit,
+            end: 0,
+            stall,
         };
+        // The wire starts once `threshold` chunks are in, stall included.
+        plan.start = plan.arrival(threshold.max(1) - 1);
+        plan.end = plan.start + chunks as u64 * wire_unit;
         plan.underrun = (0..chunks).find(|&k| plan.arrival(k) > plan.wire_start(k));
         if let Some(k) = plan.underrun {
             plan.end = plan.wire_start(k);
@@ -95,7 +107,11 @@ impl Plan {
 
     /// When chunk `k` (from 0) is fully in the NIC.
     pub fn arrival(&self, k: usize) -> u64 {
-        (k as u64 + 1) * self.pcie_unit
+        let stalled = match self.stall {
+            Some((at, ticks)) if k >= at => ticks,
+            _ => 0,
+        };
+        (k as u64 + 1 + stalled) * self.pcie_unit
     }
 
     /// When the wire starts chunk `k`, had nothing gone wrong.
@@ -152,18 +168,35 @@ impl CutThrough {
         units as f64 * self.unit_ns()
     }
 
+    fn plan(&self, threshold: usize) -> Plan {
+        Plan::new(
+            self.chunks,
+            threshold,
+            (self.pcie_gbps, self.wire_gbps),
+            self.stall,
+        )
+    }
+
     /// Store-and-forward: the whole frame first.
     pub fn store_and_forward(&self) -> Plan {
-        Plan::new(self.chunks, self.chunks, self.pcie_gbps, self.wire_gbps)
+        self.plan(self.chunks)
     }
 
     /// Cut-through at the learner's threshold.
     pub fn cut_through(&self) -> Plan {
-        Plan::new(self.chunks, self.threshold, self.pcie_gbps, self.wire_gbps)
+        self.plan(self.threshold)
     }
 
+    /// The smallest threshold that cannot run dry: the closed form without a
+    /// stall; with one, the first threshold whose plan does not underrun
+    /// (safety only grows with the threshold, so the search is exact).
     pub fn safe_threshold(&self) -> usize {
-        min_safe_threshold(self.chunks, self.pcie_gbps, self.wire_gbps)
+        match self.stall {
+            None => min_safe_threshold(self.chunks, self.pcie_gbps, self.wire_gbps),
+            Some(_) => (1..=self.chunks)
+                .find(|&t| self.plan(t).underrun.is_none())
+                .unwrap_or(self.chunks),
+        }
     }
 
     /// Units in one tick: one chunk delivered over PCIe.
@@ -177,11 +210,11 @@ impl CutThrough {
 
     /// Ticks until both frames are done and every chunk has arrived.
     pub fn last_tick(&self) -> u64 {
-        let end = self
-            .store_and_forward()
+        let sf = self.store_and_forward();
+        let end = sf
             .end
             .max(self.cut_through().end)
-            .max(self.chunks as u64 * self.tick_units());
+            .max(sf.arrival(self.chunks - 1));
         end.div_ceil(self.tick_units())
     }
 

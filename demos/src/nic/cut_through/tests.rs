@@ -11,6 +11,7 @@ fn with(chunks: usize, pcie: u32, wire: u32, threshold: usize) -> CutThrough {
         pcie_gbps: pcie,
         wire_gbps: wire,
         threshold,
+        ..CutThroughConfig::default()
     })
 }
 
@@ -64,19 +65,63 @@ fn the_underrun_is_narrated_as_a_fault_when_the_clock_reaches_it() {
 }
 
 #[test]
+fn the_nic_sends_the_fallback_itself_the_app_does_not_resend() {
+    let mut m = ct();
+    m.apply(&CtAction::BreakIt).unwrap();
+    let why = m.why().join(" ");
+    assert!(why.contains("fallback copy") && why.contains("the application does nothing"));
+    assert!(!why.contains("send it again"));
+    let fallback = m
+        .status()
+        .into_iter()
+        .find(|f| f.key == "fallback")
+        .unwrap();
+    assert_eq!(fallback.value, "sent by the NIC");
+}
+
+#[test]
+fn a_cpu_stall_runs_the_frame_dry_even_with_pcie_faster_than_the_wire() {
+    // Default: PCIe 32 Gb/s feeds a 25 Gb/s wire, so without jitter any
+    // threshold is safe. A seeded stall mid-frame breaks threshold 1.
+    let mut m = ct();
+    assert_eq!(m.cut_through().underrun, None);
+    m.apply(&CtAction::SetJitter(true)).unwrap();
+    let (at, ticks) = m.stall.unwrap();
+    assert!((1..12).contains(&at) && (2..=8).contains(&ticks));
+    assert!(
+        m.cut_through().underrun.is_some(),
+        "stall {ticks} ticks at {at}"
+    );
+    assert!(m.safe_threshold() > 1);
+    m.apply(&CtAction::UseSafeThreshold).unwrap();
+    assert_eq!(m.cut_through().underrun, None);
+    assert!(m.store_and_forward().underrun.is_none());
+    m.check().unwrap();
+    m.apply(&CtAction::SetJitter(false)).unwrap();
+    assert!(m.apply(&CtAction::SetJitter(false)).is_err());
+}
+
+#[test]
+fn stalls_delay_every_later_arrival() {
+    let p = Plan::new(6, 1, (32, 25), Some((3, 4)));
+    assert_eq!(p.arrival(2), 3 * 25);
+    assert_eq!(p.arrival(3), (4 + 4) * 25);
+}
+
+#[test]
 fn safe_threshold_matches_a_search_over_every_threshold() {
     for &wire in WIRE_RATES {
         for pcie in [8, 16, 25, 32, 50, 64, 100, 128] {
             for chunks in CHUNKS_MIN..=CHUNKS_MAX {
                 let searched = (1..=chunks)
-                    .find(|&t| Plan::new(chunks, t, pcie, wire).underrun.is_none())
+                    .find(|&t| Plan::new(chunks, t, (pcie, wire), None).underrun.is_none())
                     .unwrap();
                 assert_eq!(
                     min_safe_threshold(chunks, pcie, wire),
                     searched,
                     "{chunks} chunks, {pcie} Gb/s PCIe, {wire} Gb/s wire"
                 );
-                let later = Plan::new(chunks, chunks.min(searched + 1), pcie, wire);
+                let later = Plan::new(chunks, chunks.min(searched + 1), (pcie, wire), None);
                 assert_eq!(later.underrun, None, "a larger threshold is safe too");
             }
         }

@@ -4,9 +4,9 @@ use super::*;
 
 impl DescriptorRing {
     pub(super) fn check_invariants(&self) -> Result<(), String> {
-        // Ownership is unambiguous and agrees with the indices: walking from
-        // the reap pointer we meet DD slots up to HEAD, OWN slots up to TAIL,
-        // and FREE slots back round to the reap pointer.
+        // Ownership is unambiguous and agrees with the indices (there is no
+        // OWN bit): walking from the reap pointer we meet done slots up to
+        // HEAD, posted slots up to TAIL, and FREE slots back round.
         let done_len = (self.head + RING_SIZE - self.next_to_clean) % RING_SIZE;
         let owned_len = (self.tail + RING_SIZE - self.head) % RING_SIZE;
         for (i, slot) in self.slots.iter().enumerate() {
@@ -14,7 +14,7 @@ impl DescriptorRing {
             let expected = if offset < done_len {
                 SlotState::Done
             } else if offset < done_len + owned_len {
-                SlotState::Owned
+                SlotState::Posted
             } else {
                 SlotState::Free
             };
@@ -25,13 +25,13 @@ impl DescriptorRing {
                 ));
             }
         }
-        let (free, owned, done) = (
+        let (free, posted, done) = (
             self.count(SlotState::Free),
-            self.count(SlotState::Owned),
+            self.count(SlotState::Posted),
             self.count(SlotState::Done),
         );
-        if free + owned + done != RING_SIZE {
-            return Err("a buffer was lost: FREE + OWN + DD != ring size".into());
+        if free + posted + done != RING_SIZE {
+            return Err("a buffer was lost: FREE + posted + done != ring size".into());
         }
         if free == 0 {
             return Err("no FREE slot: a full ring would look empty".into());
@@ -52,10 +52,10 @@ impl DescriptorRing {
         if let Some(store) = self
             .store_buffer
             .iter()
-            .find(|s| self.slots[s.slot].state != SlotState::Owned)
+            .find(|s| self.slots[s.slot].state != SlotState::Posted)
         {
             return Err(format!(
-                "a pending store targets non-OWN slot {}",
+                "a pending store targets slot {}, which is not posted",
                 store.slot
             ));
         }
@@ -68,12 +68,26 @@ impl DescriptorRing {
         if !(c.reaped <= c.completed && c.completed <= c.fetched && c.fetched <= c.posted) {
             return Err("counters out of order: reaped ≤ completed ≤ fetched ≤ posted".into());
         }
-        // With the barrier always in place, no DMA ever uses a half-written descriptor.
-        if !self.damage.is_empty() && !self.barrier_ever_skipped {
-            return Err(
-                "a DMA used a half-written descriptor although the barrier was never skipped"
-                    .into(),
-            );
+        // With writel() and dma_rmb() always in place, nothing is ever torn.
+        if self.damage.iter().any(|d| !d.read_side) && !self.relaxed_ever {
+            return Err("a DMA used a half-written descriptor although writel() ordered it".into());
+        }
+        if self.damage.iter().any(|d| d.read_side) && !self.skip_rmb_ever {
+            return Err("a field was read before DD although dma_rmb() was in place".into());
+        }
+        if c.torn_fetches > c.racy_fetches || c.torn_reads > c.read_races {
+            return Err("more torn accesses than races".into());
+        }
+        if self.damage.len() > (c.torn_fetches + c.torn_reads) as usize {
+            return Err("damage without a torn access".into());
+        }
+        // TX: DD is written back only for descriptors that asked for it (RS)
+        // (unless a torn fetch made the NIC act on a stale RS bit).
+        if let Some(i) = (0..RING_SIZE).find(|&i| {
+            let d = self.memory[i];
+            d.dd && self.config.direction == Direction::Tx && !d.rs && c.torn_fetches == 0
+        }) {
+            return Err(format!("descriptor {i} has DD without RS"));
         }
         if self.rx_fifo.len() > RX_FIFO_FRAMES {
             return Err("the NIC FIFO holds more frames than it can".into());

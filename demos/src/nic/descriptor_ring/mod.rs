@@ -1,18 +1,29 @@
-//! Descriptor ring (RX/TX): the driver/NIC handshake over an 8-entry ring.
+//! Descriptor ring (RX/TX): the driver/NIC handshake over an 8-entry ring,
+//! in the Intel convention (82599 / ixgbe, e1000).
 //!
-//! The driver owns TAIL (where it posts), the NIC owns HEAD (where it
-//! consumes). The driver writes a descriptor, issues a write barrier, then
-//! rings the doorbell: a posted MMIO write of TAIL. The NIC fetches the
-//! descriptor at HEAD, DMAs the frame, writes DD back into host memory and
-//! advances HEAD. The driver learns of completions by reading DD in host
-//! memory, never by reading a NIC register.
+//! There is no OWN bit: ownership is implied by the indices. The NIC owns
+//! the descriptors from HEAD up to the TAIL it was last told through the
+//! doorbell; everything else is the driver's. The driver writes a
+//! descriptor, then rings the doorbell: an MMIO write of TAIL. The NIC
+//! fetches the descriptor at HEAD, moves the data, writes status back (DD)
+//! into host memory and advances HEAD. The driver learns of completions by
+//! reading DD in host memory, never by reading a NIC register.
 //!
-//! Sources: Intel 82599 10GbE Controller Datasheet §7.1 (receive descriptor
-//! ring, HEAD/TAIL, "one descriptor kept unused" full/empty rule) and §7.2
-//! (transmit); Linux `drivers/net/ethernet/intel/ixgbe/ixgbe_main.c`
-//! (`ixgbe_alloc_rx_buffers`: `wmb()` before `writel(tail)`; clearing the
-//! status before reuse); `Documentation/memory-barriers.txt` ("DEVICE I/O
-//! BARRIERS" and `dma_wmb()`).
+//! Sources: Intel 82599 10GbE Controller Datasheet §7.1 (receive: the
+//! advanced RX descriptor's read format holds only buffer addresses, the
+//! buffer size is per queue in SRRCTL.BSIZEPACKET, and the write-back
+//! format overwrites it with status, DD and PKT_LEN; HEAD/TAIL with one
+//! descriptor kept unused) and §7.2 (transmit: the driver writes address,
+//! DTALEN and DCMD; the NIC writes DD back only for descriptors with
+//! DCMD.RS set); Linux `drivers/net/ethernet/intel/ixgbe/ixgbe_main.c`
+//! (`ixgbe_alloc_rx_buffers()` rewrites `pkt_addr` every round because
+//! write-back erases it, clears the length, then `wmb()` + `writel(tail)`;
+//! `ixgbe_clean_rx_irq()` tests DD, then `dma_rmb()` before reading the
+//! other fields); `Documentation/memory-barriers.txt` ("KERNEL I/O BARRIER
+//! EFFECTS": a `writeX()` first waits for the completion of all prior
+//! writes to memory; the `_relaxed()` accessors give no such ordering, and
+//! mappings with non-default attributes such as `ioremap_wc()` lose the
+//! guarantees; `dma_rmb()`/`dma_wmb()`).
 
 mod driver;
 mod invariants;
@@ -26,7 +37,8 @@ use std::collections::VecDeque;
 
 /// Descriptors in the ring.
 pub const RING_SIZE: usize = 8;
-/// Size of each receive buffer.
+/// Size of every receive buffer: one value for the whole queue, as
+/// the 82599's SRRCTL.BSIZEPACKET register field sets it, never a descriptor.
 pub const BUFFER_BYTES: u16 = 2048;
 /// Frames the NIC can hold on chip while it has no buffer to DMA into.
 pub const RX_FIFO_FRAMES: usize = 2;
@@ -37,6 +49,15 @@ pub const POOL_BUFFERS: u64 = 16;
 /// Smallest and largest Ethernet frame without FCS (IEEE 802.3 §3.2.8).
 pub const MIN_FRAME: u64 = 60;
 pub const MAX_FRAME: u64 = 1514;
+/// TX report-status choices: RS on every descriptor (ixgbe sets it on the
+/// last descriptor of every packet) or on every fourth (DPDK's ixgbe PMD
+/// sets it every `tx_rs_thresh` descriptors, 32 by default).
+pub const RS_EVERY: [u8; 2] = [1, 4];
+/// Odds (1 in this many) that the NIC's descriptor read overtakes stores a
+/// relaxed doorbell left in flight, or that an early load overtakes the DD
+/// load: our choice, so that the race shows up within a few tries but most
+/// attempts still work, which is how such bugs survive testing.
+pub const RACE_ODDS: u64 = 4;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Direction {
@@ -51,13 +72,16 @@ pub enum Direction {
 pub struct RingConfig {
     pub direction: Direction,
     pub seed: u64,
+    /// TX: the driver sets RS on every `rs_every`-th descriptor (1 or 4).
+    pub rs_every: u8,
 }
 
 impl Default for RingConfig {
     fn default() -> Self {
         RingConfig {
             direction: Direction::Rx,
-            seed: 0x5EED_0006,
+            seed: 0x5EED_0007,
+            rs_every: 1,
         }
     }
 }
@@ -72,34 +96,29 @@ pub struct Frame {
 /// A descriptor as its bytes sit in host memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Descriptor {
+    /// RX read format: the buffer address. After an RX write-back the same
+    /// bytes hold the RSS hash and packet type instead (82599 §7.1.6).
+    /// TX: the buffer address.
     pub addr: u64,
+    /// TX: DTALEN, written by the driver. RX: PKT_LEN, written by the NIC at
+    /// write-back (the driver only clears it).
     pub len: u16,
-    /// Set by the driver: the descriptor is handed to the NIC.
-    pub own: bool,
-    /// Set by the NIC on write-back: descriptor done.
+    /// TX: DCMD.RS, report status: the driver asks for a DD write-back.
+    pub rs: bool,
+    /// Written back by the NIC: descriptor done.
     pub dd: bool,
 }
 
 /// Who may touch a slot, from the protocol's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SlotState {
-    /// Driver-owned and empty: may be posted.
+    /// Driver's and empty: may be posted.
     #[default]
     Free,
-    /// Posted with OWN: the NIC's, once the doorbell publishes it.
-    Owned,
-    /// Written back with DD: done, awaiting reap by the driver.
+    /// Written by the driver; the NIC's once a doorbell publishes it.
+    Posted,
+    /// Consumed by the NIC (HEAD has passed it), awaiting the driver's reap.
     Done,
-}
-
-impl SlotState {
-    pub fn label(self) -> &'static str {
-        match self {
-            SlotState::Free => "FREE",
-            SlotState::Owned => "OWN",
-            SlotState::Done => "DD",
-        }
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,13 +132,16 @@ pub struct Slot {
     pub post_seq: u32,
 }
 
-/// One descriptor field.
+/// One store the driver makes to a descriptor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Field {
+    /// RX `pkt_addr` / TX `buffer_addr`.
     Addr,
-    Len,
-    /// The flags word: OWN set and DD cleared in one store.
-    Flags,
+    /// TX `cmd_type_len`: DTALEN plus DCMD (EOP, and RS when asked).
+    CmdLen,
+    /// RX: clear the write-back word (DD and PKT_LEN). TX: `olinfo_status`,
+    /// whose bits the DD write-back shares, so it clears an old DD.
+    Status,
 }
 
 /// A CPU store not yet guaranteed visible to the device.
@@ -137,7 +159,7 @@ pub enum NicPhase {
     Idle,
     /// The descriptor at `slot` has been read into the NIC; `seen` is what it read.
     Fetched { slot: usize, seen: Descriptor },
-    /// The data has moved; write-back of DD is next.
+    /// The data has moved; write-back is next.
     Moved {
         slot: usize,
         seen: Descriptor,
@@ -145,12 +167,13 @@ pub enum NicPhase {
     },
 }
 
-/// A DMA that used a half-written descriptor.
+/// A transfer that went wrong because of a missing barrier.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Damage {
     pub slot: usize,
-    pub meant: Descriptor,
-    pub used: Descriptor,
+    /// True for the read side (a field read before DD), false for a DMA
+    /// that used a half-written descriptor.
+    pub read_side: bool,
     pub summary: String,
 }
 
@@ -164,7 +187,14 @@ pub struct Counters {
     pub reaped: u32,
     pub frames_from_wire: u32,
     pub rx_missed: u32,
-    pub nic_register_reads: u32,
+    /// NIC fetches that found the driver's stores still in flight.
+    pub racy_fetches: u32,
+    /// Of those, fetches that read the descriptor before all stores landed.
+    pub torn_fetches: u32,
+    /// Reaps without `dma_rmb()` that ran into the NIC's write-back.
+    pub read_races: u32,
+    /// Of those, reaps whose early field load saw the old value.
+    pub torn_reads: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,16 +207,20 @@ pub struct DescriptorRing {
     pub store_buffer: Vec<PendingStore>,
     /// Hardware-owned: the next descriptor the NIC will consume.
     pub head: usize,
-    /// Driver-owned: the next descriptor the driver will post.
+    /// Driver-owned: the next descriptor the driver will post (next_to_use).
     pub tail: usize,
     /// The TAIL value the NIC last received through the doorbell.
     pub doorbell: usize,
     /// Driver-owned: the next descriptor the driver will reap.
     pub next_to_clean: usize,
     pub nic: NicPhase,
-    /// Break-it switch: allow the doorbell without a write barrier.
-    pub skip_barrier: bool,
-    pub barrier_ever_skipped: bool,
+    /// Break it (write side): ring the doorbell with `writel_relaxed()` on a
+    /// weakly ordered CPU, so nothing orders the descriptor stores before it.
+    pub relaxed_doorbell: bool,
+    pub relaxed_ever: bool,
+    /// Break it (read side, RX): reap without `dma_rmb()` after the DD test.
+    pub skip_rmb: bool,
+    pub skip_rmb_ever: bool,
     /// RX: frames waiting on the NIC for a buffer.
     pub rx_fifo: VecDeque<Frame>,
     /// RX: frames handed to the stack. TX: frames sent on the wire. Newest last.
@@ -206,19 +240,21 @@ pub enum RingAction {
     Post,
     /// Driver: wmb(): make every earlier store visible before later ones.
     Barrier,
-    /// Driver: posted MMIO write of TAIL to the NIC's register.
+    /// Driver: MMIO write of TAIL to the NIC's register.
     Doorbell,
     /// Driver: reap completed descriptors in order, by their DD bits.
     Reap,
     /// Wire (RX): a frame arrives at the NIC.
     FrameArrives,
-    /// Break it: allow (or forbid again) the doorbell without a barrier.
-    SetSkipBarrier(bool),
+    /// Break it: doorbell with `writel_relaxed()`, no barrier (or back to `writel()`).
+    SetRelaxedDoorbell(bool),
+    /// Break it (RX): reap without `dma_rmb()` (or with it again).
+    SetSkipRmb(bool),
     /// NIC: read the descriptor at HEAD.
     NicFetch,
     /// NIC: move the data between the wire and the buffer.
     NicDma,
-    /// NIC: write DD and status back, advance HEAD.
+    /// NIC: write status back, advance HEAD.
     NicWriteBack,
 }
 
@@ -234,7 +270,7 @@ impl DescriptorRing {
 
     /// Posts allowed before the ring is full. One slot always stays empty, so
     /// that TAIL never catches up with the reap pointer: equal indices then
-    /// always mean "empty", never "full".
+    /// always mean "empty", never "full" (82599 datasheet §7.1).
     pub fn free_to_post(&self) -> usize {
         self.count(SlotState::Free).saturating_sub(1)
     }
@@ -264,32 +300,58 @@ impl DescriptorRing {
         (slot + RING_SIZE - self.head) % RING_SIZE < self.published_pending()
     }
 
+    /// Whether the post numbered `seq` asks for a status write-back.
+    pub fn wants_rs(&self, seq: u32) -> bool {
+        match self.config.direction {
+            Direction::Rx => false,
+            Direction::Tx => {
+                let every = u32::from(self.config.rs_every.max(1));
+                seq % every == every - 1
+            }
+        }
+    }
+
     pub fn buffer_of(index: u64) -> u64 {
         POOL_BASE + (index % POOL_BUFFERS) * u64::from(BUFFER_BYTES)
+    }
+
+    /// One race roll: true (1 in [`RACE_ODDS`]) when the late access wins.
+    fn race_lost(&mut self) -> bool {
+        self.rng.range(1, RACE_ODDS) == 1
     }
 }
 
 pub(crate) fn apply_store(d: &mut Descriptor, store: &PendingStore) {
     match store.field {
         Field::Addr => d.addr = store.value,
-        Field::Len => d.len = store.value as u16,
-        Field::Flags => {
-            d.own = store.value & 1 == 1;
+        Field::CmdLen => {
+            d.len = store.value as u16;
+            d.rs = store.value >> 16 & 1 == 1;
+        }
+        // RX stores 0 (DD and PKT_LEN cleared); TX stores 1 (olinfo_status
+        // written: the old DD goes, the length stays).
+        Field::Status => {
             d.dd = false;
+            if store.value == 0 {
+                d.len = 0;
+            }
         }
     }
 }
 
 /// `0x0010_1800`-style hex for addresses.
 pub fn hex(addr: u64) -> String {
-    format!("0x{:04x}_{:04x}", addr >> 16, addr & 0xffff)
+    format!("0x{:04x}_{:04x}", addr >> 16 & 0xffff, addr & 0xffff)
 }
 
 impl Model for DescriptorRing {
     type Config = RingConfig;
     type Action = RingAction;
 
-    fn validate(_config: &RingConfig) -> Result<(), String> {
+    fn validate(config: &RingConfig) -> Result<(), String> {
+        if !RS_EVERY.contains(&config.rs_every) {
+            return Err("RS is set on every descriptor or on every fourth".into());
+        }
         Ok(())
     }
 
@@ -304,8 +366,10 @@ impl Model for DescriptorRing {
             doorbell: 0,
             next_to_clean: 0,
             nic: NicPhase::Idle,
-            skip_barrier: false,
-            barrier_ever_skipped: false,
+            relaxed_doorbell: false,
+            relaxed_ever: false,
+            skip_rmb: false,
+            skip_rmb_ever: false,
             rx_fifo: VecDeque::new(),
             delivered: Vec::new(),
             damage: Vec::new(),
@@ -323,7 +387,7 @@ impl Model for DescriptorRing {
             Direction::Tx => "filled buffers for the NIC to send",
         };
         Event::info(format!(
-            "An {RING_SIZE}-descriptor ring, every slot FREE; HEAD = TAIL = 0. In this mode the driver posts {what}."
+            "An {RING_SIZE}-descriptor ring, every slot FREE; HEAD = TAIL = 0. The driver posts {what}; the NIC owns only what lies between HEAD and the TAIL it was told."
         ))
     }
 
@@ -334,7 +398,8 @@ impl Model for DescriptorRing {
             RingAction::Doorbell => self.ring_doorbell(),
             RingAction::Reap => self.reap(),
             RingAction::FrameArrives => self.frame_arrives(),
-            RingAction::SetSkipBarrier(on) => self.set_skip_barrier(on),
+            RingAction::SetRelaxedDoorbell(on) => self.set_relaxed(on),
+            RingAction::SetSkipRmb(on) => self.set_skip_rmb(on),
             RingAction::NicFetch => self.nic_fetch(),
             RingAction::NicDma => self.nic_dma(),
             RingAction::NicWriteBack => self.nic_write_back(),
@@ -362,7 +427,7 @@ impl Model for DescriptorRing {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: real 16-byte descriptor layouts, descriptor prefetch and batched write-back, PCIe timing, and interrupts (see NAPI). On x86 ordinary stores already become visible in order, so the missing barrier bites hardest on Arm and POWER."
+        "Leaves out: the real 16-byte layouts, header buffers, descriptor prefetch and batched write-back, PCIe timing, and interrupts (see NAPI). The CPU here is weakly ordered like arm64; on x86 ordinary stores and loads keep program order, so only a write-combined doorbell can race there."
     }
 }
 

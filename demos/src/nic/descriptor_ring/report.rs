@@ -1,4 +1,5 @@
-//! What the page prints about the ring: status figures and "why it matters".
+//! What the page prints about the ring: slot labels, status figures and
+//! "why it matters".
 
 use super::*;
 use crate::text::{decimal, plural};
@@ -15,7 +16,24 @@ impl DescriptorRing {
         }
     }
 
+    /// The slot as a word: FREE, POSTED (not yet published), NIC (between
+    /// HEAD and the NIC's TAIL), DD (written back), SENT (TX, consumed
+    /// without RS, so no DD in memory).
+    pub fn slot_label(&self, i: usize) -> &'static str {
+        match self.slots[i].state {
+            SlotState::Free => "FREE",
+            SlotState::Posted if self.is_published(i) => "NIC",
+            SlotState::Posted => "POSTED",
+            SlotState::Done if self.memory[i].dd => "DD",
+            SlotState::Done => "SENT",
+        }
+    }
+
     pub(super) fn figures(&self) -> Vec<Figure> {
+        let c = &self.counters;
+        let nic = (0..RING_SIZE)
+            .filter(|&i| self.slot_label(i) == "NIC")
+            .count();
         let mut figures = vec![
             Figure::new(
                 "mode",
@@ -30,30 +48,25 @@ impl DescriptorRing {
             Figure::new("tail", "TAIL", self.tail),
             Figure::new("doorbell", "NIC's TAIL", self.doorbell),
             Figure::new("free", "FREE", self.count(SlotState::Free)),
-            Figure::new("own", "OWN", self.count(SlotState::Owned)),
-            Figure::new("dd", "DD", self.count(SlotState::Done)),
-            Figure::new("pending", "pending stores", self.store_buffer.len()),
+            Figure::new("nic", "NIC's", nic),
+            Figure::new("pending", "stores in flight", self.store_buffer.len()),
         ];
-        match self.config.direction {
-            Direction::Rx => {
-                figures.push(Figure::new(
-                    "delivered",
-                    "frames to stack",
-                    self.delivered.len(),
-                ));
-                figures.push(Figure::new("missed", "rx_missed", self.counters.rx_missed));
-            }
-            Direction::Tx => {
-                figures.push(Figure::new(
-                    "delivered",
-                    "frames sent",
-                    self.delivered.len(),
-                ));
-            }
+        let delivered = match self.config.direction {
+            Direction::Rx => "frames to stack",
+            Direction::Tx => "frames sent",
+        };
+        figures.push(Figure::new("delivered", delivered, self.delivered.len()));
+        if self.config.direction == Direction::Rx {
+            figures.push(Figure::new("missed", "rx_missed", c.rx_missed));
         }
         figures.push(Figure::new(
+            "races",
+            "racy fetches (torn)",
+            format!("{} ({})", c.racy_fetches, c.torn_fetches),
+        ));
+        figures.push(Figure::new(
             "corrupted",
-            "corrupted DMAs",
+            "corrupted transfers",
             self.damage.len(),
         ));
         figures
@@ -65,7 +78,7 @@ impl DescriptorRing {
         if c.doorbells > 0 {
             let published = c.fetched as usize + self.published_pending();
             out.push(format!(
-                "{} doorbell write{} published {published} descriptor{}: {} per MMIO write. Posting several descriptors behind one doorbell saves PCIe writes.",
+                "{} doorbell write{} published {published} descriptor{}: {} per MMIO write. Batching posts behind one doorbell saves PCIe writes.",
                 c.doorbells,
                 plural(c.doorbells as usize),
                 plural(published),
@@ -76,23 +89,31 @@ impl DescriptorRing {
                 "No doorbell yet: whatever the driver has posted, the NIC cannot see it.".into(),
             );
         }
-        if c.reaped > 0 {
+        if c.racy_fetches > 0 {
             out.push(format!(
-                "The driver learned of {} completion{} by reading DD bits in host memory — cheap, cached reads. Polling a NIC register instead would stall the core for a PCIe round trip each time.",
-                c.reaped,
-                plural(c.reaped as usize)
+                "Without a barrier, {} fetch{} raced the descriptor stores and {} read a half-written descriptor: most races are won by the stores, which is how this bug survives testing.",
+                c.racy_fetches,
+                if c.racy_fetches == 1 { "" } else { "es" },
+                c.torn_fetches
+            ));
+        } else if self.relaxed_doorbell {
+            out.push("writel_relaxed() orders nothing before the MMIO write: on arm64 the doorbell can overtake the descriptor stores unless the driver issues wmb() itself. On x86 the same race needs a write-combined doorbell mapping.".into());
+        } else {
+            out.push("writel() waits for every earlier store to memory before its MMIO write, so the NIC never reads a half-written descriptor. An explicit wmb() before it, as ixgbe writes, orders nothing more here.".into());
+        }
+        if c.read_races > 0 {
+            out.push(format!(
+                "Without dma_rmb(), {} of {} reap{} during a write-back loaded the length before DD and handed the stack a wrong length.",
+                c.torn_reads,
+                c.read_races,
+                plural(c.read_races as usize)
             ));
         }
-        if !self.damage.is_empty() {
+        if self.config.direction == Direction::Tx && self.config.rs_every > 1 {
             out.push(format!(
-                "{} DMA{} used a half-written descriptor: without wmb() the doorbell, a write to the device, overtook ordinary stores to host memory.",
-                self.damage.len(),
-                plural(self.damage.len())
+                "RS is set on every {}th descriptor: the NIC writes fewer completions over PCIe, and the driver frees buffers in batches, later.",
+                self.config.rs_every
             ));
-        } else if self.skip_barrier {
-            out.push("The barrier is switched off: a doorbell rung while stores are pending lets the NIC read stale fields.".into());
-        } else {
-            out.push("With wmb() before every doorbell, the NIC can never read a half-written descriptor.".into());
         }
         out.push(format!(
             "{} more post{} fit. One of the {RING_SIZE} slots always stays empty, so equal indices can only mean an empty ring.",

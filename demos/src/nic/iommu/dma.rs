@@ -53,9 +53,8 @@ impl Iommu {
                 }
                 let why = match reason {
                     FaultReason::BeyondWidth => format!(
-                        "{} lies beyond the device's IOVA window (0x0000-{:#x}), so there is no table to look in.",
-                        hex(iova),
-                        SPACE - 1
+                        "{} is wider than the IOMMU's {MGAW_BITS}-bit address width, so no table walk is even tried.",
+                        hex(iova)
                     ),
                     _ => match self.mapping(iova) {
                         Some(m) => format!(
@@ -69,10 +68,16 @@ impl Iommu {
                         ),
                     },
                 };
+                let answer = match access {
+                    Access::Write => {
+                        "A write is posted, so no answer goes back: the IOMMU drops it"
+                    }
+                    Access::Read => "The read gets a completion with Unsupported Request status",
+                };
                 vec![
                     Event::fault(record.dmar_line().unwrap_or_default()).at("fault-log"),
                     Event::fault(format!(
-                        "Blocked: {why} Nothing reached memory; the IOMMU logged the fault above."
+                        "Blocked: {why} {answer}, nothing reaches memory, and the fault record above keeps only the page address."
                     ))
                     .at("fault-log")
                     .at("iommu"),
@@ -110,8 +115,12 @@ impl Iommu {
             }
             Verdict::NoMemory => {
                 self.counters.lost += 1;
+                let what = match access {
+                    Access::Write => "The write is posted, so there is no completion to carry an error: the root complex drops it and may report an Unsupported Request through AER",
+                    Access::Read => "The read comes back as a completion with Unsupported Request status",
+                };
                 vec![Event::warn(format!(
-                    "Passthrough: no memory answers at {}, so the root complex completes the request as Unsupported Request and the {verb} is lost.",
+                    "Passthrough: no memory answers at {}. {what}.",
                     hex(iova)
                 ))]
             }
@@ -124,7 +133,9 @@ impl Iommu {
             Access::Read => FaultReason::NoRead,
             Access::Write => FaultReason::NoWrite,
         };
-        if iova >= SPACE {
+        // VT-d: beyond the address width the walk is not tried (reason 4);
+        // anything narrower with no entry reads as R = W = 0 (reason 5 or 6).
+        if iova >> MGAW_BITS != 0 {
             return Verdict::Blocked(FaultReason::BeyondWidth);
         }
         match self.mapping(iova) {

@@ -10,14 +10,20 @@
 //! Sources: Intel Virtualization Technology for Directed I/O (VT-d)
 //! Architecture Specification, ch. 3 (DMA remapping: second-level
 //! translation, R/W permission bits) and ch. 7 (fault reporting, fault reason
-//! codes); Linux `drivers/iommu/intel/dmar.c` (`dmar_fault_do_one()`, the
-//! `DMAR: [DMA Write] Request device [..] fault addr ..` log line and the
-//! `dma_remap_fault_reasons` table); `Documentation/driver-api/vfio.rst` and
-//! `include/uapi/linux/vfio.h` (`VFIO_IOMMU_MAP_DMA` / `VFIO_IOMMU_UNMAP_DMA`,
-//! `VFIO_DMA_MAP_FLAG_READ` / `_WRITE`); `drivers/vfio/vfio_iommu_type1.c`
-//! (`vfio_dma_do_map()`: page alignment, EEXIST on overlap, EINVAL without
-//! a permission); PCI Express Base Specification §2.2.7 (no request crosses
-//! a 4 KiB boundary) and §2.3.1 (Unsupported Request).
+//! codes; the fault recording register keeps only the page address,
+//! bits 63:12); Linux `drivers/iommu/intel/dmar.c` (`dmar_fault_do_one()`,
+//! the `DMAR: [DMA Write NO_PASID] Request device [..] fault addr ..` log
+//! line, `dma_frcd_page_addr()`, and the `dma_remap_fault_reasons` table);
+//! `Documentation/driver-api/vfio.rst` and `include/uapi/linux/vfio.h`
+//! (`struct vfio_iommu_type1_dma_map`: the caller passes a process virtual
+//! address, `vaddr`, never a physical one); `drivers/vfio/vfio_iommu_type1.c`
+//! (`vfio_dma_do_map()`: page alignment and a permission or EINVAL, EEXIST
+//! on overlap, EINVAL outside the IOMMU's valid IOVA ranges from
+//! `vfio_iommu_iova_dma_valid()`, then the pages behind `vaddr` are pinned);
+//! PCI Express Base Specification §2.2.7 (no request crosses a 4 KiB
+//! boundary), §2.3.1 (an unsupported request: a non-posted one gets a
+//! Completion with UR status, a posted write gets none and is reported as an
+//! error) and §6.2 (error reporting, AER).
 
 pub mod addr;
 mod dma;
@@ -46,6 +52,21 @@ pub const TX_IOVA: u64 = 0x2000;
 pub const TX_PA: u64 = 0x8000;
 /// The device's PCI address, as the fault line prints it.
 pub const DEVICE_BDF: &str = "03:00.0";
+/// Address width the IOMMU translates (a 4-level second-level table): an
+/// IOVA at or above 2^48 is "Access beyond MGAW" (fault reason 0x04).
+pub const MGAW_BITS: u32 = 48;
+/// The interrupt (MSI) window x86 reserves in every IOVA space: VFIO
+/// reports it as not valid for DMA mappings.
+pub const MSI_WINDOW: (u64, u64) = (0xfee0_0000, 0xfeef_ffff);
+/// The VFIO user's own pages: virtual address → the physical page behind
+/// it. Virtually contiguous, physically not, as process memory usually is.
+pub const PROCESS_PAGES: &[(u64, u64)] = &[
+    (0x7fa0_0000, RX_PA),
+    (0x7fa0_1000, TX_PA),
+    (0x7fa0_2000, 0x6000),
+    (0x7fa0_3000, 0x5000),
+    (0x7fa0_4000, 0x7000),
+];
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IommuConfig {}
@@ -70,10 +91,12 @@ impl Access {
     }
 }
 
-/// One IOMMU page-table entry: an IOVA page mapped onto a physical page.
+/// One IOMMU page-table entry: an IOVA page mapped onto a physical page,
+/// made from a page of the process's memory (`vaddr`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mapping {
     pub iova: u64,
+    pub vaddr: u64,
     pub pa: u64,
     pub read: bool,
     pub write: bool,
@@ -148,13 +171,14 @@ pub struct DmaRecord {
 }
 
 impl DmaRecord {
-    /// The kernel's log line for a blocked DMA, in `dmar_fault_do_one()`'s shape.
+    /// The kernel's log line for a blocked DMA, in `dmar_fault_do_one()`'s
+    /// shape: the fault record holds the page address, not the offset.
     pub fn dmar_line(&self) -> Option<String> {
         match self.verdict {
             Verdict::Blocked(reason) => Some(format!(
-                "DMAR: [{}] Request device [{DEVICE_BDF}] fault addr {:#x} [fault reason {:#04x}] {}",
+                "DMAR: [{} NO_PASID] Request device [{DEVICE_BDF}] fault addr {:#x} [fault reason {:#04x}] {}",
                 self.access.label(),
-                self.iova,
+                self.iova & !(PAGE - 1),
                 reason.code(),
                 reason.text()
             )),
@@ -203,10 +227,11 @@ pub enum IommuAction {
     Traffic,
     /// The device DMAs to the address typed (or picked) by the learner.
     Dma { access: Access, addr: String },
-    /// VFIO_IOMMU_MAP_DMA: map an IOVA page onto a physical page.
+    /// VFIO_IOMMU_MAP_DMA: map an IOVA page onto a page of the process's
+    /// memory, named by its virtual address.
     Map {
         iova: String,
-        pa: String,
+        vaddr: String,
         read: bool,
         write: bool,
     },
@@ -217,6 +242,14 @@ pub enum IommuAction {
 }
 
 impl Iommu {
+    /// The physical page behind one of the process's virtual pages.
+    pub fn page_behind(vaddr: u64) -> Option<u64> {
+        PROCESS_PAGES
+            .iter()
+            .find(|(va, _)| *va == vaddr & !(PAGE - 1))
+            .map(|(_, pa)| *pa)
+    }
+
     pub fn mapping(&self, iova: u64) -> Option<&Mapping> {
         let page = iova & !(PAGE - 1);
         self.mappings.iter().find(|m| m.iova == page)
@@ -304,6 +337,7 @@ impl Model for Iommu {
                 // RX buffer: the device writes received frames into it.
                 Mapping {
                     iova: RX_IOVA,
+                    vaddr: PROCESS_PAGES[0].0,
                     pa: RX_PA,
                     read: false,
                     write: true,
@@ -311,6 +345,7 @@ impl Model for Iommu {
                 // TX buffer: the device reads frames to send from it.
                 Mapping {
                     iova: TX_IOVA,
+                    vaddr: PROCESS_PAGES[1].0,
                     pa: TX_PA,
                     read: true,
                     write: false,
@@ -339,10 +374,10 @@ impl Model for Iommu {
             }
             IommuAction::Map {
                 iova,
-                pa,
+                vaddr,
                 read,
                 write,
-            } => self.map(iova, pa, *read, *write),
+            } => self.map(iova, vaddr, *read, *write),
             IommuAction::Unmap { iova } => self.unmap(*iova),
             IommuAction::Traffic => self.traffic(),
             IommuAction::SetTranslation(on) => self.set_translation(*on),
@@ -371,6 +406,6 @@ impl Model for Iommu {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the IOTLB and its invalidation queue, multi-level page walks, ATS/PRI, interrupt remapping, huge pages, PASIDs, and the root/context tables that pick a device's page table."
+        "Leaves out: the IOTLB (see the DMA-map demo), multi-level page walks, ATS/PRI, interrupt remapping, huge pages, PASIDs, the root/context tables, and pinning limits (RLIMIT_MEMLOCK). Only 16 IOVA pages are drawn."
     }
 }

@@ -66,6 +66,12 @@ impl Iommu {
                     hex(m.iova)
                 ));
             }
+            if Self::page_behind(m.vaddr) != Some(m.pa) || !m.vaddr.is_multiple_of(PAGE) {
+                return Err(format!(
+                    "entry {} does not map the page behind its vaddr",
+                    hex(m.iova)
+                ));
+            }
             if region_at(m.pa).map(|(_, r)| r.owner) != Some(Owner::App) {
                 return Err(format!(
                     "entry {} maps a page the owner does not own",

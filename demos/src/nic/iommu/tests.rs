@@ -11,10 +11,10 @@ fn dma(m: &mut Iommu, access: Access, addr: &str) -> Outcome {
     })
 }
 
-fn map(m: &mut Iommu, iova: &str, pa: &str, read: bool, write: bool) -> Outcome {
+fn map(m: &mut Iommu, iova: &str, vaddr: &str, read: bool, write: bool) -> Outcome {
     m.apply(&IommuAction::Map {
         iova: iova.into(),
-        pa: pa.into(),
+        vaddr: vaddr.into(),
         read,
         write,
     })
@@ -46,7 +46,7 @@ fn an_unmapped_iova_faults_with_the_dmar_line() {
     );
     assert_eq!(
         events[0].text,
-        "DMAR: [DMA Write] Request device [03:00.0] fault addr 0xf000 [fault reason 0x05] PTE Write access is not set"
+        "DMAR: [DMA Write NO_PASID] Request device [03:00.0] fault addr 0xf000 [fault reason 0x05] PTE Write access is not set"
     );
     assert_eq!(m.faults.len(), 1);
     assert_eq!(m.counters.bytes_moved, 0);
@@ -70,13 +70,44 @@ fn permissions_are_per_mapping() {
 }
 
 #[test]
-fn beyond_the_window_is_an_address_width_fault() {
+fn an_unmapped_iova_past_the_drawn_pages_is_reason_5_or_6_not_mgaw() {
     let mut m = iommu();
     dma(&mut m, Access::Read, "0x1_0000").unwrap();
     assert_eq!(
         m.last.unwrap().verdict,
-        Verdict::Blocked(FaultReason::BeyondWidth)
+        Verdict::Blocked(FaultReason::NoRead)
     );
+    dma(&mut m, Access::Write, "0x1_0000_0000_0000").unwrap();
+    assert_eq!(
+        m.last.unwrap().verdict,
+        Verdict::Blocked(FaultReason::BeyondWidth),
+        "2^48 is past a 48-bit MGAW"
+    );
+}
+
+#[test]
+fn the_fault_line_names_the_page_not_the_offset() {
+    let mut m = iommu();
+    let events = dma(&mut m, Access::Read, "0x1234").unwrap();
+    assert!(events[0].text.starts_with(
+        "DMAR: [DMA Read NO_PASID] Request device [03:00.0] fault addr 0x1000 [fault reason 0x06]"
+    ));
+}
+
+#[test]
+fn a_blocked_or_lost_write_gets_no_completion_a_read_gets_ur() {
+    let mut m = iommu();
+    let w = dma(&mut m, Access::Write, "0x5000").unwrap();
+    assert!(w[1].text.contains("no answer goes back"));
+    let r = dma(&mut m, Access::Read, "0x5000").unwrap();
+    assert!(r[1].text.contains("Unsupported Request status"));
+    m.apply(&IommuAction::SetTranslation(false)).unwrap();
+    let w = dma(&mut m, Access::Write, "0x20000").unwrap();
+    assert!(w[0].text.contains("no completion") && w[0].text.contains("AER"));
+    let r = dma(&mut m, Access::Read, "0x20000").unwrap();
+    assert!(r[0]
+        .text
+        .contains("completion with Unsupported Request status"));
 }
 
 #[test]
@@ -119,21 +150,30 @@ fn passthrough_lets_a_stray_write_overwrite_kernel_text() {
 fn map_refuses_impossible_requests_with_reasons() {
     let mut m = iommu();
     let reason = |r: Outcome| r.unwrap_err().reason;
-    assert!(reason(map(&mut m, "0x5001", "0x5000", true, true)).contains("not page-aligned"));
-    assert!(reason(map(&mut m, "0x5000", "0x5800", true, true)).contains("not page-aligned"));
-    assert!(reason(map(&mut m, "0x1000", "0x5000", true, true)).contains("EEXIST"));
-    assert!(reason(map(&mut m, "0x10000", "0x5000", true, true)).contains("window"));
-    assert!(reason(map(&mut m, "0x5000", "0x20000", true, true)).contains("beyond"));
-    assert!(reason(map(&mut m, "0x5000", "0x0000", true, true)).contains("kernel text"));
-    assert!(reason(map(&mut m, "0x5000", "0x5000", false, false)).contains("EINVAL"));
-    assert!(reason(map(&mut m, "nope", "0x5000", true, true)).starts_with("IOVA:"));
+    let va = "0x7fa0_2000";
+    assert!(reason(map(&mut m, "0x5001", va, true, true)).contains("not page-aligned"));
+    assert!(reason(map(&mut m, "0x5000", "0x7fa0_2800", true, true)).contains("not page-aligned"));
+    assert!(reason(map(&mut m, "0x1000", va, true, true)).contains("EEXIST"));
+    assert!(reason(map(&mut m, "0x10000", va, true, true)).contains("only the first 16"));
+    assert!(reason(map(&mut m, "0x1_0000_0000_0000", va, true, true)).contains("EINVAL"));
+    assert!(reason(map(&mut m, "0xfee0_0000", va, true, true)).contains("MSI window"));
+    // A physical address is not a vaddr of this process: nothing to pin.
+    assert!(reason(map(&mut m, "0x5000", "0x0000", true, true)).contains("EFAULT"));
+    assert!(reason(map(&mut m, "0x5000", va, false, false)).contains("EINVAL"));
+    assert!(reason(map(&mut m, "nope", va, true, true)).starts_with("IOVA:"));
+    assert!(reason(map(&mut m, "0x5000", "zz", true, true)).starts_with("vaddr:"));
     assert_eq!(m, iommu());
 }
 
 #[test]
 fn map_then_dma_then_unmap_then_fault() {
     let mut m = iommu();
-    map(&mut m, "0x3000", "0x6000", true, true).unwrap();
+    map(&mut m, "0x3000", "0x7fa0_2000", true, true).unwrap();
+    assert_eq!(
+        m.mapping(0x3000).unwrap().pa,
+        0x6000,
+        "the kernel found the PA"
+    );
     assert_eq!(
         m.mappings.iter().map(|e| e.iova).collect::<Vec<_>>(),
         vec![0x1000, 0x2000, 0x3000]

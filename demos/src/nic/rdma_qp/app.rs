@@ -1,12 +1,11 @@
-//! The application's side: post, poll, recover, and the sockets contrast.
+//! The application's side: post, poll, recover, the peer's receives, and
+//! the sockets contrast.
 //!
 //! CQ sizing rule (our choice, and why): `ibv_post_send()` is refused when
 //! the CQ could not take a completion for every outstanding WR, i.e. when
-//! SQ entries + unpolled CQEs would exceed the CQ depth. A real CQ that
-//! overflows is an error (`ibv_create_cq(3)`: the CQ must hold every
-//! completion that can be outstanding; overrun raises `IBV_EVENT_CQ_ERR`),
-//! so correct applications budget exactly like this. The NIC, too, never
-//! writes into a full CQ (see `nic.rs`), but with this rule it never has to wait.
+//! SQ entries + unpolled CQEs would exceed the CQ depth. An HCA never waits
+//! for room in a CQ: an overrun is an error (`IBV_EVENT_CQ_ERR`,
+//! `ibv_get_async_event(3)`), so correct applications budget like this.
 
 use super::*;
 use crate::text::plural;
@@ -15,7 +14,7 @@ impl RdmaQp {
     pub(super) fn post_send(&mut self, wr: WorkRequest) -> Outcome {
         if !(1..=MAX_LEN).contains(&wr.len) {
             return Err(Refusal::new(format!(
-                "This model sends 1 to {MAX_LEN} bytes per WR; {} is out of range.",
+                "This model moves 1 to {MAX_LEN} bytes per WR; {} is out of range.",
                 wr.len
             )));
         }
@@ -27,14 +26,20 @@ impl RdmaQp {
         }
         let depth = self.config.sq_depth;
         if self.sq.len() >= depth {
+            let silent = self.silent_done();
+            let hint = if silent > 0 {
+                format!(" {silent} of them completed unsignaled: the app gets those slots back only with a later signaled completion. Post a signaled WR.")
+            } else {
+                " Let the NIC complete some first.".to_string()
+            };
             return Err(Refusal::new(format!(
-                "The SQ is full ({depth} of {depth} WQEs outstanding): ibv_post_send returns ENOMEM. Let the NIC complete some first."
+                "The SQ is full ({depth} of {depth} WQEs): ibv_post_send returns ENOMEM.{hint}"
             )));
         }
         let cq_depth = self.config.cq_depth;
         if self.sq.len() + self.cq.len() >= cq_depth {
             return Err(Refusal::new(format!(
-                "Posting now could overrun the CQ: it holds {cq_depth}, with {} completion{} unpolled and {} WR{} outstanding. Poll the CQ first.",
+                "Posting now could overrun the CQ, which is an error, not a wait: it holds {cq_depth}, with {} completion{} unpolled and {} WR{} outstanding. Poll the CQ first.",
                 self.cq.len(),
                 plural(self.cq.len()),
                 self.sq.len(),
@@ -51,9 +56,24 @@ impl RdmaQp {
         self.counters.posted += 1;
         self.counters.doorbells += 1;
         self.counters.data_syscalls += POST_SEND_SYSCALLS;
+        let what = match wr.op {
+            Op::Send => format!("a Send of {} bytes at {:#x}", wr.len, wr.addr),
+            Op::Write => format!(
+                "an RDMA WRITE of {} bytes from {:#x} to the peer's {:#x} (rkey {:#x})",
+                wr.len, wr.addr, wr.remote_addr, wr.rkey
+            ),
+            Op::Read => format!(
+                "an RDMA READ of {} bytes from the peer's {:#x} (rkey {:#x}) into {:#x}",
+                wr.len, wr.remote_addr, wr.rkey, wr.addr
+            ),
+        };
+        let signal = if wr.signaled {
+            "signaled"
+        } else {
+            "unsignaled: no CQE on success"
+        };
         let mut events = vec![Event::info(format!(
-            "ibv_post_send: WR #{wr_id} ({} bytes at {:#x}, lkey {:#x}) stored into the SQ, memory the NIC reads, then one MMIO write to the doorbell. No system call; the kernel never saw it.",
-            wr.len, wr.addr, wr.lkey
+            "ibv_post_send: WR #{wr_id}, {what}, {signal}. The WQE goes into the SQ, then one MMIO write to the doorbell; the kernel never sees it."
         ))
         .at("sq")
         .at("doorbell")];
@@ -98,6 +118,20 @@ impl RdmaQp {
         .at("cq")])
     }
 
+    pub(super) fn peer_post_recv(&mut self) -> Outcome {
+        if self.peer_rq >= RQ_DEPTH {
+            return Err(Refusal::new(format!(
+                "The peer's RQ is full ({RQ_DEPTH} receives posted): it must consume some first."
+            )));
+        }
+        self.peer_rq += 1;
+        Ok(vec![Event::info(format!(
+            "The peer's app posts a receive WQE (ibv_post_recv): {} of {RQ_DEPTH} waiting for incoming Sends. RDMA WRITE and READ never use them.",
+            self.peer_rq
+        ))
+        .at("peer-rq")])
+    }
+
     pub(super) fn socket_send(&mut self, len: u32) -> Outcome {
         if !(1..=MAX_LEN).contains(&len) {
             return Err(Refusal::new(format!(
@@ -122,14 +156,16 @@ impl RdmaQp {
                 self.qp.label()
             )));
         }
-        if !self.sq.is_empty() {
-            let n = self.sq.len();
+        let waiting = self.sq.len() - self.silent_done();
+        if waiting > 0 {
             return Err(Refusal::new(format!(
-                "{n} WR{} still wait{} to be flushed. Step the NIC until each has its completion: moving to RESET now would drop them with none.",
-                plural(n),
-                if n == 1 { "s" } else { "" }
+                "{waiting} WR{} still wait{} to be flushed. Step the NIC until each has its completion: moving to RESET now would drop them with none.",
+                plural(waiting),
+                if waiting == 1 { "s" } else { "" }
             )));
         }
+        self.counters.retired += self.sq.len() as u64;
+        self.sq.clear();
         self.counters.control_syscalls += RESET_MODIFY_CALLS;
         let path = [QpState::Reset, QpState::Init, QpState::Rtr, QpState::Rts];
         self.qp = QpState::Rts;

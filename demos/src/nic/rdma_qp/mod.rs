@@ -1,24 +1,40 @@
-//! RDMA queue pair: kernel-bypass sends from a registered memory region.
+//! RDMA queue pair: kernel-bypass sends, and one-sided RDMA WRITE and READ,
+//! from a registered memory region to a peer.
 //!
 //! The application registers (and so pins) a memory region once, getting an
 //! lkey the NIC checks on every access. To send it writes a work request
 //! (WQE) into the send queue, memory shared with the NIC, and rings a
-//! doorbell: `ibv_post_send()` makes no system call. The NIC fetches the WQE,
-//! checks the lkey and bounds against the region, DMAs the bytes straight
-//! to the wire and writes a completion (CQE) into the completion queue,
-//! which the application reads with `ibv_poll_cq()`, again without the kernel.
+//! doorbell: `ibv_post_send()` makes no system call. The NIC fetches the
+//! WQE, checks the lkey and bounds, and moves the bytes:
+//! - a Send consumes a receive WQE the peer posted to its receive queue; if
+//!   the peer has none, the responder answers RNR NAK and the requester
+//!   retries after the RNR timer, `rnr_retry` times (7 = for ever), then
+//!   fails with `IBV_WC_RNR_RETRY_EXC_ERR`;
+//! - an RDMA WRITE or READ names a remote address and the peer's rkey; the
+//!   peer's NIC checks the rkey, bounds and access rights and moves the
+//!   data without the peer's CPU; a bad rkey is NAKed and completes with
+//!   `IBV_WC_REM_ACCESS_ERR`.
 //!
-//! A WQE that fails the protection check completes with
-//! `IBV_WC_LOC_PROT_ERR` and moves the QP to the error state; every WQE
-//! after it is then completed with `IBV_WC_WR_FLUSH_ERR`, until the QP is
+//! A WR posted without `IBV_SEND_SIGNALED` (on a QP created with
+//! `sq_sig_all = 0`) writes no completion when it succeeds: the application
+//! learns it is done, and gets its SQ slot back, only from a later signaled
+//! completion. Errors always complete. Any error moves the QP to ERR, and
+//! in ERR the QP state machine completes every outstanding WR with
+//! `IBV_WC_WR_FLUSH_ERR` (for every QP type, UD included) until the QP is
 //! reset and brought back to RTS (RESET → INIT → RTR → RTS).
 //!
-//! Sources: InfiniBand Architecture Specification vol. 1, ch. 10.3 (QP state
-//! machine; Error state flushes outstanding WRs), ch. 10.6 (memory regions,
-//! L_Key checks), ch. 11.4 (work request and completion semantics;
-//! completions of one work queue are returned in order); rdma-core man
-//! pages `ibv_post_send(3)`, `ibv_poll_cq(3)`, `ibv_modify_qp(3)`,
-//! `ibv_reg_mr(3)`, `ibv_create_cq(3)`.
+//! Sources: InfiniBand Architecture Specification vol. 1, ch. 9.7 (the
+//! reliable transport: RNR NAK and its retry count, R_Key checks), ch. 10.6
+//! (L_Key and R_Key, remote access rights), ch. 10.3 (QP state machine; the
+//! Error state flushes outstanding WRs), ch. 11.4 (work request and
+//! completion semantics; completions of one work queue are returned in
+//! order); rdma-core man pages `ibv_post_send(3)` (`IBV_WR_RDMA_WRITE`,
+//! `IBV_WR_RDMA_READ`, `IBV_SEND_SIGNALED`), `ibv_create_qp(3)`
+//! (`sq_sig_all`), `ibv_poll_cq(3)` (`byte_len` is meaningful for receive
+//! completions and for RDMA READ, not for a Send), `ibv_modify_qp(3)`
+//! (`rnr_retry`), `ibv_reg_mr(3)` (`IBV_ACCESS_REMOTE_WRITE` / `_READ`),
+//! `ibv_create_cq(3)` and `ibv_get_async_event(3)` (a CQ overrun is an
+//! error, `IBV_EVENT_CQ_ERR`: the HCA does not wait for room).
 
 mod app;
 mod nic;
@@ -36,12 +52,22 @@ use std::collections::VecDeque;
 pub const MR_ADDR: u64 = 0x7f3a_4000;
 pub const MR_LEN: u64 = 4096;
 pub const LKEY: u32 = 0x2a05;
-/// The message the demo sends.
+/// The peer's region, registered with remote write and read access, and
+/// the rkey it sent us out of band.
+pub const PEER_MR_ADDR: u64 = 0x5a10_0000;
+pub const PEER_MR_LEN: u64 = 4096;
+pub const RKEY: u32 = 0x71c3;
+/// The message the demo moves.
 pub const MSG_BYTES: u32 = 1024;
-/// Largest send the model takes.
+/// Largest transfer the model takes.
 pub const MAX_LEN: u32 = 16 * 1024;
 pub const DEPTH_MIN: usize = 1;
 pub const DEPTH_MAX: usize = 16;
+/// The peer's receive queue, and the receives it has posted at the start.
+pub const RQ_DEPTH: usize = 4;
+pub const RQ_PREPOSTED: usize = 2;
+/// `rnr_retry` is a 3-bit field; 7 means retry for ever (`ibv_modify_qp(3)`).
+pub const RNR_RETRY_MAX: u8 = 7;
 /// Completions kept in the "polled" history.
 pub const POLLED_KEPT: usize = 8;
 /// System calls each data-path verb makes: posting and polling are plain
@@ -58,6 +84,8 @@ pub const RESET_MODIFY_CALLS: u64 = 4;
 pub struct RdmaConfig {
     pub sq_depth: usize,
     pub cq_depth: usize,
+    /// RNR retries before `IBV_WC_RNR_RETRY_EXC_ERR`; 7 retries for ever.
+    pub rnr_retry: u8,
 }
 
 impl Default for RdmaConfig {
@@ -65,6 +93,7 @@ impl Default for RdmaConfig {
         RdmaConfig {
             sq_depth: 4,
             cq_depth: 4,
+            rnr_retry: 2,
         }
     }
 }
@@ -91,17 +120,71 @@ impl QpState {
     }
 }
 
+/// What a work request asks for (`ibv_wr_opcode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    Send,
+    Write,
+    Read,
+}
+
+impl Op {
+    /// The completion's opcode, as `ibv_wc.opcode` names it.
+    pub fn wc_label(self) -> &'static str {
+        match self {
+            Op::Send => "IBV_WC_SEND",
+            Op::Write => "IBV_WC_RDMA_WRITE",
+            Op::Read => "IBV_WC_RDMA_READ",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Send => "Send",
+            Op::Write => "RDMA WRITE",
+            Op::Read => "RDMA READ",
+        }
+    }
+}
+
+/// `enum ibv_wc_status`, the five this demo produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WcStatus {
+    Success,
+    LocProtErr,
+    RemAccessErr,
+    RnrRetryExcErr,
+    WrFlushErr,
+}
+
+impl WcStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            WcStatus::Success => "IBV_WC_SUCCESS",
+            WcStatus::LocProtErr => "IBV_WC_LOC_PROT_ERR",
+            WcStatus::RemAccessErr => "IBV_WC_REM_ACCESS_ERR",
+            WcStatus::RnrRetryExcErr => "IBV_WC_RNR_RETRY_EXC_ERR",
+            WcStatus::WrFlushErr => "IBV_WC_WR_FLUSH_ERR",
+        }
+    }
+}
+
 /// Where a WQE is in the NIC's hands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
     /// Written by the app and published by the doorbell.
     Posted,
-    /// Read by the NIC; protection check and DMA next.
+    /// Read by the NIC; local check and transfer next.
     Fetched,
-    /// Bytes are on the wire; completion next.
-    Sent,
-    /// Failed the lkey/bounds check; an error completion next.
-    Failed,
+    /// The peer NAKed a Send for want of a receive WQE, this many times.
+    RnrWait(u8),
+    /// The peer accepted it (ACK, or the READ response came back).
+    Acked,
+    /// Completed without a completion entry (unsignaled): it holds its SQ
+    /// slot until a later signaled completion retires it.
+    Done,
+    /// Failed; an error completion is next.
+    Failed(WcStatus),
 }
 
 impl Stage {
@@ -109,35 +192,65 @@ impl Stage {
         match self {
             Stage::Posted => "posted",
             Stage::Fetched => "fetched",
-            Stage::Sent => "sent",
-            Stage::Failed => "failed",
+            Stage::RnrWait(_) => "RNR wait",
+            Stage::Acked => "acked",
+            Stage::Done => "done, no CQE",
+            Stage::Failed(_) => "failed",
         }
     }
 }
 
-/// What a Send work request names: a scatter/gather entry (addr, length, lkey).
+/// A work request: one scatter/gather entry (addr, length, lkey), and for
+/// RDMA WRITE/READ the remote address and rkey.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkRequest {
+    pub op: Op,
     pub addr: u64,
     pub len: u32,
     pub lkey: u32,
+    pub remote_addr: u64,
+    pub rkey: u32,
+    /// `IBV_SEND_SIGNALED`: write a completion even on success.
+    pub signaled: bool,
 }
 
 impl WorkRequest {
-    /// The demo's ordinary send: the message at the start of the region.
+    /// The demo's ordinary Send: the message at the start of the region.
     pub fn valid() -> Self {
         WorkRequest {
+            op: Op::Send,
             addr: MR_ADDR,
             len: MSG_BYTES,
             lkey: LKEY,
+            remote_addr: 0,
+            rkey: 0,
+            signaled: true,
+        }
+    }
+    /// RDMA WRITE of the message into the start of the peer's region.
+    pub fn write() -> Self {
+        WorkRequest {
+            op: Op::Write,
+            remote_addr: PEER_MR_ADDR,
+            rkey: RKEY,
+            ..Self::valid()
+        }
+    }
+    /// RDMA READ of the peer's first KiB into the second half of our region.
+    pub fn read() -> Self {
+        WorkRequest {
+            op: Op::Read,
+            addr: MR_ADDR + MR_LEN / 2,
+            remote_addr: PEER_MR_ADDR,
+            rkey: RKEY,
+            ..Self::valid()
         }
     }
     /// Break it: a buffer that runs 512 bytes past the end of the region.
     pub fn outside() -> Self {
         WorkRequest {
             addr: MR_ADDR + MR_LEN - 512,
-            len: MSG_BYTES,
-            lkey: LKEY,
+            ..Self::valid()
         }
     }
     /// Break it: the right buffer with a key no region has.
@@ -147,9 +260,23 @@ impl WorkRequest {
             ..Self::valid()
         }
     }
+    /// Break it: an RDMA WRITE with an rkey the peer never handed out.
+    pub fn wrong_rkey() -> Self {
+        WorkRequest {
+            rkey: RKEY ^ 0x0100,
+            ..Self::write()
+        }
+    }
+    /// The same request without `IBV_SEND_SIGNALED`.
+    pub fn unsignaled(self) -> Self {
+        WorkRequest {
+            signaled: false,
+            ..self
+        }
+    }
 
-    /// The NIC's check (IBTA vol. 1 §10.6): a valid key, and the whole
-    /// buffer inside the region that key names.
+    /// The local check (IBTA vol. 1 §10.6): a valid lkey, and the whole
+    /// buffer inside the region it names.
     pub fn protection_error(&self) -> Option<String> {
         if self.lkey != LKEY {
             return Some(format!(
@@ -167,6 +294,29 @@ impl WorkRequest {
         }
         None
     }
+
+    /// The peer NIC's check for RDMA WRITE/READ: a valid rkey, and the remote
+    /// range inside the region it names (which allows both remote write and
+    /// remote read).
+    pub fn remote_error(&self) -> Option<String> {
+        if self.op == Op::Send {
+            return None;
+        }
+        if self.rkey != RKEY {
+            return Some(format!(
+                "rkey {:#x} names no region at the peer (its region's rkey is {RKEY:#x})",
+                self.rkey
+            ));
+        }
+        let end = self.remote_addr.saturating_add(u64::from(self.len));
+        if self.remote_addr < PEER_MR_ADDR || end > PEER_MR_ADDR + PEER_MR_LEN {
+            return Some(format!(
+                "the remote range {:#x}..{end:#x} is outside the peer's region",
+                self.remote_addr
+            ));
+        }
+        None
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,47 +326,45 @@ pub struct Wqe {
     pub stage: Stage,
 }
 
-/// `enum ibv_wc_status`, the three this demo produces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum WcStatus {
-    Success,
-    LocProtErr,
-    WrFlushErr,
-}
-
-impl WcStatus {
-    pub fn label(self) -> &'static str {
-        match self {
-            WcStatus::Success => "IBV_WC_SUCCESS",
-            WcStatus::LocProtErr => "IBV_WC_LOC_PROT_ERR",
-            WcStatus::WrFlushErr => "IBV_WC_WR_FLUSH_ERR",
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cqe {
     pub wr_id: u64,
     pub status: WcStatus,
-    pub byte_len: u32,
+    pub op: Op,
+    /// Bytes transferred: set only where `ibv_wc.byte_len` means something
+    /// on the send side, a successful RDMA READ.
+    pub byte_len: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counters {
     pub posted: u64,
     pub doorbells: u64,
+    /// WQEs gone from the SQ (with or without a completion entry).
+    pub retired: u64,
     /// CQEs the NIC has written.
     pub completed: u64,
     pub polled: u64,
     pub success: u64,
     pub prot_errors: u64,
+    pub rem_errors: u64,
+    pub rnr_errors: u64,
     pub flushed: u64,
+    /// Successful WRs that wrote no completion (unsignaled).
+    pub silent: u64,
+    pub rnr_naks: u64,
     /// System calls made by ibv_post_send / ibv_poll_cq, counted per call.
     pub data_syscalls: u64,
     /// Copies of payload made by the CPU on the RDMA path, and their bytes.
     pub copies: u64,
     pub bytes_copied: u64,
     pub bytes_sent: u64,
+    /// Bytes placed in the peer's memory by RDMA WRITE, and fetched by READ:
+    /// no instruction of the peer's CPU ran for them.
+    pub bytes_written_remote: u64,
+    pub bytes_read_remote: u64,
+    /// Receive completions at the peer: one per Send, none for WRITE/READ.
+    pub peer_recvs: u64,
     /// ibv_modify_qp calls made to recover (control path: each a syscall).
     pub control_syscalls: u64,
     pub sock_sends: u64,
@@ -229,26 +377,30 @@ pub struct Counters {
 pub struct RdmaQp {
     pub config: RdmaConfig,
     pub qp: QpState,
-    /// Outstanding WQEs, oldest first.
+    /// Outstanding WQEs, oldest first (completed unsignaled ones included).
     pub sq: VecDeque<Wqe>,
     /// Completions written and not yet polled, oldest first.
     pub cq: VecDeque<Cqe>,
     /// The latest completions the app has polled, newest last.
     pub polled: Vec<Cqe>,
-    /// The last WQE whose bytes went onto the wire.
-    pub on_wire: Option<(u64, u32)>,
+    /// Receive WQEs the peer has posted and not yet consumed.
+    pub peer_rq: usize,
+    /// The last WQE whose bytes crossed the wire: id, length, what.
+    pub on_wire: Option<(u64, u32, Op)>,
     pub next_wr_id: u64,
     pub counters: Counters,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RdmaAction {
-    /// App: ibv_post_send() of one Send WR, doorbell included.
+    /// App: ibv_post_send() of one WR (Send, RDMA WRITE or READ), doorbell included.
     PostSend(WorkRequest),
-    /// NIC: its next step (fetch, DMA, completion, or flush).
+    /// NIC: its next step (fetch, transfer, retry, completion, or flush).
     NicStep,
     /// App: ibv_poll_cq() for every completion waiting.
     PollCq,
+    /// Peer: ibv_post_recv() of one receive WQE.
+    PeerPostRecv,
     /// Contrast: send() the same bytes through a socket.
     SocketSend(u32),
     /// Recover: ibv_modify_qp ERR → RESET → INIT → RTR → RTS.
@@ -256,9 +408,26 @@ pub enum RdmaAction {
 }
 
 impl RdmaQp {
-    /// WQEs the NIC has fetched and not yet completed.
+    /// The WQE the NIC works on: the oldest one not yet done.
+    pub fn head(&self) -> Option<(usize, Wqe)> {
+        self.sq
+            .iter()
+            .copied()
+            .enumerate()
+            .find(|(_, w)| w.stage != Stage::Done)
+    }
+
+    /// WQEs the NIC has fetched and not yet finished.
     pub fn in_flight(&self) -> usize {
-        self.sq.iter().filter(|w| w.stage != Stage::Posted).count()
+        self.sq
+            .iter()
+            .filter(|w| !matches!(w.stage, Stage::Posted | Stage::Done))
+            .count()
+    }
+
+    /// Completed WQEs still holding an SQ slot because they were unsignaled.
+    pub fn silent_done(&self) -> usize {
+        self.sq.iter().filter(|w| w.stage == Stage::Done).count()
     }
 }
 
@@ -272,6 +441,9 @@ impl Model for RdmaQp {
                 return Err(format!("{name} depth must be {DEPTH_MIN} to {DEPTH_MAX}"));
             }
         }
+        if config.rnr_retry > RNR_RETRY_MAX {
+            return Err(format!("rnr_retry must be 0 to {RNR_RETRY_MAX}"));
+        }
         Ok(())
     }
 
@@ -282,6 +454,7 @@ impl Model for RdmaQp {
             sq: VecDeque::new(),
             cq: VecDeque::new(),
             polled: Vec::new(),
+            peer_rq: RQ_PREPOSTED,
             on_wire: None,
             next_wr_id: 1,
             counters: Counters::default(),
@@ -290,7 +463,7 @@ impl Model for RdmaQp {
 
     fn intro(&self) -> Event {
         Event::info(format!(
-            "Set-up is done (those calls did enter the kernel): a {MR_LEN}-byte region at {MR_ADDR:#x} is registered and pinned with lkey {LKEY:#x}, and the QP is in RTS. Post a Send: from here on the data path makes no system call."
+            "Set-up is done (those calls did enter the kernel): a {MR_LEN}-byte region at {MR_ADDR:#x} is registered with lkey {LKEY:#x}, the peer gave us rkey {RKEY:#x} for its region, it has {RQ_PREPOSTED} receives posted, and the QP is in RTS. From here on the data path makes no system call."
         ))
     }
 
@@ -299,6 +472,7 @@ impl Model for RdmaQp {
             RdmaAction::PostSend(wr) => self.post_send(wr),
             RdmaAction::NicStep => self.nic_step(),
             RdmaAction::PollCq => self.poll_cq(),
+            RdmaAction::PeerPostRecv => self.peer_post_recv(),
             RdmaAction::SocketSend(len) => self.socket_send(len),
             RdmaAction::ResetQp => self.reset_qp(),
         }
@@ -321,6 +495,6 @@ impl Model for RdmaQp {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the receive queue and the peer, RDMA Write/Read, memory windows and rkeys, the NIC's translation cache, inline data, selective signalling, CQ events, and the reliable transport's acks and retries."
+        "Leaves out: the peer's own QP and its completion queue, atomics, memory windows, inline data, CQ events, the NIC's translation cache, and the reliable transport's PSNs, ACK coalescing and timeouts; one WQE is in flight at a time."
     }
 }

@@ -177,36 +177,61 @@ impl Pipeline {
                         def.requires_why,
                         names(spec, missing)
                     ))
-                    .at(spec.techniques[technique].key),
+                    .at(def.key),
                 );
                 next |= missing;
             }
             next |= 1 << technique;
+            // What the new techniques (this one and its requirements) exclude.
+            let added = next & !self.on;
+            for (t, added_def) in spec.techniques.iter().enumerate() {
+                let clash = clashes(spec, t) & next & !added;
+                if added & (1 << t) != 0 && clash != 0 {
+                    let why = if added_def.excludes_why.is_empty() {
+                        spec.techniques
+                            .iter()
+                            .enumerate()
+                            .find(|(c, _)| clash & (1 << c) != 0)
+                            .map(|(_, d)| d.excludes_why)
+                            .unwrap_or_default()
+                    } else {
+                        added_def.excludes_why
+                    };
+                    events.push(
+                        Event::warn(format!(
+                            "{} {why}, so {} turns off.",
+                            added_def.name,
+                            names(spec, clash)
+                        ))
+                        .at(added_def.key),
+                    );
+                    next &= !clash;
+                }
+            }
         } else {
             next &= !(1 << technique);
-            let dependants: u8 = spec
+        }
+        // Anything whose requirement just went away goes with it.
+        let orphans = unmet(spec, next);
+        if orphans != 0 {
+            let why = spec
                 .techniques
                 .iter()
                 .enumerate()
-                .filter(|(t, d)| next & (1 << t) != 0 && d.requires & (1 << technique) != 0)
-                .fold(0, |mask, (t, _)| mask | (1 << t));
-            if dependants != 0 {
-                let why = spec
-                    .techniques
-                    .iter()
-                    .enumerate()
-                    .find(|(t, _)| dependants & (1 << t) != 0)
-                    .map(|(_, d)| d.requires_why)
-                    .unwrap_or_default();
-                events.push(Event::warn(format!(
-                    "{} {}, so turning {} off turns {} off too.",
-                    names(spec, dependants),
-                    why,
-                    def.name,
-                    names(spec, dependants)
-                )));
-                next &= !dependants;
-            }
+                .find(|(t, _)| orphans & (1 << t) != 0)
+                .map(|(_, d)| d.requires_why)
+                .unwrap_or_default();
+            let cause = if on {
+                String::new()
+            } else {
+                format!("turning {} off turns ", def.name)
+            };
+            events.push(Event::warn(format!(
+                "{} {why}, so {cause}{} off too.",
+                names(spec, orphans),
+                names(spec, orphans)
+            )));
+            next &= !orphans;
         }
         let old = self.on;
         self.on = next;
@@ -253,5 +278,32 @@ impl Pipeline {
             }
         }
         event
+    }
+}
+
+/// The techniques that cannot run beside `technique`, in either direction.
+pub(super) fn clashes(spec: &Spec, technique: usize) -> u8 {
+    let own = spec.techniques[technique].excludes;
+    spec.techniques
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.excludes & (1 << technique) != 0)
+        .fold(own, |mask, (t, _)| mask | (1 << t))
+}
+
+/// Techniques in `on` whose requirements `on` does not meet, transitively.
+pub(super) fn unmet(spec: &Spec, on: u8) -> u8 {
+    let mut left = on;
+    loop {
+        let orphans = spec
+            .techniques
+            .iter()
+            .enumerate()
+            .filter(|(t, d)| left & (1 << t) != 0 && d.requires & !left != 0)
+            .fold(0u8, |mask, (t, _)| mask | (1 << t));
+        if orphans == 0 {
+            return on & !left;
+        }
+        left &= !orphans;
     }
 }

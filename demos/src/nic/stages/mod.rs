@@ -23,7 +23,7 @@ pub use waterfall::{Row, RowWalk, Waterfall};
 use serde::{Deserialize, Serialize};
 
 /// Longest a learner may make one stage, in nanoseconds.
-pub const COST_MAX: u32 = 2_000;
+pub const COST_MAX: u32 = 10_000;
 
 /// One stage of a path, as a demo defines it.
 #[derive(Debug)]
@@ -71,6 +71,10 @@ pub struct TechDef {
     pub requires: u8,
     /// The sentence that explains the requirement, used when it is enforced.
     pub requires_why: &'static str,
+    /// Bit mask of the techniques this one cannot run beside (either way).
+    pub excludes: u8,
+    /// The sentence that explains the exclusion, used when it is enforced.
+    pub excludes_why: &'static str,
 }
 
 /// A whole path: its stages, its techniques, and what its ends are called.
@@ -253,6 +257,9 @@ impl Pipeline {
         for (t, def) in spec.techniques.iter().enumerate() {
             if self.uses(t) && def.requires & !self.on != 0 {
                 return Err(format!("{} is on without what it requires", def.name));
+            }
+            if self.uses(t) && actions::clashes(spec, t) & self.on != 0 {
+                return Err(format!("{} is on beside a technique it excludes", def.name));
             }
         }
         if let Walk::After(stage) = self.walk {

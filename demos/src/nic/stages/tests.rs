@@ -37,12 +37,16 @@ static TECHS: &[TechDef] = &[
         name: "alpha",
         requires: 0,
         requires_why: "",
+        excludes: 0,
+        excludes_why: "",
     },
     TechDef {
         key: "b",
         name: "beta",
         requires: A,
         requires_why: "runs only under alpha",
+        excludes: 0,
+        excludes_why: "",
     },
 ];
 static SPEC: Spec = Spec {
