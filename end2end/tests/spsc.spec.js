@@ -94,6 +94,7 @@ test('cached indices cut the index-line transfers', async ({ page }) => {
   await ring.stepUntil('dequeued', 8);
   await ring.expectFigure('index-reads', 16);
   await ring.expectFigure('transfers', 15);
+  await ring.expectFigure('uncached-transfers', 15);
   await ring.cached();
   await ring.expectFigure('dequeued', 0);
   await ring.producer();
@@ -101,7 +102,8 @@ test('cached indices cut the index-line transfers', async ({ page }) => {
   await ring.stepUntil('dequeued', 8);
   await ring.expectFigure('index-reads', 9);
   await ring.expectFigure('transfers', 9);
-  await expect(page.getByTestId('moves-head')).toHaveText('1');
+  await ring.expectFigure('uncached-transfers', 15);
+  await expect(page.getByTestId('moves-head')).toHaveText('1 (uncached: 7)');
 });
 
 test('a copied link reopens the same ring', async ({ page, browser }) => {
