@@ -89,6 +89,7 @@ test('break it: publishing head before reading the slot lets the producer overwr
 });
 
 test('cached indices cut the index-line transfers', async ({ page }) => {
+  test.setTimeout(90_000); // about 150 steps, each waited for
   const ring = new SpscPage(page);
   await ring.open();
   await ring.stepUntil('dequeued', 8);
