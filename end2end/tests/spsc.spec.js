@@ -89,11 +89,13 @@ test('break it: publishing head before reading the slot lets the producer overwr
 });
 
 test('cached indices cut the index-line transfers', async ({ page }) => {
+  test.setTimeout(90_000); // about 150 steps, each waited for
   const ring = new SpscPage(page);
   await ring.open();
   await ring.stepUntil('dequeued', 8);
   await ring.expectFigure('index-reads', 16);
   await ring.expectFigure('transfers', 15);
+  await ring.expectFigure('uncached-transfers', 15);
   await ring.cached();
   await ring.expectFigure('dequeued', 0);
   await ring.producer();
@@ -101,7 +103,8 @@ test('cached indices cut the index-line transfers', async ({ page }) => {
   await ring.stepUntil('dequeued', 8);
   await ring.expectFigure('index-reads', 9);
   await ring.expectFigure('transfers', 9);
-  await expect(page.getByTestId('moves-head')).toHaveText('1');
+  await ring.expectFigure('uncached-transfers', 15);
+  await expect(page.getByTestId('moves-head')).toHaveText('1 (uncached: 7)');
 });
 
 test('a copied link reopens the same ring', async ({ page, browser }) => {

@@ -321,13 +321,16 @@ fn who_writes(s: &Spsc) -> Table {
         "Who writes what (an index line moves when the other core touches it after a write)",
         &["Location", "written by", "read by", "line moves"],
     );
+    let moves = |line: usize| {
+        let (with, without) = (s.lines.moves[line], s.uncached_lines.moves[line]);
+        if s.cached {
+            format!("{with} (uncached: {without})")
+        } else {
+            with.to_string()
+        }
+    };
     let rows = [
-        (
-            "head",
-            "consumer (release)",
-            "producer",
-            s.lines.moves[HEAD].to_string(),
-        ),
+        ("head", "consumer (release)", "producer", moves(HEAD)),
         (
             "tail",
             if s.fault == Fault::RelaxedTail {
@@ -336,7 +339,7 @@ fn who_writes(s: &Spsc) -> Table {
                 "producer (release)"
             },
             "consumer (acquire)",
-            s.lines.moves[TAIL].to_string(),
+            moves(TAIL),
         ),
         ("slots", "producer", "consumer", "not counted".into()),
     ];

@@ -135,6 +135,10 @@ pub struct Spsc {
     pub index_reads: u32,
     /// Who holds the two index lines, and how often each moved.
     pub lines: Lines,
+    /// The same schedule without cached indices: every check reads the
+    /// other side's index. (A cached copy never lets a step through that an
+    /// uncached read would refuse, so the two runs take the same steps.)
+    pub uncached_lines: Lines,
     /// Items whose slot the consumer has read.
     pub dequeued: u32,
     /// Values the consumer read, in order (the last 32).
@@ -178,6 +182,7 @@ impl Spsc {
             cached_tail: 0,
             index_reads: 0,
             lines: Lines::default(),
+            uncached_lines: Lines::default(),
             dequeued: 0,
             received: Vec::new(),
             damage: Vec::new(),
@@ -314,6 +319,11 @@ impl Model for Spsc {
         if self.head > self.tail {
             return Err("the consumer is ahead of the producer".into());
         }
+        // Caching only skips reads, so it can only save transfers.
+        let (with, without) = (self.lines.total(), self.uncached_lines.total());
+        if (self.cached && with > without) || (!self.cached && self.lines != self.uncached_lines) {
+            return Err("cached indices moved the index lines more than plain reads".into());
+        }
         // Slots read = head stores executed, give or take the one item
         // between reading its slot and publishing head (either order).
         let in_hand = match self.consumer {
@@ -358,6 +368,11 @@ impl Model for Spsc {
             Figure::new("dequeued", "dequeued", self.dequeued),
             Figure::new("index-reads", "index reads", self.index_reads),
             Figure::new("transfers", "line transfers", self.lines.total()),
+            Figure::new(
+                "uncached-transfers",
+                "without caching",
+                self.uncached_lines.total(),
+            ),
             Figure::new("damage", "wrong reads", self.damage.len()),
         ]
     }

@@ -45,6 +45,7 @@ impl Spsc {
         match self.producer {
             ProducerStep::CheckSpace => {
                 if self.cached && self.tail - self.cached_head < cap {
+                    self.uncached_lines.touch(HEAD, PRODUCER);
                     self.producer = ProducerStep::WriteSlot;
                     return Ok(vec![Event::info(format!(
                         "The producer's copy of head ({}) still shows {} free slot{}: no need to read head.",
@@ -70,6 +71,7 @@ impl Spsc {
                 }
                 self.index_reads += 1;
                 let moved = self.lines.touch(HEAD, PRODUCER);
+                self.uncached_lines.touch(HEAD, PRODUCER);
                 self.cached_head = seen;
                 self.producer = ProducerStep::WriteSlot;
                 let free = cap - (self.tail - seen);
@@ -147,6 +149,7 @@ impl Spsc {
             ConsumerStep::ReadSlot
         };
         if self.cached && self.cached_tail > self.head {
+            self.uncached_lines.touch(TAIL, CONSUMER);
             self.consumer = next;
             let waiting = self.cached_tail - self.head;
             return Ok(vec![Event::info(format!(
@@ -170,6 +173,7 @@ impl Spsc {
         }
         self.index_reads += 1;
         let moved = self.lines.touch(TAIL, CONSUMER);
+        self.uncached_lines.touch(TAIL, CONSUMER);
         self.cached_tail = seen;
         self.consumer = next;
         let waiting = seen - self.head;
@@ -252,6 +256,7 @@ impl Spsc {
             .at("buffer-producer")]);
         }
         self.lines.write(TAIL, PRODUCER);
+        self.uncached_lines.write(TAIL, PRODUCER);
         // Item value - 1 is the newest one this tail announces.
         let item = value - 1;
         let slot = self.slot(item);
@@ -274,6 +279,7 @@ impl Spsc {
         };
         self.memory[HEAD_LOC as usize] = value;
         self.lines.write(HEAD, CONSUMER);
+        self.uncached_lines.write(HEAD, CONSUMER);
         Ok(vec![Event::info(format!(
             "head = {value} reaches memory: the producer may now reuse slot {}.",
             self.slot(value - 1)
@@ -346,9 +352,12 @@ pub fn why(s: &Spsc) -> Vec<String> {
         s.lines.total(),
         plural(s.lines.total() as usize),
         if s.cached {
-            "With cached copies a side reads the other's index only when its copy says full or empty."
+            format!(
+                "Without cached copies the same schedule would have moved them {} times.",
+                s.uncached_lines.total()
+            )
         } else {
-            "Cached indices would skip the read whenever the side's old copy already shows room or an item."
+            "Cached indices would skip the read whenever the side's old copy already shows room or an item.".to_string()
         }
     ));
     out

@@ -167,6 +167,11 @@ fn cached_indices_nearly_halve_the_line_transfers_of_play() {
             let a = s.next_auto().unwrap();
             play(&mut s, &[a]);
         }
+        assert_eq!(
+            s.uncached_lines.moves,
+            [7, 8],
+            "the same schedule, uncached"
+        );
         (s.index_reads, s.lines.moves)
     };
     assert_eq!(run(false), (16, [7, 8]));
