@@ -33,7 +33,7 @@ test('taking turns to the end delivers every item once; the CAS count against SP
   await q.expectFigure('received', '11, 21, 12, 22, 13, 23');
   await q.expectFigure('cas', 14);
   await q.expectFigure('retries', 2);
-  await expect(page.getByTestId('mpmc-contrast')).toContainText('The same 12 completed operations, two ways');
+  await expect(page.getByTestId('mpmc-contrast')).toContainText('MPMC against SPSC, for the same 12 operations');
   await expect(q.cell('vs-cas-mpmc')).toHaveText('14');
   await expect(q.cell('vs-cas-spsc')).toHaveText('0');
   await expect(q.cell('vs-failed-mpmc')).toHaveText('2');

@@ -11,13 +11,15 @@ use demos::coherence::{core_name, Access, Protocol, State, Supplier, System};
 use demos::memory::false_sharing::{FalseSharing, FalseSharingConfig, FsAction, Layout, RATIO_MAX};
 use demos::text::{fixed, grouped, ratio};
 
-const W: f32 = 960.0;
-const PANEL_W: f32 = 440.0;
+const W: f32 = 760.0;
+const PANEL_W: f32 = 350.0;
 const TOP: f32 = 52.0;
 const ROW: f32 = 62.0;
 const WORD: f32 = 44.0;
-const CELL: f32 = 45.0;
-const BUS_Y: f32 = 330.0;
+const CELL: f32 = 34.0;
+const BUS_Y: f32 = 320.0;
+/// Memory hangs off the bus at the right, clear of the bus's text.
+const MEM_X: f32 = W - 126.0;
 
 fn core_x(core: usize) -> f32 {
     16.0 + core as f32 * (W - 32.0 - PANEL_W)
@@ -134,6 +136,18 @@ fn core_panel(m: &FalseSharing, s: &System, core: usize) -> Shape {
         .mono(),
     ];
     shapes.extend((0..s.lines.len()).map(|l| cache_line(m, s, core, l)));
+    if m.layout == Layout::Shared {
+        shapes.push(
+            Shape::text(
+                "offsets",
+                x + 12.0,
+                TOP + 52.0 + WORD + 28.0,
+                "one 64-byte line: a at byte 0, b at byte 8",
+            )
+            .start()
+            .class("muted"),
+        );
+    }
     Shape::group(format!("core-{core}"), shapes)
         .class("driver")
         .focus(format!("core-{core}"))
@@ -178,7 +192,7 @@ fn machine(m: &FalseSharing) -> Figure {
             states(s, 1)
         ),
         W,
-        BUS_Y + 96.0,
+        BUS_Y + 104.0,
     )
     .legend("driver", "M: this core may write")
     .legend("done", "E or S: clean copy")
@@ -194,15 +208,16 @@ fn machine(m: &FalseSharing) -> Figure {
     f.push(core_panel(m, s, 1));
     let mut bus = vec![
         Shape::line("wire", (16.0, BUS_Y), (W - 16.0, BUS_Y)).class("thick"),
-        Shape::text("name", 16.0, BUS_Y + 26.0, "snooping bus")
+        Shape::text("name", 16.0, BUS_Y + 28.0, "bus")
             .start()
             .class("muted"),
         Shape::text(
             "latest",
-            W / 2.0,
-            BUS_Y - 12.0,
+            52.0,
+            BUS_Y + 28.0,
             last.map_or("no traffic yet".to_string(), bus_text),
         )
+        .start()
         .mono(),
     ];
     let panel_bottom = TOP + 44.0 + 2.0 * ROW + 34.0;
@@ -244,12 +259,12 @@ fn machine(m: &FalseSharing) -> Figure {
         Shape::group(
             "memory",
             vec![
-                Shape::line("tap", (W / 2.0, BUS_Y), (W / 2.0, BUS_Y + 30.0)),
-                Shape::rect("box", W / 2.0 - 110.0, BUS_Y + 30.0, 220.0, 50.0).class("panel"),
+                Shape::line("tap", (MEM_X, BUS_Y), (MEM_X, BUS_Y + 44.0)),
+                Shape::rect("box", MEM_X - 110.0, BUS_Y + 44.0, 220.0, 50.0).class("panel"),
                 Shape::text(
                     "text",
-                    W / 2.0,
-                    BUS_Y + 62.0,
+                    MEM_X,
+                    BUS_Y + 76.0,
                     if fresh {
                         "memory: up to date"
                     } else {
@@ -289,18 +304,16 @@ fn compare(m: &FalseSharing) -> Table {
     );
     let n = u64::from(m.total_writes());
     let rows: [(&str, &str, Count); 5] = [
-        ("transfers", "line moved cache to cache", |s, _| {
+        ("transfers", "line transfers", |s, _| {
             s.counts.flushes.to_string()
         }),
-        ("invalidations", "copies invalidated", |s, _| {
+        ("invalidations", "invalidations", |s, _| {
             s.counts.invalidations.to_string()
         }),
         ("requests", "bus requests", |s, _| {
             s.counts.bus_transactions().to_string()
         }),
-        ("cycles", "cycles charged", |s, _| {
-            grouped(s.counts.cycles as i64)
-        }),
+        ("cycles", "cycles", |s, _| grouped(s.counts.cycles as i64)),
         ("per-write", "cycles per write", |s, n| {
             fixed(ratio(s.counts.cycles, n, 1), 1)
         }),

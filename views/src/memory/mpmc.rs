@@ -257,15 +257,15 @@ fn contrast(m: &Mpmc) -> Table {
     let mut t = Table::new(
         "mpmc-contrast",
         format!(
-            "The same {ops} completed operation{}, two ways",
+            "MPMC against SPSC, for the same {ops} operation{}",
             plural(ops)
         ),
-        &["", "this MPMC run", "SPSC"],
+        &["", "MPMC", "SPSC"],
     );
     let rows = [
-        ("cas", "CAS on a shared position", m.cas_ops(), 0),
-        ("failed", "failed CAS, retried", m.retries(), 0),
-        ("stores", "plain stores of a position", 0, ops as u32),
+        ("cas", "CAS on a position", m.cas_ops(), 0),
+        ("failed", "failed CAS", m.retries(), 0),
+        ("stores", "plain stores", 0, ops as u32),
     ];
     for (key, name, mpmc, spsc) in rows {
         t.row(
@@ -480,7 +480,7 @@ mod tests {
         let t = crate::build(&m, &()).0;
         let t = t.table_named("mpmc-contrast").unwrap();
         // P1: two CAS (one failed) for one enqueue; P2 reserved but has not finished.
-        assert_eq!(t.caption, "The same 1 completed operation, two ways");
+        assert_eq!(t.caption, "MPMC against SPSC, for the same 1 operation");
         assert_eq!(t.rows[0].cells[1].text, "3");
         assert_eq!(t.rows[1].cells[1].text, "1");
         assert_eq!(t.rows[2].cells[2].text, "1");

@@ -251,7 +251,7 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
 }
 
 const T_LEFT: f32 = 130.0;
-const T_RIGHT: f32 = 940.0;
+const T_RIGHT: f32 = 900.0;
 const WINDOW: u32 = 24;
 
 fn timeline(m: &Rcu) -> Figure {
@@ -273,7 +273,7 @@ fn timeline(m: &Rcu) -> Figure {
     for t in (t0..=t0 + WINDOW).filter(|t| t % 4 == 0) {
         f.push(
             Shape::text(format!("tick-{t}"), x(t), 22.0, format!("step {t}"))
-                .size(Size::Small)
+                .size(Size::Normal)
                 .mono(),
         );
         f.push(Shape::line(format!("grid-{t}"), (x(t), 30.0), (x(t), bottom)).class("grid"));
@@ -305,7 +305,7 @@ fn timeline(m: &Rcu) -> Figure {
             shapes.push(
                 Shape::text("t", a + 6.0, 80.0, "grace period")
                     .start()
-                    .size(Size::Small),
+                    .size(Size::Normal),
             );
         }
         if s.end.is_some() {
@@ -340,7 +340,7 @@ fn timeline(m: &Rcu) -> Figure {
                     Shape::circle("dot", x(*t), 50.0, 6.0).class("dot"),
                     Shape::text("t", x(*t) + 9.0, 55.0, word)
                         .start()
-                        .size(Size::Small)
+                        .size(Size::Normal)
                         .class("tone"),
                 ],
             )
@@ -367,7 +367,7 @@ fn timeline(m: &Rcu) -> Figure {
                 Shape::text("t", a + 6.0, y + 21.0, word.clone())
                     .start()
                     .mono()
-                    .size(Size::Small),
+                    .size(Size::Normal),
             );
         }
         f.push(
