@@ -92,6 +92,8 @@ test('its controls work from the keyboard', async ({ page }) => {
 });
 
 test('axe finds no serious violation, before and after breaking it', async ({ page }) => {
+  // Two full axe runs over a picture of hundreds of shapes.
+  test.setTimeout(90_000);
   const cc = new CongestionPage(page);
   await cc.open();
   await expectNoSeriousAxe(page);

@@ -131,6 +131,8 @@ test('fields are picked and bits flipped from the keyboard', async ({ page }) =>
 });
 
 test('axe finds no serious violation, before and after breaking it', async ({ page }) => {
+  // Two full axe runs over a picture of hundreds of shapes.
+  test.setTimeout(90_000);
   const enc = new EncapsulationPage(page);
   await enc.open();
   await expectNoSeriousAxe(page);

@@ -111,6 +111,8 @@ test('a segment in flight is dropped from the keyboard, and the controls work by
 });
 
 test('axe finds no serious violation, before and after breaking it', async ({ page }) => {
+  // Two full axe runs over a picture of hundreds of shapes.
+  test.setTimeout(90_000);
   const hs = new HandshakePage(page);
   await hs.open();
   await expectNoSeriousAxe(page);
