@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/target/size-work"
-export CARGO_TARGET_DIR="$root/target/size-target"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target/size-target}"
 export PATH="$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 bindgen_out="$work/out"
 
@@ -31,15 +31,20 @@ read -r full_raw full_gz < <(measure)
 printf '%-24s %10s %10s\n' "demo" "adds raw" "adds gzip"
 for slug in "$@"; do
   copy_tree
-  python3 - "$work/src/catalogue.rs" "$slug" <<'PY'
-import re, sys
-path, slug = sys.argv[1], sys.argv[2]
-text = open(path).read()
+  python3 - "$work/src/catalogue" "$slug" <<'PY'
+import os, re, sys
+folder, slug = sys.argv[1], sys.argv[2]
 entry = re.compile(r'\n    Demo \{\n(?:(?!\n    \},).)*?slug: "%s",.*?\n    \},' % re.escape(slug), re.S)
-new, n = entry.subn('', text)
-if n != 1:
+hits = 0
+for name in sorted(os.listdir(folder)):
+    path = os.path.join(folder, name)
+    text = open(path).read()
+    new, n = entry.subn('', text)
+    if n:
+        hits += n
+        open(path, 'w').write(new)
+if hits != 1:
     sys.exit(f"no catalogue entry for {slug}")
-open(path, 'w').write(new)
 PY
   read -r raw gz < <(measure)
   printf '%-24s %8.1f KiB %8.1f KiB\n' "$slug" "$(echo "($full_raw - $raw)/1024" | bc -l)" "$(echo "($full_gz - $gz)/1024" | bc -l)"

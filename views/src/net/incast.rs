@@ -67,9 +67,10 @@ fn servers(m: &Incast) -> Vec<Shape> {
             .class(class)
             .state(word)
             .label(format!(
-                "server {}: {got} of {} packets in, {word}{when}",
+                "server {}: {got} of {} packets in, {} dropped so far, {word}{when}",
                 f + 1,
-                m.burst
+                m.burst,
+                m.path.flows[f].drops
             ))
             .focus(format!("sender-{}", f + 1))
         })
