@@ -130,7 +130,7 @@ fn trees(m: &AllReduce) -> Figure {
         1
     };
     let level = 40.0;
-    let band = level * (m.trees[0].height() as f32 + 1.0) + 30.0;
+    let band = level * (m.trees[0].height() as f32 + 1.0) + 50.0;
     let step = 660.0 / n as f32;
     let r = (step / 2.0 - 2.0).clamp(5.0, 18.0);
     let mut f = Figure::new(
@@ -147,7 +147,7 @@ fn trees(m: &AllReduce) -> Figure {
     .legend("driver", "sends its partial sum up")
     .legend("done", "sends the finished sum down");
     for (k, tree) in m.trees.iter().take(count).enumerate() {
-        let top = 40.0 + band * k as f32;
+        let top = 60.0 + band * k as f32;
         let at = |g: usize| {
             (
                 20.0 + step * (g as f32 + 0.5),
@@ -164,7 +164,7 @@ fn trees(m: &AllReduce) -> Figure {
             "binary tree · whole vector".to_string()
         };
         f.push(
-            Shape::text(format!("tree-{k}-name"), 8.0, top - 18.0, name)
+            Shape::text(format!("tree-{k}-name"), 8.0, top - 34.0, name)
                 .start()
                 .class("strong"),
         );

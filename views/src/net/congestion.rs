@@ -45,7 +45,7 @@ fn sender_box(m: &Congestion, f: usize, y: f32) -> Shape {
     let s = &flow.sender;
     let lines = [
         format!("cwnd {} · ssthresh {}", segs(s.cwnd), segs(s.ssthresh)),
-        format!("{} · RTT {}", phase(s), duration(flow.base_rtt)),
+        phase(s).to_string(),
     ];
     let mut parts = vec![
         Shape::rect("box", 8.0, y, 222.0, 78.0),
@@ -53,7 +53,12 @@ fn sender_box(m: &Congestion, f: usize, y: f32) -> Shape {
             "title",
             18.0,
             y + 24.0,
-            format!("Flow {} · {}", f + 1, s.algorithm.label()),
+            format!(
+                "Flow {} · {} · {} ms",
+                f + 1,
+                s.algorithm.label(),
+                flow.base_rtt / 1_000_000
+            ),
         )
         .start()
         .class("strong"),
@@ -277,7 +282,7 @@ fn chart(m: &Congestion) -> Figure {
     .legend("driver", "flow 1 cwnd")
     .legend("driver dashed", "flow 1 ssthresh")
     .legend("warn", "queue")
-    .legend("accent dashed", "BDP + buffer");
+    .legend("fault dashed", "BDP + buffer: losses above");
     if two {
         f = f.legend("nic", "flow 2 cwnd");
     }
@@ -285,7 +290,7 @@ fn chart(m: &Congestion) -> Figure {
     f.push(plot.series(
         "limit",
         &[(t0 as f64, limit), (t1 as f64, limit)],
-        "accent dashed",
+        "fault dashed",
     ));
     let points =
         |pick: &dyn Fn(&demos::net::congestion::Sample) -> Option<u32>| -> Vec<(f64, f64)> {

@@ -45,7 +45,7 @@ fn layer(key: &str) -> (&'static str, &'static str) {
         "payload" => ("idle", "data"),
         k if k.starts_with("eth") => ("nic", "Ethernet"),
         k if k.starts_with("ip") => ("driver", "IPv4"),
-        _ => ("accent", "TCP"),
+        _ => ("done", "TCP"),
     }
 }
 
@@ -97,13 +97,20 @@ impl Ctx<'_> {
             Shape::rect("r", x + 1.0, y + 1.0, w - 2.0, ROW_H - 2.0).rounded(2.0),
             Shape::text("n", x + w / 2.0, y + 18.0, f.name).size(Size::Small),
         ];
-        let value = if f.value.chars().count() as f32 * 9.7 > w - 6.0 {
-            let keep = ((w - 20.0) / 9.7).max(1.0) as usize;
-            format!("{}…", f.value.chars().take(keep).collect::<String>())
+        // A value too wide for its box is set smaller, then cut.
+        let chars = f.value.chars().count() as f32;
+        let value = if chars * 9.7 <= w - 6.0 {
+            Shape::text("v", x + w / 2.0, y + 39.0, f.value.clone())
         } else {
-            f.value.clone()
+            let keep = ((w - 16.0) / 7.9).max(1.0) as usize;
+            let text = if chars as usize > keep {
+                format!("{}…", f.value.chars().take(keep - 1).collect::<String>())
+            } else {
+                f.value.clone()
+            };
+            Shape::text("v", x + w / 2.0, y + 38.0, text).size(Size::Small)
         };
-        parts.push(Shape::text("v", x + w / 2.0, y + 39.0, value).mono());
+        parts.push(value.mono());
         Shape::group(f.key, parts)
             .class(if flipped || caught { "fault" } else { class })
             .class_if(picked, "thick")
@@ -231,7 +238,7 @@ fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
     )
     .legend("nic", "Ethernet (driver and NIC)")
     .legend("driver", "IPv4")
-    .legend("accent", "TCP")
+    .legend("done", "TCP")
     .legend("idle", "data");
     fig.extend(shapes);
     fig
@@ -553,6 +560,36 @@ fn flags_text(flags: u8) -> String {
         .collect()
 }
 
+/// The payload as one line: CR, LF and backslash written as escapes.
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('\r', "\\r")
+        .replace('\n', "\\n")
+}
+
+/// Reads escapes back: `\r`, `\n` and `\\`; any other backslash stays.
+fn unescape(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('r') => out.push('\r'),
+            Some('n') => out.push('\n'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 /// The settings form: every header value the learner may choose.
 fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
     let c = &m.config;
@@ -571,12 +608,12 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
         Input::text("dst-mac", "Destination MAC", mac_text(&c.dst_mac)),
         Input::text("seq", "Sequence number", c.seq.to_string()),
         Input::text("ack", "Acknowledgment number", c.ack.to_string()),
-        Input::text("flags", "Flags", flags_text(c.flags))
-            .help("Letters from FSRPAUEC: S = SYN, A = ACK, P = PSH, F = FIN."),
+        Input::text("flags", "Flags (FSRPAUEC)", flags_text(c.flags)),
         Input::number("window", "Window", i64::from(c.window), 0, 65_535),
         Input::number("ttl", "TTL", i64::from(c.ttl), 1, 255),
         Input::number("id", "Identification", i64::from(c.id), 0, 65_535),
-        Input::text("payload", "Payload text", c.payload.clone()),
+        Input::text("payload", "Payload text", escape(&c.payload))
+            .help("Write \\r and \\n for CR and LF."),
         Input::number(
             "mss",
             "MSS",
@@ -603,7 +640,7 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
             let (src_ip, src_port) = endpoint(get(0))?;
             let (dst_ip, dst_port) = endpoint(get(1))?;
             let num = |i: usize, what: &str, max: u64| number(get(i), what, max);
-            let payload = v.get(10).cloned().unwrap_or_default();
+            let payload = unescape(v.get(10).map_or("", String::as_str));
             if payload.len() > PAYLOAD_MAX {
                 return Err(format!("The payload is at most {PAYLOAD_MAX} bytes."));
             }
@@ -884,6 +921,8 @@ mod tests {
             Command::Restart(c) => assert_eq!(c, EncapConfig::default()),
             other => panic!("{other:?}"),
         }
+        assert_eq!(values[10], "GET / HTTP/1.1\\r\\nHost: 10.0.0.2\\r\\n\\r\\n");
+        assert_eq!(unescape(&escape("a\\b\r\n")), "a\\b\r\n");
         values[0] = "10.0.0.300:1".into();
         assert!(ui
             .resolve(form.send, &crate::Input::Fields(values))

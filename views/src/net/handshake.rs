@@ -205,6 +205,10 @@ fn segment_arrow(
     } else {
         ""
     };
+    if s.fate == Fate::InFlight {
+        // A generous target around the label and the middle of the arrow.
+        parts.push(Shape::rect("hit", tx - w / 2.0 - 4.0, ty - 18.0, w + 8.0, 34.0).class("hit"));
+    }
     let shape = Shape::group(format!("seg-{}", s.id), parts)
         .class(class)
         .state(fate)

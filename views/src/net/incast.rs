@@ -15,7 +15,7 @@ const BOX_W: f32 = 52.0;
 const BOX_H: f32 = 44.0;
 const GAP: f32 = 6.0;
 const PORT_X: f32 = 520.0;
-const PORT_W: f32 = 260.0;
+const PORT_W: f32 = 220.0;
 /// One colour per swept curve, in the order the sweeps were made.
 const CURVE_CLASS: [&str; 8] = [
     "fault",
@@ -67,9 +67,10 @@ fn servers(m: &Incast) -> Vec<Shape> {
             .class(class)
             .state(word)
             .label(format!(
-                "server {}: {got} of {} packets in, {word}{when}",
+                "server {}: {got} of {} packets in, {} dropped so far, {word}{when}",
                 f + 1,
-                m.burst
+                m.burst,
+                m.path.flows[f].drops
             ))
             .focus(format!("sender-{}", f + 1))
         })
@@ -156,7 +157,7 @@ fn topology(m: &Incast) -> Figure {
     );
     f.extend(servers(m));
     f.push(Shape::arrow(
-        "fan-in",
+        "into-port",
         (grid_right + 4.0, mid),
         (PORT_X - 8.0, mid),
     ));
@@ -278,7 +279,7 @@ fn chart(m: &Incast) -> Figure {
             Shape::text(
                 "empty",
                 510.0,
-                160.0,
+                210.0,
                 "Sweep N to measure goodput for 1 to 64 servers",
             )
             .class("muted"),
@@ -293,16 +294,26 @@ fn chart(m: &Incast) -> Figure {
             "fault",
         ));
     }
+    // The N running now, labelled low so it never meets the edge's label.
+    let x = plot.x.at(m.senders() as f64);
+    let label = Shape::text(
+        "label",
+        x + 6.0,
+        plot.bottom - 10.0,
+        format!("N = {}", m.senders()),
+    )
+    .start()
+    .class("tone")
+    .size(Size::Small);
     f.push(
         Shape::group(
             "now",
-            vec![plot.marker(
-                "m",
-                m.senders() as f64,
-                format!("N = {}", m.senders()),
-                "accent",
-            )],
+            vec![
+                Shape::line("line", (x, plot.top), (x, plot.bottom)).class("dashed"),
+                label,
+            ],
         )
+        .class("accent")
         .focus("chart"),
     );
     f
