@@ -31,15 +31,19 @@ read -r full_raw full_gz < <(measure)
 printf '%-24s %10s %10s\n' "demo" "adds raw" "adds gzip"
 for slug in "$@"; do
   copy_tree
-  python3 - "$work/src/catalogue.rs" "$slug" <<'PY'
-import re, sys
-path, slug = sys.argv[1], sys.argv[2]
-text = open(path).read()
+  python3 - "$work/src/catalogue" "$slug" <<'PY'
+import glob, re, sys
+folder, slug = sys.argv[1], sys.argv[2]
 entry = re.compile(r'\n    Demo \{\n(?:(?!\n    \},).)*?slug: "%s",.*?\n    \},' % re.escape(slug), re.S)
-new, n = entry.subn('', text)
-if n != 1:
+found = 0
+for path in glob.glob(folder + '/*.rs'):
+    text = open(path).read()
+    new, n = entry.subn('', text)
+    if n:
+        found += n
+        open(path, 'w').write(new)
+if found != 1:
     sys.exit(f"no catalogue entry for {slug}")
-open(path, 'w').write(new)
 PY
   read -r raw gz < <(measure)
   printf '%-24s %8.1f KiB %8.1f KiB\n' "$slug" "$(echo "($full_raw - $raw)/1024" | bc -l)" "$(echo "($full_gz - $gz)/1024" | bc -l)"
