@@ -335,9 +335,13 @@ fn latencies(m: &Numa) -> Figure {
     )
     .legend("done", "local access")
     .legend("warn", "remote access");
-    let mut yt = vec![(0.0, "0".to_string()), (local, format!("{local} ns"))];
+    // Tick labels from the integer figures: no float is ever formatted.
+    let mut yt = vec![
+        (0.0, "0".to_string()),
+        (local, format!("{} ns", m.config.local_ns)),
+    ];
     if worst > local {
-        yt.push((worst, format!("{worst} ns")));
+        yt.push((worst, format!("{} ns", m.worst_latency_ns())));
     }
     let first = m.recent.first().map_or(1, |a| a.number);
     let xt: Vec<(f64, String)> = (0..RECENT_KEPT / 8)
