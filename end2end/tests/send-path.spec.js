@@ -12,7 +12,7 @@ test('the kernel path adds up, and kernel bypass takes three stages away', async
   const send = new SendPathPage(page);
   await send.open();
   await send.expectFigure('total', '1,120 ns');
-  await send.expectFigure('stages', '8 of 11');
+  await send.expectFigure('stages', '8 of 10');
   await expect(send.row('fetch')).toContainText('300 ns · 26.8 %');
   // send() runs the driver in the caller's context: no softirq on the path.
   await expect(send.offLabel('net-tx')).toHaveText('only with qdisc contention');
@@ -76,7 +76,7 @@ test('the CTPIO walk: the frame leaves from the PIO write, then the fallback is 
   await expect(send.latest).toContainText('ef_vi_transmit_ctpio_fallback()');
   await expect(send.latest).toContainText('off the wire path');
   await send.step();
-  await expect(page.getByTestId('narration-history')).toContainText('on the wire after 140 ns');
+  await expect(send.latest).toContainText('on the wire after 140 ns');
 });
 
 test('Step walks one packet with a running clock; Back, Play and a new packet', async ({ page }) => {

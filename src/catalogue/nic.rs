@@ -2,8 +2,10 @@
 
 use super::Demo;
 use demos::nic::busy_poll::BusyPoll;
+use demos::nic::coalescing::Coalescing;
 use demos::nic::cut_through::CutThrough;
 use demos::nic::descriptor_ring::DescriptorRing;
+use demos::nic::dma_map::DmaMap;
 use demos::nic::iommu::Iommu;
 use demos::nic::mmio::Mmio;
 use demos::nic::napi::Napi;
@@ -35,6 +37,13 @@ pub const DEMOS: &[Demo] = &[
     },
     Demo {
         section: "nic",
+        slug: "coalescing",
+        title: "Interrupt moderation",
+        one_liner: "Hold the interrupt back by rx-usecs and rx-frames, and watch latency trade against CPU as packets arrive.",
+        open: open::<Coalescing>,
+    },
+    Demo {
+        section: "nic",
         slug: "mmio",
         title: "MMIO write vs read",
         one_liner: "Post writes and move on, or read a register and wait: race both on one clock.",
@@ -46,6 +55,13 @@ pub const DEMOS: &[Demo] = &[
         title: "IOMMU / IOVA",
         one_liner: "Aim the device's DMA at any address; the IOMMU translates it, or blocks it and logs a fault.",
         open: open::<Iommu>,
+    },
+    Demo {
+        section: "nic",
+        slug: "dma-map",
+        title: "Driver DMA behind the IOMMU",
+        one_liner: "Map a buffer per frame, miss the IOTLB, unmap strict or lazy, and catch a late write in the stale window.",
+        open: open::<DmaMap>,
     },
     Demo {
         section: "nic",

@@ -1,8 +1,10 @@
 //! Models of the NIC datapath: how packets move between host memory and the wire.
 
 pub mod busy_poll;
+pub mod coalescing;
 pub mod cut_through;
 pub mod descriptor_ring;
+pub mod dma_map;
 pub mod iommu;
 pub mod mmio;
 pub mod napi;

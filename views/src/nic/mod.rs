@@ -1,7 +1,9 @@
 //! The NIC datapath demos' pictures and controls.
 pub mod busy_poll;
+pub mod coalescing;
 pub mod cut_through;
 pub mod descriptor_ring;
+pub mod dma_map;
 pub mod iommu;
 pub mod mmio;
 pub mod napi;

@@ -73,7 +73,7 @@ impl RdmaQp {
             "unsignaled: no CQE on success"
         };
         let mut events = vec![Event::info(format!(
-            "ibv_post_send: WR #{wr_id}, {what}, {signal}. The WQE goes into the SQ, then one MMIO write to the doorbell; the kernel never sees it."
+            "ibv_post_send: WR #{wr_id}, {what}, {signal}. The WQE goes into the SQ, then one MMIO write to the doorbell. No system call: the kernel never sees it."
         ))
         .at("sq")
         .at("doorbell")];

@@ -1,0 +1,274 @@
+//! Interrupt moderation on a time axis: packets arrive at a chosen rate,
+//! the NIC holds its interrupt back by `rx-usecs` and `rx-frames`, and the
+//! CPU pays per interrupt and per packet.
+//!
+//! Rules and sources:
+//! - `include/uapi/linux/ethtool.h`, `struct ethtool_coalesce`: interrupts
+//!   are coalesced until `(usecs > 0 && time_since_first_completion >=
+//!   usecs) || (max_frames > 0 && completed_frames >= max_frames)`; setting
+//!   both to zero is illegal (no interrupt would ever fire); `rx-usecs 0,
+//!   rx-frames 1` disables coalescing (`ethtool -C`, ethtool(8)).
+//! - The interrupt starts a NAPI poll that keeps polling while packets keep
+//!   coming and re-arms the interrupt only when the ring is empty
+//!   (`Documentation/networking/napi.rst`), so packets arriving during a
+//!   poll raise nothing.
+//! - Adaptive moderation (`adaptive-rx on`) here is the per-interrupt rule
+//!   of the Linux 3.x ixgbe driver (`ixgbe_update_itr()`, "simple
+//!   throttlerate management"): bytes per microsecond of the last interval
+//!   pick lowest latency (100,000 interrupts/s, 10 µs), low latency (20,000,
+//!   50 µs) or bulk (8,000, 125 µs), moving one class per interrupt: lowest
+//!   → low above 10 bytes/µs; low → bulk above 20, → lowest at 10 or less;
+//!   bulk → low at 20 or less. Today's ixgbe and `net_dim` step more finely.
+//! - CPU costs are this model's assumptions, matching the busy-poll demo:
+//!   1,500 ns per interrupt (MSI-X delivery and the hard IRQ) and 1,500 ns
+//!   per packet (the driver's poll and the stack).
+
+mod report;
+mod sim;
+#[cfg(test)]
+mod tests;
+
+pub use sim::{IrqRecord, Summary};
+
+use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// Offered packet rates (packets per second).
+pub const RATES: &[u32] = &[10_000, 20_000, 50_000, 100_000, 200_000, 500_000];
+pub const USECS_MAX: u32 = 250;
+pub const FRAMES_MAX: u32 = 64;
+/// Frame sizes offered: minimum-size frames, and full ones.
+pub const FRAME_SIZES: [u32; 2] = [64, 1514];
+/// CPU time per interrupt and per packet (assumptions, see above).
+pub const IRQ_NS: u64 = 1_500;
+pub const PACKET_NS: u64 = 1_500;
+/// One Step of the clock, and the end of the run.
+pub const STEP_NS: u64 = 50_000;
+pub const HORIZON_NS: u64 = 2_000_000;
+/// How much of the past the picture keeps.
+pub const WINDOW_NS: u64 = 250_000;
+/// A packet still waiting after this long is stranded.
+pub const STRANDED_NS: u64 = 1_000_000;
+/// ixgbe's adaptive classes: interval in µs and interrupts per second.
+pub const CLASSES: [(&str, u32, u32); 3] = [
+    ("lowest latency", 10, 100_000),
+    ("low latency", 50, 20_000),
+    ("bulk", 125, 8_000),
+];
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoalescingConfig {
+    pub rate_pps: u32,
+    pub rx_usecs: u32,
+    pub rx_frames: u32,
+    pub adaptive: bool,
+    pub frame_bytes: u32,
+}
+
+impl Default for CoalescingConfig {
+    fn default() -> Self {
+        CoalescingConfig {
+            rate_pps: 100_000,
+            rx_usecs: 30,
+            rx_frames: 32,
+            adaptive: false,
+            frame_bytes: 64,
+        }
+    }
+}
+
+/// The device interrupt, as NAPI leaves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Line {
+    /// Armed: the next completion starts the coalescing timer.
+    Armed,
+    /// Masked: a poll is running and will find new packets itself.
+    Masked,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    pub arrived: u64,
+    pub done: u64,
+    pub irqs: u64,
+    pub latency_sum_ns: u64,
+    pub latency_max_ns: u64,
+    pub busy_ns: u64,
+    pub by_frames: u64,
+    pub by_timer: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coalescing {
+    pub rate_pps: u32,
+    pub rx_usecs: u32,
+    pub rx_frames: u32,
+    pub adaptive: bool,
+    pub frame_bytes: u32,
+    /// Adaptive only: the class index into [`CLASSES`].
+    pub class: usize,
+    /// The clock, ns.
+    pub now: u64,
+    pub next_arrival: u64,
+    /// Arrival times of the packets in the ring, oldest first.
+    pub pending: VecDeque<u64>,
+    pub line: Line,
+    /// Completions since the interrupt was re-armed, and the first one's time.
+    pub coalesced: u32,
+    pub timer_start: u64,
+    /// When the packet the poll is working on is done (while polling).
+    pub poll_next_done: Option<u64>,
+    /// Packets the running poll has finished.
+    pub batch: u32,
+    /// Arrivals and interrupts inside the picture's window, oldest first.
+    pub recent_arrivals: VecDeque<u64>,
+    pub recent_irqs: VecDeque<IrqRecord>,
+    pub totals: Totals,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CoalescingAction {
+    /// Move the clock on by [`STEP_NS`] (what Step does).
+    Advance,
+    /// Run to the end of the horizon.
+    RunToEnd,
+    SetRate(u32),
+    /// `ethtool -C rx-usecs`.
+    SetUsecs(u32),
+    /// `ethtool -C rx-frames`.
+    SetFrames(u32),
+    /// `ethtool -C adaptive-rx on|off`.
+    SetAdaptive(bool),
+    SetFrameBytes(u32),
+    /// Break it: count packets only (rx-usecs 0, rx-frames 32) at 10 k pkt/s.
+    FramesOnly,
+}
+
+impl Coalescing {
+    /// The rx-usecs in force: the adaptive class's, or the learner's.
+    pub fn usecs_now(&self) -> u32 {
+        if self.adaptive {
+            CLASSES[self.class].1
+        } else {
+            self.rx_usecs
+        }
+    }
+
+    /// The rx-frames in force (adaptive mode here times only).
+    pub fn frames_now(&self) -> u32 {
+        if self.adaptive {
+            0
+        } else {
+            self.rx_frames
+        }
+    }
+
+    pub fn interval_ns(&self) -> u64 {
+        1_000_000_000 / u64::from(self.rate_pps.max(1))
+    }
+
+    fn config_of(&self) -> CoalescingConfig {
+        CoalescingConfig {
+            rate_pps: self.rate_pps,
+            rx_usecs: self.rx_usecs,
+            rx_frames: self.rx_frames,
+            adaptive: self.adaptive,
+            frame_bytes: self.frame_bytes,
+        }
+    }
+}
+
+impl Model for Coalescing {
+    type Config = CoalescingConfig;
+    type Action = CoalescingAction;
+
+    fn validate(c: &CoalescingConfig) -> Result<(), String> {
+        if !RATES.contains(&c.rate_pps) {
+            return Err("the packet rate is one of the offered rates".into());
+        }
+        if c.rx_usecs > USECS_MAX || c.rx_frames > FRAMES_MAX {
+            return Err(format!(
+                "rx-usecs is 0 to {USECS_MAX}, rx-frames 0 to {FRAMES_MAX}"
+            ));
+        }
+        if c.rx_usecs == 0 && c.rx_frames == 0 {
+            return Err("rx-usecs and rx-frames cannot both be 0".into());
+        }
+        if !FRAME_SIZES.contains(&c.frame_bytes) {
+            return Err("frames are 64 or 1514 bytes".into());
+        }
+        Ok(())
+    }
+
+    fn new(c: &CoalescingConfig) -> Self {
+        Coalescing {
+            rate_pps: c.rate_pps,
+            rx_usecs: c.rx_usecs,
+            rx_frames: c.rx_frames,
+            adaptive: c.adaptive,
+            frame_bytes: c.frame_bytes,
+            class: 1,
+            now: 0,
+            next_arrival: 0,
+            pending: VecDeque::new(),
+            line: Line::Armed,
+            coalesced: 0,
+            timer_start: 0,
+            poll_next_done: None,
+            batch: 0,
+            recent_arrivals: VecDeque::new(),
+            recent_irqs: VecDeque::new(),
+            totals: Totals::default(),
+        }
+    }
+
+    fn intro(&self) -> Event {
+        Event::info(format!(
+            "Packets will arrive every {} ns. The NIC holds its interrupt until rx-usecs = {} µs have passed since the first waiting packet, or rx-frames = {} have arrived. Step moves the clock 50 µs.",
+            crate::text::grouped(self.interval_ns() as i64),
+            self.rx_usecs,
+            self.rx_frames
+        ))
+    }
+
+    fn apply(&mut self, action: &CoalescingAction) -> Outcome {
+        match *action {
+            CoalescingAction::Advance => self.advance(STEP_NS),
+            CoalescingAction::RunToEnd => self.advance(HORIZON_NS),
+            CoalescingAction::SetRate(r) => self.set_rate(r),
+            CoalescingAction::SetUsecs(u) => self.set_usecs(u),
+            CoalescingAction::SetFrames(f) => self.set_frames(f),
+            CoalescingAction::SetAdaptive(on) => self.set_adaptive(on),
+            CoalescingAction::SetFrameBytes(b) => self.set_frame_bytes(b),
+            CoalescingAction::FramesOnly => self.frames_only(),
+        }
+    }
+
+    fn next_auto(&self) -> Result<CoalescingAction, Refusal> {
+        if self.now >= HORIZON_NS {
+            Err(Refusal::new(
+                "The run is over (2 ms). Change a setting and press Reset to run it again.",
+            ))
+        } else {
+            Ok(CoalescingAction::Advance)
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        Self::validate(&self.config_of())?;
+        self.check_invariants()
+    }
+
+    fn status(&self) -> Vec<Figure> {
+        self.figures()
+    }
+
+    fn why(&self) -> Vec<String> {
+        self.sentences()
+    }
+
+    fn leaves_out() -> &'static str {
+        "Leaves out: packet loss when the ring fills, the NAPI budget, interrupt throttling as ixgbe's EITR does it (a minimum gap between interrupts rather than a wait after the first packet), ixgbe's smoothing of adaptive steps, TX completions, and any jitter in arrivals."
+    }
+}

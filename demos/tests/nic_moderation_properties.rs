@@ -1,0 +1,120 @@
+//! Property tests for the two NIC demos added by issue 7: interrupt
+//! moderation and a driver's DMA mappings behind the IOMMU. The laws every
+//! model obeys, plus each one's own claims.
+
+use demos::laws::check_laws;
+use demos::nic::coalescing::{Coalescing, CoalescingAction, CoalescingConfig, FRAME_SIZES, RATES};
+use demos::nic::dma_map::{DmaMap, DmaMapAction, DmaMapConfig, Fate};
+use demos::{Model, Scenario, Timeline};
+use proptest::prelude::*;
+
+fn coalescing_config() -> impl Strategy<Value = CoalescingConfig> {
+    (
+        prop::sample::select(RATES.to_vec()),
+        0u32..=250,
+        0u32..=64,
+        any::<bool>(),
+        prop::sample::select(FRAME_SIZES.to_vec()),
+    )
+        .prop_filter("not both zero", |(_, u, f, _, _)| *u > 0 || *f > 0)
+        .prop_map(
+            |(rate_pps, rx_usecs, rx_frames, adaptive, frame_bytes)| CoalescingConfig {
+                rate_pps,
+                rx_usecs,
+                rx_frames,
+                adaptive,
+                frame_bytes,
+            },
+        )
+}
+
+fn coalescing_action() -> impl Strategy<Value = CoalescingAction> {
+    prop_oneof![
+        8 => Just(CoalescingAction::Advance),
+        1 => Just(CoalescingAction::RunToEnd),
+        2 => prop_oneof![prop::sample::select(RATES.to_vec()), any::<u32>()]
+            .prop_map(CoalescingAction::SetRate),
+        2 => (0u32..300).prop_map(CoalescingAction::SetUsecs),
+        2 => (0u32..80).prop_map(CoalescingAction::SetFrames),
+        1 => any::<bool>().prop_map(CoalescingAction::SetAdaptive),
+        1 => prop_oneof![Just(64u32), Just(1514), any::<u32>()].prop_map(CoalescingAction::SetFrameBytes),
+        1 => Just(CoalescingAction::FramesOnly),
+    ]
+}
+
+fn dma_action() -> impl Strategy<Value = DmaMapAction> {
+    prop_oneof![
+        3 => Just(DmaMapAction::Map),
+        3 => Just(DmaMapAction::DeviceWrite),
+        3 => Just(DmaMapAction::Unmap),
+        1 => Just(DmaMapAction::FlushTimer),
+        2 => Just(DmaMapAction::StaleDma),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn coalescing_obeys_the_laws(config in coalescing_config(), actions in prop::collection::vec(coalescing_action(), 0..60)) {
+        prop_assert_eq!(check_laws::<Coalescing>(config, &actions), Ok(()));
+    }
+
+    /// With settings left alone, every interrupt fires exactly when
+    /// ethtool's rule says: rx-usecs after the first waiting packet, or at
+    /// the rx-frames-th packet, whichever comes first.
+    #[test]
+    fn interrupts_fire_by_the_ethtool_rule(config in coalescing_config().prop_filter("fixed", |c| !c.adaptive)) {
+        let mut m = Coalescing::new(&config);
+        let interval = m.interval_ns();
+        let usecs_ns = u64::from(config.rx_usecs) * 1_000;
+        while m.now < 600_000 {
+            m.apply(&CoalescingAction::Advance).unwrap();
+            for r in &m.recent_irqs {
+                let waited = r.at - r.timer_start;
+                if r.by_frames {
+                    prop_assert_eq!(waited, interval * u64::from(config.rx_frames - 1));
+                    prop_assert!(usecs_ns == 0 || waited <= usecs_ns);
+                } else {
+                    prop_assert_eq!(waited, usecs_ns);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dma_map_obeys_the_laws(strict in any::<bool>(), actions in prop::collection::vec(dma_action(), 0..120)) {
+        prop_assert_eq!(check_laws::<DmaMap>(DmaMapConfig { strict }, &actions), Ok(()));
+    }
+
+    /// Strict mode never lets a write through a stale translation; lazy
+    /// mode never does so right after a flush.
+    #[test]
+    fn stale_translations_exist_only_between_a_lazy_unmap_and_its_flush(strict in any::<bool>(), actions in prop::collection::vec(dma_action(), 0..120)) {
+        let mut m = DmaMap::new(&DmaMapConfig { strict });
+        for action in &actions {
+            let flushed = *action == DmaMapAction::FlushTimer;
+            if m.apply(action).is_err() {
+                continue;
+            }
+            if strict || flushed {
+                prop_assert_eq!(m.stale_entries(), 0);
+            }
+            if *action == DmaMapAction::StaleDma && strict {
+                prop_assert_ne!(m.last.map(|a| a.fate), Some(Fate::StaleHit));
+            }
+        }
+    }
+
+    #[test]
+    fn hostile_links_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        use base64::Engine;
+        let text = format!("v1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes));
+        if let Ok(s) = Scenario::<Coalescing>::decode(&text) {
+            let _ = Timeline::<Coalescing>::from_scenario(&s);
+        }
+        if let Ok(s) = Scenario::<DmaMap>::decode(&text) {
+            let _ = Timeline::<DmaMap>::from_scenario(&s);
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! Interrupt moderation: the last 250 µs on a time axis (arrivals, the NIC
+//! holding the interrupt back, the CPU's polls), the running totals, and
+//! what other settings would give at this rate.
+
+use crate::control::Control;
+use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
+use crate::live::{Command, Ui, View};
+use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use demos::nic::coalescing::{
+    Coalescing, CoalescingAction, Line, FRAMES_MAX, FRAME_SIZES, RATES, USECS_MAX, WINDOW_NS,
+};
+use demos::text::{duration, grouped, tenths};
+
+const LANE: f32 = 34.0;
+const TOP: f32 = 56.0;
+
+/// µs on the window's axis for an absolute time in ns.
+fn at(from: u64, t: u64) -> f64 {
+    t.saturating_sub(from) as f64 / 1_000.0
+}
+
+fn timeline(m: &Coalescing) -> Figure {
+    let from = m.now.saturating_sub(WINDOW_NS);
+    let axis = Axis::new(WINDOW_NS as f64 / 1_000.0);
+    let now = at(from, m.now);
+    let height = TOP + 3.0 * (LANE + 16.0) + 40.0;
+    let mut f = Figure::new(
+        "timeline",
+        format!(
+            "The last 250 µs up to t = {}: {} arrivals, {} interrupts in view",
+            duration(m.now),
+            m.recent_arrivals.len(),
+            m.recent_irqs.len()
+        ),
+        WIDTH,
+        height,
+    )
+    .legend("nic", "a packet arrives")
+    .legend("warn", "the NIC holds the interrupt")
+    .legend("driver", "the CPU polls");
+    // Time labels every 50 µs of absolute time.
+    let mut ticks = Vec::new();
+    let first = from.div_ceil(50_000) * 50_000;
+    for (i, t) in (first..=m.now).step_by(50_000).enumerate() {
+        let x = axis.x(at(from, t));
+        ticks.push(Shape::line(format!("g{i}"), (x, 28.0), (x, height - 24.0)).class("grid"));
+        ticks.push(
+            Shape::text(format!("t{i}"), x, 22.0, duration(t))
+                .mono()
+                .size(Size::Small),
+        );
+    }
+    f.push(Shape::group("axis", ticks));
+    let arrivals: Vec<Shape> = m
+        .recent_arrivals
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let x = axis.x(at(from, t));
+            Shape::line(format!("a{i}"), (x, TOP + 4.0), (x, TOP + LANE - 4.0)).class("thick")
+        })
+        .collect();
+    f.push(heading("h-in", TOP - 6.0, "Packets in".into()));
+    f.push(
+        Shape::group(
+            "arrivals",
+            [
+                vec![Shape::rect("track", LEFT, TOP, RIGHT - LEFT, LANE)
+                    .class("track")
+                    .rounded(2.0)],
+                arrivals,
+            ]
+            .concat(),
+        )
+        .class("nic")
+        .label(format!(
+            "{} packets arrived in view",
+            m.recent_arrivals.len()
+        )),
+    );
+    let waits: Vec<Bar> = m
+        .recent_irqs
+        .iter()
+        .map(|r| Bar {
+            start: at(from, r.timer_start),
+            end: at(from, r.at).max(at(from, r.timer_start) + 0.3),
+            class: "warn",
+            label: if r.by_frames { "frames" } else { "usecs" }.into(),
+            track: 0,
+        })
+        .collect();
+    let y_nic = TOP + LANE + 16.0;
+    f.push(heading("h-nic", y_nic - 6.0, "NIC holds IRQ".into()));
+    f.push(axis.lane("nic-lane", y_nic, LANE, "", &waits, now + 0.001));
+    let polls: Vec<Bar> = m
+        .recent_irqs
+        .iter()
+        .map(|r| Bar {
+            start: at(from, r.at),
+            end: r.poll_end.map_or(now, |e| at(from, e)),
+            class: "driver",
+            label: r.batch.to_string(),
+            track: 0,
+        })
+        .collect();
+    let y_cpu = y_nic + LANE + 16.0;
+    f.push(heading("h-cpu", y_cpu - 6.0, "CPU polls".into()));
+    f.push(axis.lane("cpu-lane", y_cpu, LANE, "", &polls, now + 0.001));
+    let armed = m.line == Line::Armed;
+    f.push(
+        Shape::text(
+            "line",
+            RIGHT,
+            height - 6.0,
+            if armed {
+                format!("IRQ armed, {} packet(s) waiting", m.coalesced)
+            } else {
+                "IRQ masked: a poll is running".into()
+            },
+        )
+        .end()
+        .mono()
+        .size(Size::Small),
+    );
+    f.push(axis.cursor(now, 28.0, height - 24.0));
+    f
+}
+
+/// The other settings at this rate, each run for 1 ms from scratch.
+fn trade_off(m: &Coalescing) -> Table {
+    let mut t = Table::new(
+        "trade-off",
+        format!(
+            "At {} k pkt/s, each setting run alone for 1 ms",
+            m.rate_pps / 1_000
+        ),
+        &["setting", "interrupts/s", "average wait", "CPU"],
+    );
+    for (key, usecs, frames) in [
+        ("off", 0, 1),
+        ("u10", 10, 0),
+        ("u50", 50, 0),
+        ("u125", 125, 0),
+    ] {
+        let s = m.summary(usecs, frames);
+        let name = if frames == 1 {
+            "rx-usecs 0, rx-frames 1 (off)".to_string()
+        } else {
+            format!("rx-usecs {usecs}")
+        };
+        t.row(
+            format!("try-{key}"),
+            vec![
+                Cell::text(name),
+                Cell::mono(grouped(s.irqs_per_s as i64)).key(format!("try-{key}-irqs")),
+                Cell::mono(duration(s.avg_latency_ns)).key(format!("try-{key}-wait")),
+                Cell::mono(tenths(s.cpu_tenths)),
+            ],
+        );
+    }
+    t
+}
+
+impl View for Coalescing {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        Scene::new(
+            "Interrupt moderation",
+            format!(
+                "At t = {}, {} k pkt/s, {}: {} interrupts, {} packets each, an average wait of {}, {} of a core.",
+                duration(self.now),
+                self.rate_pps / 1_000,
+                self.setting_label(),
+                self.totals.irqs,
+                demos::text::fixed(demos::text::ratio(self.totals.done, self.totals.irqs.max(1), 1), 1),
+                duration(self.avg_latency_ns()),
+                tenths(self.cpu_tenths())
+            ),
+        )
+        .figure(timeline(self))
+        .table(trade_off(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let rate = RATES.iter().position(|&r| r == self.rate_pps).unwrap_or(0);
+        let rates = RATES
+            .iter()
+            .map(|&r| {
+                (
+                    format!("{}k", r / 1_000),
+                    format!("{} k", r / 1_000),
+                    ui.act(CoalescingAction::SetRate(r)),
+                )
+            })
+            .collect();
+        let sizes = FRAME_SIZES
+            .iter()
+            .map(|&b| {
+                (
+                    b.to_string(),
+                    format!("{b} B"),
+                    ui.act(CoalescingAction::SetFrameBytes(b)),
+                )
+            })
+            .collect();
+        let size = usize::from(self.frame_bytes != FRAME_SIZES[0]);
+        vec![
+            Control::choice("rate", "Packets per second", rate, rates),
+            Control::choice("frame-size", "Frame size", size, sizes),
+            Control::group(
+                "ethtool -C",
+                vec![
+                    Control::slider(
+                        "rx-usecs",
+                        "rx-usecs",
+                        (i64::from(self.rx_usecs), 0, i64::from(USECS_MAX)),
+                        "µs",
+                        ui.number(|v| {
+                            Ok(Command::Do(CoalescingAction::SetUsecs(
+                                v.clamp(0, i64::from(u32::MAX)) as u32,
+                            )))
+                        }),
+                    )
+                    .step(5),
+                    Control::slider(
+                        "rx-frames",
+                        "rx-frames",
+                        (i64::from(self.rx_frames), 0, i64::from(FRAMES_MAX)),
+                        "packets",
+                        ui.number(|v| {
+                            Ok(Command::Do(CoalescingAction::SetFrames(
+                                v.clamp(0, i64::from(u32::MAX)) as u32,
+                            )))
+                        }),
+                    ),
+                    Control::toggle(
+                        "adaptive",
+                        "adaptive-rx",
+                        self.adaptive,
+                        ui.act(CoalescingAction::SetAdaptive(!self.adaptive)),
+                    ),
+                ],
+            ),
+            Control::button(
+                "run-to-end",
+                "Run to 2 ms",
+                ui.act(CoalescingAction::RunToEnd),
+            ),
+            Control::note("Step moves the clock 50 µs; settings apply from now on."),
+            Control::danger_group(
+                "Break it",
+                vec![Control::button(
+                    "frames-only",
+                    "Count packets only (rx-usecs 0, rx-frames 32) at 10 k pkt/s",
+                    ui.act(CoalescingAction::FramesOnly),
+                )
+                .danger()],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::nic::coalescing::CoalescingConfig;
+    use demos::Model;
+
+    #[test]
+    fn the_first_interrupt_shows_its_wait_and_its_poll() {
+        let mut m = Coalescing::new(&CoalescingConfig::default());
+        m.apply(&CoalescingAction::Advance).unwrap();
+        let scene = crate::build(&m, &()).0;
+        let nic = scene.find("nic-lane").unwrap();
+        assert!(nic
+            .children()
+            .iter()
+            .any(|c| c.label.as_deref() == Some("usecs")));
+        let cpu = scene.find("cpu-lane").unwrap();
+        assert!(cpu
+            .children()
+            .iter()
+            .any(|c| c.label.as_deref() == Some("4")));
+    }
+
+    #[test]
+    fn the_trade_off_table_has_four_settings() {
+        let m = Coalescing::new(&CoalescingConfig::default());
+        let scene = crate::build(&m, &()).0;
+        let t = scene.table_named("trade-off").unwrap();
+        assert_eq!(t.rows.len(), 4);
+        assert_eq!(
+            t.rows[0].cells[1].text, "100,000",
+            "one interrupt per packet"
+        );
+    }
+}

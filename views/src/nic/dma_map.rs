@@ -1,0 +1,320 @@
+//! A driver behind the IOMMU: the RX ring's buffers and their mappings,
+//! the IOMMU's IOTLB and flush queue, the host pages and who owns them now;
+//! the page table and the fault log.
+
+use crate::control::Control;
+use crate::live::{Ui, View};
+use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
+use demos::nic::dma_map::{
+    DmaMap, DmaMapAction, DmaMapConfig, Fate, PageUse, SlotState, IOTLB_ENTRIES, POOL, RING_PA,
+    SLOTS,
+};
+use demos::text::plural;
+
+const ROW: f32 = 40.0;
+const TOP: f32 = 78.0;
+
+fn hex(a: u64) -> String {
+    format!("{a:#x}")
+}
+
+/// A titled panel with rows of (key, text, class, state).
+fn panel(key: &str, x: f32, title: &str, rows: Vec<(String, String, &str, String)>) -> Shape {
+    let mut shapes = vec![
+        Shape::rect("frame", x, 10.0, 296.0, TOP + ROW * 7.0 - 4.0)
+            .rounded(10.0)
+            .class("panel"),
+        Shape::text("title", x + 14.0, 42.0, title)
+            .start()
+            .size(Size::Title),
+    ];
+    for (i, (k, text, class, state)) in rows.into_iter().enumerate() {
+        let y = TOP + ROW * i as f32;
+        shapes.push(
+            Shape::group(
+                k,
+                vec![
+                    Shape::rect("r", x + 12.0, y, 272.0, ROW - 6.0).rounded(4.0),
+                    Shape::text("t", x + 22.0, y + 23.0, text)
+                        .start()
+                        .mono()
+                        .size(Size::Small),
+                ],
+            )
+            .class(class)
+            .state(state),
+        );
+    }
+    Shape::group(key, shapes)
+}
+
+fn slots(m: &DmaMap) -> Shape {
+    let rows = (0..SLOTS)
+        .map(|i| {
+            let (text, class, state) = match m.slots[i] {
+                SlotState::Free => (format!("#{i} free"), "idle dashed", "free"),
+                SlotState::Mapped { iova, .. } => {
+                    (format!("#{i} mapped  {}", hex(iova)), "nic", "mapped")
+                }
+                SlotState::Written { iova, frame, .. } => (
+                    format!("#{i} frame {frame} in {}", hex(iova)),
+                    "done",
+                    "written",
+                ),
+            };
+            (format!("slot-{i}"), text, class, state.to_string())
+        })
+        .collect();
+    panel("ring", 10.0, "Driver: RX buffers", rows).focus("ring")
+}
+
+fn iommu(m: &DmaMap) -> Shape {
+    let mut rows: Vec<(String, String, &str, String)> = (0..IOTLB_ENTRIES)
+        .map(|i| match m.iotlb.get(i) {
+            Some(e) => (
+                format!("tlb-{i}"),
+                format!(
+                    "{} → {}{}",
+                    hex(e.iova),
+                    hex(e.pa),
+                    if e.live { "" } else { " STALE" }
+                ),
+                if e.live { "driver" } else { "fault" },
+                if e.live { "live" } else { "stale" }.to_string(),
+            ),
+            None => (
+                format!("tlb-{i}"),
+                "empty".into(),
+                "idle dashed",
+                "empty".into(),
+            ),
+        })
+        .collect();
+    rows.push((
+        "flush-queue".into(),
+        if m.strict {
+            "no flush queue (strict)".into()
+        } else {
+            format!("flush queue: {} IOVA(s)", m.flush_queue.len())
+        },
+        if m.flush_queue.is_empty() {
+            "idle"
+        } else {
+            "warn"
+        },
+        m.flush_queue.len().to_string(),
+    ));
+    rows.push((
+        "pt-count".into(),
+        format!("page table: {} entries", m.page_table.len()),
+        "idle",
+        m.page_table.len().to_string(),
+    ));
+    panel("iommu", 332.0, "IOMMU: IOTLB", rows).focus("iotlb")
+}
+
+fn pages(m: &DmaMap) -> Shape {
+    let hit = m
+        .last
+        .filter(|a| a.fate == Fate::StaleHit)
+        .and_then(|a| a.pa);
+    let mut rows = vec![(
+        "page-ring".to_string(),
+        format!("{} descriptor ring", hex(RING_PA)),
+        "driver",
+        "ring".to_string(),
+    )];
+    rows.extend(POOL.iter().enumerate().map(|(i, &pa)| {
+        let (owner, class) = match m.pages[i] {
+            PageUse::Free => ("free".to_string(), "idle dashed"),
+            PageUse::Buffer(s) => (format!("RX buffer #{s}"), "done"),
+            PageUse::Reused if hit == Some(pa) => ("another task: HIT".into(), "fault thick"),
+            PageUse::Reused => ("another task".into(), "idle"),
+        };
+        (
+            format!("page-{i}"),
+            format!("{} {owner}", hex(pa)),
+            class,
+            owner,
+        )
+    }));
+    panel("pages", 654.0, "Host pages", rows)
+}
+
+fn picture(m: &DmaMap) -> Figure {
+    let mut f = Figure::new(
+        "dma-map",
+        format!(
+            "{} mode: {} IOTLB entries, {} stale; {} queued for the flush",
+            if m.strict { "Strict" } else { "Lazy" },
+            m.iotlb.len(),
+            m.stale_entries(),
+            m.flush_queue.len()
+        ),
+        960.0,
+        TOP + ROW * 7.0 + 16.0,
+    )
+    .legend("nic", "mapped for the NIC")
+    .legend("driver", "live translation")
+    .legend("fault", "stale: unmapped, still cached")
+    .legend("done", "holds a frame / a buffer");
+    f.push(slots(m));
+    f.push(iommu(m));
+    f.push(pages(m));
+    f
+}
+
+fn page_table(m: &DmaMap) -> Table {
+    let mut t = Table::new(
+        "page-table",
+        "The IOMMU's page table for the NIC (cleared on every unmap)",
+        &["IOVA page", "PA page", "what"],
+    );
+    for &(iova, pa) in &m.page_table {
+        let what = if pa == RING_PA {
+            "descriptor ring (mapped once)"
+        } else {
+            "RX buffer (mapped per frame)"
+        };
+        t.row(
+            format!("pte-{iova:x}"),
+            vec![Cell::mono(hex(iova)), Cell::mono(hex(pa)), Cell::text(what)],
+        );
+    }
+    t
+}
+
+fn faults(m: &DmaMap) -> List {
+    m.fault_log.iter().rev().enumerate().fold(
+        List::new("fault-log", "Kernel log (dmesg)", "no faults").focus("fault-log"),
+        |list, (i, line)| {
+            list.item(
+                Item::new(format!("dmesg-{i}"), line.clone())
+                    .class("fault")
+                    .mono(),
+            )
+        },
+    )
+}
+
+impl View for DmaMap {
+    type Look = ();
+
+    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+        let c = &self.counters;
+        Scene::new(
+            "Driver DMA behind the IOMMU",
+            format!(
+                "{} mode. {} frame{} received, {} IOTLB miss(es), {} invalidation(s); {} stale translation(s) cached; {} stray write(s) landed, {} blocked.",
+                if self.strict { "Strict" } else { "Lazy" },
+                c.frames,
+                plural(c.frames as usize),
+                c.misses,
+                c.invalidations,
+                self.stale_entries(),
+                c.corrupted,
+                c.faults
+            ),
+        )
+        .figure(picture(self))
+        .table(page_table(self))
+        .list(faults(self))
+    }
+
+    fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let modes = vec![
+            (
+                "lazy",
+                "lazy (iommu.strict=0)".to_string(),
+                ui.restart(DmaMapConfig { strict: false }),
+            ),
+            (
+                "strict",
+                "strict (iommu.strict=1)".to_string(),
+                ui.restart(DmaMapConfig { strict: true }),
+            ),
+        ];
+        vec![
+            Control::choice("mode", "Boot with", usize::from(self.strict), modes),
+            Control::group(
+                "Driver",
+                vec![
+                    Control::button(
+                        "map",
+                        "dma_map_single() a buffer",
+                        ui.act(DmaMapAction::Map),
+                    )
+                    .primary(),
+                    Control::button(
+                        "unmap",
+                        "dma_unmap_single() a filled one",
+                        ui.act(DmaMapAction::Unmap),
+                    ),
+                ],
+            ),
+            Control::group(
+                "NIC and time",
+                vec![
+                    Control::button(
+                        "write",
+                        "The NIC receives a frame",
+                        ui.act(DmaMapAction::DeviceWrite),
+                    ),
+                    Control::button(
+                        "flush",
+                        "10 ms pass: the flush timer fires",
+                        ui.act(DmaMapAction::FlushTimer),
+                    ),
+                ],
+            ),
+            Control::note("Step runs the driver and the NIC: map, receive, unmap."),
+            Control::danger_group(
+                "Break it",
+                vec![Control::button(
+                    "stale-dma",
+                    "The device writes to the last unmapped IOVA",
+                    ui.act(DmaMapAction::StaleDma),
+                )
+                .danger()],
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::Model;
+
+    fn after(strict: bool, n: usize) -> DmaMap {
+        let mut m = DmaMap::new(&DmaMapConfig { strict });
+        for _ in 0..n {
+            let a = m.next_auto().unwrap();
+            m.apply(&a).unwrap();
+        }
+        m
+    }
+
+    #[test]
+    fn a_lazy_unmap_leaves_a_stale_entry_marked_in_the_iotlb() {
+        let m = after(false, SLOTS + 2);
+        let scene = crate::build(&m, &()).0;
+        let stale = (0..IOTLB_ENTRIES)
+            .filter_map(|i| scene.find(&format!("tlb-{i}")))
+            .filter(|s| s.state.as_deref() == Some("stale"))
+            .count();
+        assert_eq!(stale, 1);
+    }
+
+    #[test]
+    fn a_stale_write_marks_the_reused_page_it_hit() {
+        let mut m = after(false, SLOTS + 2);
+        m.apply(&DmaMapAction::StaleDma).unwrap();
+        let scene = crate::build(&m, &()).0;
+        let hit = (0..POOL.len())
+            .filter_map(|i| scene.find(&format!("page-{i}")))
+            .filter(|s| s.has_class("fault"))
+            .count();
+        assert_eq!(hit, 1);
+    }
+}
