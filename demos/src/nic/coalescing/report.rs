@@ -114,10 +114,12 @@ impl Coalescing {
             return Err("rx-frames were reached but no interrupt fired".into());
         }
         let usecs = u64::from(self.usecs_now()) * 1_000;
-        if self.line == Line::Armed && self.coalesced > 0 && usecs > 0 {
-            if self.now > self.timer_start + usecs {
-                return Err("rx-usecs passed but no interrupt fired".into());
-            }
+        if self.line == Line::Armed
+            && self.coalesced > 0
+            && usecs > 0
+            && self.now > self.timer_start + usecs
+        {
+            return Err("rx-usecs passed but no interrupt fired".into());
         }
         if t.irqs != t.by_frames + t.by_timer {
             return Err("an interrupt fired for no reason".into());

@@ -181,7 +181,7 @@ impl DescriptorRing {
             Direction::Rx => {
                 // The write-back format overwrites the whole descriptor: the
                 // address bytes now hold the RSS hash and packet type.
-                d.addr = 0x3c00_0000 | (u64::from(self.next_frame_id) * 0x9e37 & 0xffff);
+                d.addr = 0x3c00_0000 | ((u64::from(self.next_frame_id) * 0x9e37) & 0xffff);
                 d.dd = true;
                 d.len = bytes;
                 format!(
