@@ -1,5 +1,6 @@
 //! Pictures of the cpu section's demos.
 pub mod cache_hierarchy;
+mod kit;
 pub mod locality;
 pub mod mesi;
 mod sets;
