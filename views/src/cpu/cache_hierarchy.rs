@@ -226,7 +226,10 @@ fn level_figure(m: &CacheHierarchy, i: usize) -> Figure {
     let lookup = r.and_then(|r| r.lookup(i));
     let mark = match (lookup, r.and_then(|r| r.fill(i))) {
         (Some(l), _) if l.hit() => l.way.map(|w| (l.set, w, Mark::Hit)),
-        (_, Some(f)) => Some((f.placed.set, f.placed.way, Mark::Filled)),
+        (_, Some(f)) => {
+            let out = f.placed.evicted.map(|e| e.block.base);
+            Some((f.placed.set, f.placed.way, Mark::Filled(out)))
+        }
         _ => None,
     };
     let sets = shown_sets(level, lookup.map(|l| l.set));
@@ -266,7 +269,7 @@ fn level_figure(m: &CacheHierarchy, i: usize) -> Figure {
             .legend("warn", "dirty (D): must be written back")
             .legend("idle dashed", "empty")
             .legend("hit", "hit just now")
-            .legend("accent", "filled just now");
+            .legend("accent", "filled just now (out: the line it evicted)");
     }
     f.push(text("title", 4.0, 20.0, title, START | SMALL | STRONG));
     f.extend(cells);

@@ -25,7 +25,8 @@ const MONO_SMALL_W: f32 = 7.9;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
     Hit,
-    Filled,
+    /// A new line, with the first byte of the line it evicted, if any.
+    Filled(Option<u64>),
 }
 
 /// The sets a picture shows: all of them when there are few, else the ones
@@ -145,7 +146,7 @@ pub fn grid(
             };
             let class = match hot {
                 Some(Mark::Hit) => "hit thick",
-                Some(Mark::Filled) => "accent thick",
+                Some(Mark::Filled(_)) => "accent thick",
                 None => class,
             };
             if let Some(m) = hot {
@@ -170,7 +171,13 @@ pub fn grid(
             } else {
                 ""
             };
-            let note = format!("{word}{dirty}");
+            // The line just filled names its victim where the order would be.
+            let note = match hot {
+                Some(Mark::Filled(Some(base))) => {
+                    format!("out: {}", name(&Block { base, dirty: false }))
+                }
+                _ => format!("{word}{dirty}"),
+            };
             cell.push(text(
                 "order",
                 cx,

@@ -226,7 +226,11 @@ fn tlb(m: &Tlb) -> Figure {
         (
             t.tlb_set,
             t.tlb_way,
-            if t.tlb_hit { Mark::Hit } else { Mark::Filled },
+            if t.tlb_hit {
+                Mark::Hit
+            } else {
+                Mark::Filled(t.evicted)
+            },
         )
     });
     let sets = shown_sets(level, t.map(|t| t.tlb_set));
@@ -247,7 +251,7 @@ fn tlb(m: &Tlb) -> Figure {
     let mut f = Figure::new("tlb", title.clone(), NARROW, h + 36.0)
         .legend("", "a cached translation (its page number)")
         .legend("hit", "hit just now")
-        .legend("accent", "filled just now")
+        .legend("accent", "filled just now (out: the line it evicted)")
         .legend("idle dashed", "empty");
     f.push(text("title", 4.0, 20.0, title, START | SMALL | STRONG));
     f.push(Shape::group("tlb-sets", cells).focus("tlb"));
