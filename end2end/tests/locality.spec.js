@@ -35,6 +35,8 @@ test('a cold sequential walk of 64 elements over 64-byte lines: 8 misses and 56 
 });
 
 test('break it: walking the 2-D array column by column misses all 64 times', async ({ page }) => {
+  // axe takes 10–20 s on a shared machine; two runs need more than the default 30 s.
+  test.slow();
   const loc = new LocalityPage(page);
   await loc.open();
   await expectNoSeriousAxe(page);

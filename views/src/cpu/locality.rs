@@ -2,10 +2,11 @@
 //! walk reached them, the cache's sets and ways, every walk's totals side by
 //! side, and the miss rate against stride.
 
+use super::kit::pow2;
 use super::sets::{grid, shown_sets, WIDTH};
 use crate::control::Control;
 use crate::draw::chart::Plot;
-use crate::live::{Command, Slot, Ui, View};
+use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::cpu::cachesim::Policy;
 use demos::cpu::locality::{
@@ -49,6 +50,8 @@ fn array(m: &Locality) -> Figure {
     let ch = cw.min(40.0);
     let rows_per_line = (per_line / cols).max(1);
     let height = 34.0 + rows as f32 * ch + (rows / rows_per_line) as f32 * gy;
+    // A narrow array gets a narrow figure, so it is drawn larger.
+    let used = LEFT + cols as f32 * cw + line_breaks * gx + 10.0;
     let two_d = cols == c.cols && matches!(m.walk, Walk::RowMajor | Walk::ColumnMajor);
     let mut f = Figure::new(
         "array",
@@ -59,7 +62,7 @@ fn array(m: &Locality) -> Figure {
             n,
             m.walk.label()
         ),
-        WIDTH,
+        used.max(700.0),
         height,
     )
     .legend("hit", "H: hit")
@@ -137,7 +140,7 @@ fn cache(m: &Locality) -> Figure {
     let level = &m.sim.levels[0];
     let s = &level.spec;
     let sets = shown_sets(level, None);
-    let (cells, h) = grid("cache", level, &sets, 30.0, None, &|b| {
+    let (cells, h, _) = grid("cache", level, &sets, (760.0, 30.0), None, &|b| {
         format!("line {}", b.base / s.line)
     });
     let title = format!(
@@ -150,7 +153,7 @@ fn cache(m: &Locality) -> Figure {
         s.bytes(),
         s.policy.label()
     );
-    let mut f = Figure::new("cache", title.clone(), WIDTH, h + 40.0);
+    let mut f = Figure::new("cache", title.clone(), 760.0, h + 40.0);
     f.push(
         Shape::text("title", 4.0, 20.0, title)
             .start()
@@ -280,29 +283,6 @@ fn chart(m: &Locality) -> Figure {
     f
 }
 
-/// A power-of-two setting as a slider over its exponent.
-fn pow2(
-    id: &str,
-    label: &str,
-    value: usize,
-    (lo, hi): (u32, u32),
-    unit: &str,
-    send: Slot,
-) -> Control {
-    Control::slider(
-        id,
-        label,
-        (
-            i64::from(value.trailing_zeros()),
-            i64::from(lo),
-            i64::from(hi),
-        ),
-        "",
-        send,
-    )
-    .shown(format!("{value} {unit}"))
-}
-
 impl View for Locality {
     type Look = ();
 
@@ -377,18 +357,18 @@ impl View for Locality {
             Control::group(
                 "The array",
                 vec![
-                    pow2("elements", "Elements", n, (6, 12), "", ui.number(|v| Ok(Command::Do(LocalityAction::SetElements(1 << v.clamp(6, 12)))))),
-                    pow2("stride", "Stride", c.stride, (0, n.trailing_zeros() - 1), "elements", ui.number(|v| Ok(Command::Do(LocalityAction::SetStride(1 << v.clamp(0, 11)))))),
-                    pow2("cols", "2-D columns", c.cols, (1, n.trailing_zeros() - 1), "", ui.number(|v| Ok(Command::Do(LocalityAction::SetColumns(1 << v.clamp(1, 11)))))),
+                    pow2("elements", "Elements", n as u64, (6, 12), "", ui.number(|v| Ok(Command::Do(LocalityAction::SetElements(1 << v.clamp(6, 12)))))),
+                    pow2("stride", "Stride", c.stride as u64, (0, n.trailing_zeros() - 1), "elements", ui.number(|v| Ok(Command::Do(LocalityAction::SetStride(1 << v.clamp(0, 11)))))),
+                    pow2("cols", "2-D columns", c.cols as u64, (1, n.trailing_zeros() - 1), "", ui.number(|v| Ok(Command::Do(LocalityAction::SetColumns(1 << v.clamp(1, 11)))))),
                     Control::button("shuffle", "New random order (new seed)", ui.restart(shuffled)),
                 ],
             ),
             Control::group(
                 "The cache (restarts the walks)",
                 vec![
-                    pow2("sets", "Sets", sets as usize, (0, 8), "", ui.number(move |v| Ok(set_cache(1 << v.clamp(0, 8), ways, line)))),
+                    pow2("sets", "Sets", sets, (0, 8), "", ui.number(move |v| Ok(set_cache(1 << v.clamp(0, 8), ways, line)))),
                     Control::number("ways", "Ways", (ways as i64, 1, 16), "", ui.number(move |v| Ok(set_cache(sets, v.clamp(1, 16) as usize, line)))),
-                    pow2("line-size", "Line size", line as usize, (3, 9), "B", ui.number(move |v| Ok(set_cache(sets, ways, 1 << v.clamp(3, 9))))),
+                    pow2("line-size", "Line size", line, (3, 9), "B", ui.number(move |v| Ok(set_cache(sets, ways, 1 << v.clamp(3, 9))))),
                     Control::choice(
                         "policy",
                         "Replacement",

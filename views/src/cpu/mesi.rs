@@ -3,14 +3,14 @@
 //! and its freshness; the three protocols in lockstep; the textbook
 //! sequence table; the bus traffic compared.
 
+use super::kit::{part, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE};
 use crate::control::Control;
 use crate::live::{Ui, View};
-use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use crate::scene::{Cell, Figure, Scene, Shape, Table};
 use demos::coherence::{core_name, Access, Protocol, State, Supplier, System};
 use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig};
 use demos::text::grouped;
 
-const WIDTH: f32 = 960.0;
 /// The bus figure narrows with fewer cores, so two cores are drawn larger.
 fn width(cores: usize) -> f32 {
     540.0 + 140.0 * cores as f32
@@ -53,8 +53,7 @@ fn bus(m: &Mesi) -> Figure {
     let mut f = Figure::new(
         "bus",
         format!(
-            "{} cores on a snooping bus under {}",
-            cores,
+            "{cores} cores on a snooping bus under {}",
             m.protocol.label()
         ),
         wide,
@@ -64,84 +63,71 @@ fn bus(m: &Mesi) -> Figure {
     .legend("warn", "dirty copy (M, O): memory is stale")
     .legend("idle", "I: no copy")
     .legend("fault", "stale or a second writer");
+    let lines = s.lines.len();
     for c in 0..cores {
         let (x, w) = core_x(cores, c);
+        let cx = x + w / 2.0;
+        let name = core_name(c);
         let mut shapes = vec![
-            Shape::rect("box", x, 8.0, w, 168.0).class("panel"),
-            Shape::text("name", x + w / 2.0, 32.0, format!("Core {}", core_name(c)))
-                .size(Size::Title),
+            rect("box", x, 8.0, w, 168.0, "panel"),
+            text("name", cx, 32.0, format!("Core {name}"), TITLE),
         ];
-        let lines = s.lines.len();
         let tile_w = (w - 20.0) / lines as f32 - 6.0;
         for (l, line) in s.lines.iter().enumerate() {
-            let tx = x + 10.0 + l as f32 * (tile_w + 6.0);
-            let st = line.states[c];
+            let (tx, st) = (x + 10.0 + l as f32 * (tile_w + 6.0), line.states[c]);
             let value = if st.is_valid() {
                 format!("value {}", line.values[c])
             } else {
                 "no data".into()
             };
-            let caption = if lines > 1 {
-                format!("line {l}")
-            } else {
-                st.name().to_string()
-            };
+            let tile = vec![
+                rect("r", tx, 44.0, tile_w, 96.0, ""),
+                text(
+                    "letter",
+                    tx + tile_w / 2.0,
+                    90.0,
+                    st.letter().into(),
+                    LARGE | TONE,
+                ),
+                text("value", tx + tile_w / 2.0, 124.0, value, MONO | SMALL),
+            ];
             shapes.push(
-                Shape::group(
+                part(
                     format!("core-{c}-line-{l}"),
-                    vec![
-                        Shape::rect("r", tx, 44.0, tile_w, 96.0),
-                        Shape::text("letter", tx + tile_w / 2.0, 86.0, st.letter())
-                            .size(Size::Large)
-                            .class("tone"),
-                        Shape::text("caption", tx + tile_w / 2.0, 110.0, caption).size(Size::Small),
-                        Shape::text("value", tx + tile_w / 2.0, 130.0, value)
-                            .mono()
-                            .size(Size::Small),
-                    ],
+                    tile,
+                    class(line, c, broken),
+                    st.letter().into(),
+                    false,
                 )
-                .class(class(line, c, broken))
-                .state(st.letter())
-                .label(format!("core {} line {l}: {}", core_name(c), st.name())),
+                .label(format!("core {name} line {l}: {}", st.name())),
             );
         }
         // What this core did or saw in the last access.
-        let note = last.and_then(|a| {
-            if a.core == c {
-                Some(format!(
+        let note = last.map_or(String::new(), |a| {
+            match a.snoops.iter().find(|sn| sn.core == c) {
+                _ if a.core == c => format!(
                     "{} {} → {}",
                     a.op.verb(),
                     a.before.letter(),
                     a.after.letter()
-                ))
-            } else if let Some(sn) = a.snoops.iter().find(|sn| sn.core == c) {
-                Some(format!(
-                    "snoops: {} → {}{}",
+                ),
+                Some(sn) => format!(
+                    "snoops {} → {}{}",
                     sn.from.letter(),
                     sn.to.letter(),
-                    if sn.flushed { ", flush" } else { "" }
-                ))
-            } else if a.ignored.contains(&c) {
-                Some("ignores the request".into())
-            } else {
-                None
+                    if sn.flushed { ", flushes" } else { "" }
+                ),
+                None if a.ignored.contains(&c) => "ignores the request".into(),
+                None => String::new(),
             }
         });
-        if let Some(note) = note {
-            shapes.push(
-                Shape::text("note", x + w / 2.0, 162.0, note)
-                    .size(Size::Small)
-                    .class("strong"),
-            );
-        }
+        shapes.push(text("note", cx, 162.0, note, SMALL | STRONG));
         let requester = last.is_some_and(|a| a.core == c);
         f.push(
             Shape::group(format!("core-{c}"), shapes)
                 .class_if(requester, "accent")
                 .focus(format!("core-{c}")),
         );
-        let cx = x + w / 2.0;
-        let flushed = last.is_some_and(|a| a.supplier == Some(Supplier::Cache(c)));
         if requester && last.is_some_and(|a| a.request.is_some()) {
             f.push(
                 Shape::arrow(
@@ -152,7 +138,7 @@ fn bus(m: &Mesi) -> Figure {
                 .class("accent"),
             );
         }
-        if flushed {
+        if last.is_some_and(|a| a.supplier == Some(Supplier::Cache(c))) {
             f.push(
                 Shape::arrow(
                     format!("flush-{c}"),
@@ -163,42 +149,35 @@ fn bus(m: &Mesi) -> Figure {
             );
         }
     }
-    let request = last
-        .and_then(|a| a.request)
-        .map_or("no bus transaction".to_string(), |r| {
-            let a = last.expect("a request has an access");
-            format!(
-                "{} from {} · data from {}",
-                r.label(),
-                core_name(a.core),
-                supplier(a)
-            )
-        });
-    f.push(
-        Shape::group(
-            "bus-line",
-            vec![
-                Shape::line("wire", (10.0, BUS_Y), (wide - 10.0, BUS_Y)).class("thick"),
-                Shape::text("name", 14.0, BUS_Y - 8.0, "bus")
-                    .start()
-                    .size(Size::Small),
-                Shape::rect("pill", wide / 2.0 - 230.0, BUS_Y - 16.0, 460.0, 32.0).rounded(16.0),
-                Shape::text("request", wide / 2.0, BUS_Y + 6.0, request.clone())
-                    .mono()
-                    .class("strong"),
-            ],
-        )
-        .class(if last.is_some_and(|a| a.request.is_some()) {
-            "accent"
-        } else {
-            "idle"
-        })
-        .state(request)
-        .focus("bus"),
-    );
+    let request = match last.and_then(|a| a.request.map(|r| (a, r))) {
+        Some((a, r)) => format!(
+            "{} from {} · data from {}",
+            r.label(),
+            core_name(a.core),
+            supplier(a)
+        ),
+        None => "no bus transaction".into(),
+    };
+    let bus_line = vec![
+        Shape::line("wire", (10.0, BUS_Y), (wide - 10.0, BUS_Y)).class("thick"),
+        text("name", 14.0, BUS_Y - 8.0, "bus".into(), START | SMALL),
+        Shape::rect("pill", wide / 2.0 - 230.0, BUS_Y - 16.0, 460.0, 32.0).rounded(16.0),
+        text(
+            "request",
+            wide / 2.0,
+            BUS_Y + 6.0,
+            request.clone(),
+            MONO | STRONG,
+        ),
+    ];
+    let busy = if last.is_some_and(|a| a.request.is_some()) {
+        "accent"
+    } else {
+        "idle"
+    };
+    f.push(part("bus-line".into(), bus_line, busy, request, false).focus("bus"));
     let from_memory = last.is_some_and(|a| a.supplier == Some(Supplier::Memory));
-    let wrote = last.is_some_and(|a| a.wrote_back);
-    if from_memory || wrote {
+    if from_memory || last.is_some_and(|a| a.wrote_back) {
         let (from, to) = if from_memory {
             (MEM_Y, BUS_Y + 18.0)
         } else {
@@ -212,125 +191,88 @@ fn bus(m: &Mesi) -> Figure {
             }),
         );
     }
-    let mut shapes = vec![Shape::rect(
-        "box",
-        10.0,
-        MEM_Y,
-        wide - 20.0,
-        18.0 + 26.0 * s.lines.len() as f32,
-    )
-    .class("panel")];
-    shapes.push(
-        Shape::text("name", 24.0, MEM_Y + 26.0, "Memory")
-            .start()
-            .class("strong"),
-    );
+    let mut shapes = vec![
+        rect(
+            "box",
+            10.0,
+            MEM_Y,
+            wide - 20.0,
+            18.0 + 26.0 * lines as f32,
+            "panel",
+        ),
+        text("name", 24.0, MEM_Y + 26.0, "Memory".into(), START | STRONG),
+    ];
+    let mut fresh = Vec::new();
     for (l, line) in s.lines.iter().enumerate() {
-        let fresh = if line.memory_fresh() {
+        let word = if line.memory_fresh() {
             "fresh"
         } else {
             "stale"
         };
-        shapes.push(
-            Shape::text(
-                format!("memory-{l}"),
-                130.0,
-                MEM_Y + 26.0 + 26.0 * l as f32,
-                format!(
-                    "line {l}: value {} · {fresh} (last write stored {})",
-                    line.memory, line.latest
-                ),
-            )
-            .start()
-            .mono()
-            .class_if(!line.memory_fresh(), "strong"),
+        fresh.push(word);
+        let about = format!(
+            "line {l}: value {} · {word} (last write stored {})",
+            line.memory, line.latest
         );
+        shapes.push(text(
+            &format!("memory-{l}"),
+            130.0,
+            MEM_Y + 26.0 + 26.0 * l as f32,
+            about,
+            START | MONO,
+        ));
     }
-    let state: Vec<&str> = s
-        .lines
-        .iter()
-        .map(|l| if l.memory_fresh() { "fresh" } else { "stale" })
-        .collect();
-    f.push(
-        Shape::group("memory", shapes)
-            .state(state.join(" "))
-            .focus("memory"),
-    );
+    f.push(part("memory".into(), shapes, "", fresh.join(" "), false).focus("memory"));
     f
 }
 
-/// The three protocols side by side, fed the same accesses.
+/// The three protocols side by side, fed the same accesses; select one to show it.
 fn lockstep(m: &Mesi, line: usize, ui: &mut Ui<Mesi>) -> Figure {
     let mut f = Figure::new(
         "lockstep",
         format!("Line {line} under the three protocols after the same accesses"),
-        WIDTH,
-        150.0,
+        720.0,
+        112.0,
     );
     for (i, p) in Protocol::ALL.into_iter().enumerate() {
         let s: &System = &m.systems[p.index()];
-        let x = 10.0 + i as f32 * 316.0;
+        let x = 6.0 + i as f32 * 238.0;
         let shown = p == m.protocol;
         let l = &s.lines[line.min(s.lines.len() - 1)];
+        let broken = s.swmr().is_err();
         let mut shapes = vec![
-            Shape::rect("hit", x, 6.0, 300.0, 136.0)
+            Shape::rect("hit", x, 6.0, 232.0, 100.0)
                 .class("hit")
                 .class_if(shown, "selected"),
-            Shape::text("name", x + 14.0, 32.0, p.label())
-                .start()
-                .size(Size::Title),
+            text("name", x + 14.0, 32.0, p.label().into(), START | TITLE),
         ];
         let n = s.cores();
-        let tile = 260.0 / n as f32;
+        let tile = 204.0 / n as f32;
+        let mut states = Vec::new();
         for c in 0..n {
-            let tx = x + 20.0 + c as f32 * tile;
-            shapes.push(
-                Shape::group(
-                    format!("t-{c}"),
-                    vec![
-                        Shape::rect("r", tx, 44.0, tile - 10.0, 48.0),
-                        Shape::text(
-                            "l",
-                            tx + (tile - 10.0) / 2.0,
-                            76.0,
-                            format!("{}: {}", core_name(c), l.states[c].letter()),
-                        )
-                        .mono(),
-                    ],
-                )
-                .class(class(l, c, s.swmr().is_err())),
-            );
+            let tx = x + 14.0 + c as f32 * tile;
+            let word = format!("{}: {}", core_name(c), l.states[c].letter());
+            let cell = vec![
+                rect("r", tx, 44.0, tile - 10.0, 48.0, ""),
+                text("l", tx + tile / 2.0 - 5.0, 76.0, word.clone(), MONO),
+            ];
+            shapes.push(Shape::group(format!("t-{c}"), cell).class(class(l, c, broken)));
+            states.push(word);
         }
-        let c = s.counts;
-        shapes.push(
-            Shape::text(
-                "counts",
-                x + 14.0,
-                124.0,
-                format!(
-                    "bus {} · mem writes {} · {} cyc",
-                    c.bus_transactions(),
-                    c.write_backs,
-                    grouped(c.cycles as i64)
-                ),
-            )
-            .start()
-            .mono()
-            .size(Size::Small),
-        );
-        let states: Vec<String> = (0..n)
-            .map(|c| format!("{}: {}", core_name(c), l.states[c].letter()))
-            .collect();
-        let mut g = Shape::group(format!("proto-{}", p.label().to_lowercase()), shapes)
-            .class_if(shown, "accent")
-            .state(states.join(" · "))
-            .focus("protocol");
-        if !shown {
-            g = g
-                .label(format!("{}: select to show it", p.label()))
-                .on_click(ui.act(MesiAction::SetProtocol(p)));
-        }
-        f.push(g);
+        let g = part(
+            format!("proto-{}", p.label().to_lowercase()),
+            shapes,
+            if shown { "accent" } else { "" },
+            states.join(" · "),
+            false,
+        )
+        .focus("protocol");
+        f.push(if shown {
+            g
+        } else {
+            g.label(format!("{}: select to show it", p.label()))
+                .on_click(ui.act(MesiAction::SetProtocol(p)))
+        });
     }
     f
 }

@@ -3,6 +3,7 @@
 pub mod batching;
 pub mod branch;
 pub mod cache_hierarchy;
+mod kit;
 pub mod locality;
 pub mod mesi;
 pub mod numa;

@@ -3,10 +3,11 @@
 //! order, the way the last access hit or filled marked. Shared by the cache
 //! hierarchy and the TLB pictures.
 
-use crate::scene::{Shape, Size};
+use super::kit::{rect, text, MONO, SMALL, START};
+use crate::scene::Shape;
 use demos::cpu::cachesim::{Block, Level, Policy};
 
-/// Width of every figure these grids sit in.
+/// Width of the widest figures.
 pub const WIDTH: f32 = 960.0;
 const LABEL_W: f32 = 92.0;
 const CELL_H: f32 = 40.0;
@@ -17,14 +18,15 @@ const PER_ROW: usize = 16;
 const SOME_SETS: usize = 8;
 const ALL_SETS: u64 = 16;
 /// Width of a monospace character at normal and small size (0.6 em).
-const MONO: f32 = 9.7;
-const MONO_SMALL: f32 = 7.9;
+const MONO_W: f32 = 9.7;
+const MONO_SMALL_W: f32 = 7.9;
 
 /// What the last access did to one way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
     Hit,
-    Filled,
+    /// A new line, with the first byte of the line it evicted, if any.
+    Filled(Option<u64>),
 }
 
 /// The sets a picture shows: all of them when there are few, else the ones
@@ -47,16 +49,16 @@ pub fn shown_sets(level: &Level, current: Option<u64>) -> Vec<u64> {
 }
 
 /// Text that fits a cell: normal size, else small, else none.
-fn fitted(key: &str, x: f32, y: f32, w: f32, text: String) -> Option<Shape> {
-    let chars = text.chars().count() as f32;
-    let size = if chars * MONO + 8.0 <= w {
-        Size::Normal
-    } else if chars * MONO_SMALL + 6.0 <= w {
-        Size::Small
+fn fitted(key: &str, x: f32, y: f32, w: f32, s: String) -> Option<Shape> {
+    let chars = s.chars().count() as f32;
+    let style = if chars * MONO_W + 8.0 <= w {
+        MONO
+    } else if chars * MONO_SMALL_W + 6.0 <= w {
+        MONO | SMALL
     } else {
         return None;
     };
-    Some(Shape::text(key, x, y, text).mono().size(size))
+    Some(text(key, x, y, s, style))
 }
 
 /// Each valid way's place in the eviction order, as the cell shows it:
@@ -84,37 +86,38 @@ fn order_words(level: &Level, set: u64) -> Vec<String> {
     words
 }
 
-/// The grid from `top` down; returns the shapes and the height used.
+/// The grid from `top` down, at most `width` wide; returns the shapes and
+/// the height and width used.
 /// `prefix` makes the keys (`l1-set-3`, `l1-set-3-way-1`); `name` is the
 /// text of a valid way (its tag, its page number).
 pub fn grid(
     prefix: &str,
     level: &Level,
     sets: &[u64],
-    top: f32,
+    (width, top): (f32, f32),
     mark: Option<(u64, usize, Mark)>,
     name: &dyn Fn(&Block) -> String,
-) -> (Vec<Shape>, f32) {
+) -> (Vec<Shape>, f32, f32) {
     let ways = level.spec.ways;
     let per_row = ways.min(PER_ROW);
     let lines = ways.div_ceil(per_row);
     // Many sets of few ways: two columns of sets, so the grid stays short.
     let columns = if sets.len() > 8 && ways <= 4 { 2 } else { 1 };
     let rows = sets.len().div_ceil(columns);
-    let column_w = WIDTH / columns as f32;
+    let column_w = width / columns as f32;
     let cell_w = ((column_w - LABEL_W - 8.0) / per_row as f32 - GAP).min(150.0);
     let row_h = lines as f32 * (CELL_H + GAP) + 6.0;
     let mut shapes: Vec<Shape> = (0..per_row * columns)
         .map(|i| {
             let (c, w) = (i / per_row, i % per_row);
             let x = c as f32 * column_w + LABEL_W + w as f32 * (cell_w + GAP) + cell_w / 2.0;
-            Shape::text(
-                format!("{prefix}-way-{i}"),
+            text(
+                &format!("{prefix}-way-{i}"),
                 x,
                 top + 14.0,
                 format!("way {w}"),
+                SMALL,
             )
-            .size(Size::Small)
         })
         .filter(|_| cell_w >= 44.0)
         .collect();
@@ -124,11 +127,13 @@ pub fn grid(
         let y0 = top + (r % rows) as f32 * row_h;
         let words = order_words(level, set);
         let set_key = format!("{prefix}-set-{set}");
-        let mut row = vec![
-            Shape::text("name", left + 4.0, y0 + 26.0, format!("set {set}"))
-                .start()
-                .mono(),
-        ];
+        let mut row = vec![text(
+            "name",
+            left + 4.0,
+            y0 + 26.0,
+            format!("set {set}"),
+            START | MONO,
+        )];
         for (way, word) in words.into_iter().enumerate() {
             let x = left + LABEL_W + (way % per_row) as f32 * (cell_w + GAP);
             let y = y0 + (way / per_row) as f32 * (CELL_H + GAP);
@@ -141,7 +146,7 @@ pub fn grid(
             };
             let class = match hot {
                 Some(Mark::Hit) => "hit thick",
-                Some(Mark::Filled) => "accent thick",
+                Some(Mark::Filled(_)) => "accent thick",
                 None => class,
             };
             if let Some(m) = hot {
@@ -152,7 +157,7 @@ pub fn grid(
                 });
             }
             let cx = x + cell_w / 2.0;
-            let mut cell = vec![Shape::rect("r", x, y, cell_w, CELL_H).rounded(3.0)];
+            let mut cell = vec![rect("r", x, y, cell_w, CELL_H, "")];
             let tag = block.map(|b| name(&b));
             cell.extend(fitted(
                 "tag",
@@ -166,14 +171,20 @@ pub fn grid(
             } else {
                 ""
             };
-            let note = format!("{word}{dirty}");
-            if !note.is_empty() {
-                cell.push(
-                    Shape::text("order", cx, y + 35.0, note.trim_start())
-                        .mono()
-                        .size(Size::Small),
-                );
-            }
+            // The line just filled names its victim where the order would be.
+            let note = match hot {
+                Some(Mark::Filled(Some(base))) => {
+                    format!("out: {}", name(&Block { base, dirty: false }))
+                }
+                _ => format!("{word}{dirty}"),
+            };
+            cell.push(text(
+                "order",
+                cx,
+                y + 35.0,
+                note.trim_start().into(),
+                MONO | SMALL,
+            ));
             let key = format!("{set_key}-way-{way}");
             row.push(
                 Shape::group(key.clone(), cell)
@@ -188,5 +199,10 @@ pub fn grid(
         }
         shapes.push(Shape::group(set_key.clone(), row).focus(set_key));
     }
-    (shapes, 24.0 + rows as f32 * row_h)
+    let used = if columns > 1 {
+        width
+    } else {
+        LABEL_W + per_row as f32 * (cell_w + GAP) + 8.0
+    };
+    (shapes, 24.0 + rows as f32 * row_h, used)
 }

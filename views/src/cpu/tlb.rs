@@ -3,10 +3,11 @@
 //! entry read at each level and the paging-structure caches beside it; the
 //! TLB's sets and ways.
 
-use super::sets::{grid, shown_sets, Mark, WIDTH};
+use super::kit::{part, rect, text, END, LARGE, MONO, SMALL, START, STRONG, TONE};
+use super::sets::{grid, shown_sets, Mark};
 use crate::control::{Control, Field};
 use crate::live::{Command, Ui, View};
-use crate::scene::{Figure, Item, List, Scene, Shape, Size};
+use crate::scene::{Figure, Scene, Shape};
 use demos::cpu::cachesim::parse::parse_number;
 use demos::cpu::tlb::paging::read;
 use demos::cpu::tlb::{Table, Tlb, TlbAction, Translation, CR3, LOOP_BASE, MAX_ENTRIES};
@@ -15,98 +16,81 @@ use demos::text::plural;
 /// Width of one bit drawn in large monospace.
 const BIT: f32 = 13.0;
 const ROW: f32 = 54.0;
+/// The TLB's figures are narrower than the widest, so they are drawn larger.
+const NARROW: f32 = 780.0;
+const RIGHT: f32 = NARROW - 20.0;
 
-/// The address's fields, high bits first: key, name, bit range, width, value.
-fn fields(t: &Translation) -> Vec<(&'static str, &'static str, String, u32, u64)> {
-    let mut out: Vec<_> = Table::ALL
-        .into_iter()
-        .take(if t.huge { 3 } else { 4 })
-        .map(|tb| {
-            let lo = tb.shift();
-            (
-                tb.key(),
-                tb.label(),
-                format!("{}:{lo}", lo + 8),
-                9,
-                u64::from(t.indices[tb.depth()]),
-            )
-        })
-        .collect();
-    let bits = if t.huge { 21 } else { 12 };
-    out.push((
-        "offset",
-        "offset",
-        format!("{}:0", bits - 1),
-        bits,
-        t.offset,
-    ));
-    out
-}
-
+/// The address in binary, cut into the four indices and the offset.
 fn address(m: &Tlb) -> Figure {
+    let t: Option<&Translation> = m.last();
     let mut f = Figure::new(
         "va-split",
         "The virtual address, field by field",
-        WIDTH,
-        140.0,
+        730.0,
+        if t.is_some() { 140.0 } else { 44.0 },
     )
     .legend("accent", "a table index (9 bits: 512 entries)")
     .legend("idle", "offset in the page");
-    let Some(t) = m.last() else {
-        f.height = 44.0;
-        f.push(
-            Shape::text("none", 10.0, 30.0, "No load yet.")
-                .start()
-                .class("muted"),
-        );
+    let Some(t) = t else {
+        f.push(text("none", 10.0, 30.0, "No load yet.".into(), START));
         return f;
     };
-    f.push(
-        Shape::text(
-            "value",
-            10.0,
-            22.0,
-            format!("virtual address {:#x} (bits 63:48 copy bit 47)", t.va),
-        )
-        .start()
-        .mono()
-        .class("strong"),
-    );
+    f.push(text(
+        "value",
+        10.0,
+        22.0,
+        format!("virtual address {:#x} (bits 63:48 copy bit 47)", t.va),
+        START | MONO | STRONG,
+    ));
     let binary = format!("{:048b}", t.va & ((1 << 48) - 1));
-    let mut x = 10.0;
-    let mut from = 0;
-    for (key, name, range, width, value) in fields(t) {
+    let tables = if t.huge { 3 } else { 4 };
+    let (mut x, mut from) = (10.0, 0);
+    for i in 0..=tables {
+        let index = i < tables;
+        let (name, width, hi, value) = match Table::ALL.get(i).filter(|_| index) {
+            Some(tb) => (
+                tb.label(),
+                9,
+                tb.shift() + 8,
+                format!("index {}", t.indices[i]),
+            ),
+            None => (
+                "offset",
+                if t.huge { 21 } else { 12 },
+                if t.huge { 20 } else { 11 },
+                format!("{:#x}", t.offset),
+            ),
+        };
+        let lo = hi + 1 - width;
         let w = width as f32 * BIT + 12.0;
         let digits = binary
             .get(from..from + width as usize)
             .unwrap_or("")
             .to_string();
         from += width as usize;
-        let key = format!("va-{}", key.trim_start_matches("walk-"));
-
-        let what = if name == "offset" {
-            format!("{value:#x}")
-        } else {
-            format!("index {value}")
-        };
+        let cells = vec![
+            text(
+                "name",
+                x + w / 2.0,
+                48.0,
+                format!("{name} {hi}:{lo}"),
+                SMALL,
+            ),
+            rect("r", x, 56.0, w, 40.0, ""),
+            text("bits", x + w / 2.0, 83.0, digits, MONO | LARGE),
+            text("value", x + w / 2.0, 120.0, value.clone(), MONO | STRONG),
+        ];
+        let key = format!("va-{}", name.to_lowercase());
+        let about = format!("{name}: {value}");
         f.push(
-            Shape::group(
-                key.clone(),
-                vec![
-                    Shape::text("name", x + w / 2.0, 48.0, format!("{name} {range}"))
-                        .size(Size::Small),
-                    Shape::rect("r", x, 56.0, w, 40.0).rounded(3.0),
-                    Shape::text("bits", x + w / 2.0, 83.0, digits)
-                        .mono()
-                        .size(Size::Large),
-                    Shape::text("value", x + w / 2.0, 120.0, what.clone())
-                        .mono()
-                        .class("strong"),
-                ],
+            part(
+                key,
+                cells,
+                if index { "accent" } else { "idle" },
+                value,
+                false,
             )
-            .class(if name == "offset" { "idle" } else { "accent" })
-            .state(what.clone())
-            .label(format!("{name}: {what}"))
+            .label(about)
             .focus("va"),
         );
         x += w + 6.0;
@@ -114,15 +98,8 @@ fn address(m: &Tlb) -> Figure {
     f
 }
 
-/// What the walk did at one table: (state, class, words).
-fn status(
-    t: Option<&Translation>,
-    table: Table,
-    read_cycles: u32,
-) -> (&'static str, &'static str, String) {
-    let Some(t) = t else {
-        return ("idle", "idle", String::new());
-    };
+/// What the walk did at one table: its state and the words beside it.
+fn status(t: &Translation, table: Table, read_cycles: u32) -> (&'static str, &'static str, String) {
     if t.huge && table == Table::Pt {
         return (
             "not used",
@@ -143,37 +120,32 @@ fn status(
     ("from PWC", "hit", "supplied by the page-walk cache".into())
 }
 
-/// The entries a paging-structure cache holds, by the region they cover.
+/// The entries a paging-structure cache holds, each by the indices that
+/// select it, root first: `254/0/0`.
 fn pwc_text(m: &Tlb, table: Table) -> String {
-    let Some(level) = m.pwc.get(table.depth()).map(|h| &h.levels[0]) else {
-        return String::new();
-    };
-    let held: Vec<String> = level
+    let held: Vec<String> = m.pwc[table.depth()].levels[0]
         .sets
         .values()
         .flat_map(|s| s.ways.iter().flatten())
         .map(|b| {
-            // The indices that select this entry, root first: 254/0/0.
-            let path: Vec<String> = (0..=table.depth())
-                .map(|d| ((b.base >> Table::ALL[d].shift()) & 0x1ff).to_string())
+            let path: Vec<String> = Table::ALL[..=table.depth()]
+                .iter()
+                .map(|t| ((b.base >> t.shift()) & 0x1ff).to_string())
                 .collect();
             path.join("/")
         })
         .collect();
-    let shown: Vec<&str> = held.iter().take(4).map(String::as_str).collect();
-    let more = if held.len() > 4 {
-        format!(" +{}", held.len() - 4)
+    let more = held.len().saturating_sub(4);
+    let shown = if held.is_empty() {
+        "empty".to_string()
     } else {
-        String::new()
+        held[..held.len() - more].join(" ")
     };
-    format!(
-        "PWC: {}{more}",
-        if shown.is_empty() {
-            "empty".into()
-        } else {
-            shown.join(" ")
-        }
-    )
+    if more > 0 {
+        format!("PWC: {shown} +{more}")
+    } else {
+        format!("PWC: {shown}")
+    }
 }
 
 fn walk(m: &Tlb) -> Figure {
@@ -181,65 +153,49 @@ fn walk(m: &Tlb) -> Figure {
     let mut f = Figure::new(
         "walk",
         "The page walk: one 8-byte entry read per level",
-        WIDTH,
+        NARROW,
         16.0 + ROW * 6.0,
     )
     .legend("warn", "read from memory")
     .legend("hit", "from the page-walk cache")
     .legend("idle", "skipped or not used")
     .legend("done", "the physical address");
-    f.push(Shape::group(
-        "cr3",
-        vec![
-            Shape::rect("r", 10.0, 8.0, 300.0, 40.0).class("panel"),
-            Shape::text("t", 24.0, 34.0, format!("CR3 = {CR3:#x}"))
-                .start()
-                .mono()
-                .class("strong"),
-        ],
-    ));
+    let cr3 = vec![
+        rect("r", 10.0, 8.0, 300.0, 40.0, "panel"),
+        text(
+            "t",
+            24.0,
+            34.0,
+            format!("CR3 = {CR3:#x}"),
+            START | MONO | STRONG,
+        ),
+    ];
+    f.push(Shape::group("cr3", cr3));
     for table in Table::ALL {
         let y = 8.0 + ROW * (table.depth() + 1) as f32;
-        let (state, class, words) = status(t, table, m.config.read_cycles);
+        let (state, class, words) = t.map_or(("idle", "idle", String::new()), |t| {
+            status(t, table, m.config.read_cycles)
+        });
         let mut shapes = vec![
-            Shape::rect("r", 10.0, y, 940.0, 44.0),
-            Shape::text("name", 24.0, y + 28.0, table.label())
-                .start()
-                .class("strong"),
+            rect("r", 10.0, y, RIGHT, 44.0, ""),
+            text("name", 24.0, y + 28.0, table.label().into(), START | STRONG),
         ];
         if let Some(t) = t.filter(|t| !(t.huge && table == Table::Pt)) {
             let s = read(t.va, table, t.huge);
-            shapes.push(
-                Shape::text(
-                    "entry",
-                    86.0,
-                    y + 28.0,
-                    format!("[{}] @ {:#x} = {:#x}", s.index, s.entry_addr, s.entry),
-                )
-                .start()
-                .mono(),
-            );
+            let entry = format!("[{}] @ {:#x} = {:#x}", s.index, s.entry_addr, s.entry);
+            shapes.push(text("entry", 86.0, y + 28.0, entry, START | MONO));
         }
-        shapes.push(
-            Shape::text("what", 940.0, y + 18.0, words)
-                .end()
-                .size(Size::Small)
-                .class("tone"),
-        );
+        shapes.push(text("what", RIGHT, y + 18.0, words, END | SMALL | TONE));
         if m.config.pwc && table != Table::Pt {
-            shapes.push(
-                Shape::text("cached", 940.0, y + 37.0, pwc_text(m, table))
-                    .end()
-                    .mono()
-                    .size(Size::Small),
-            );
+            shapes.push(text(
+                "cached",
+                RIGHT,
+                y + 37.0,
+                pwc_text(m, table),
+                END | MONO | SMALL,
+            ));
         }
-        f.push(
-            Shape::group(table.key(), shapes)
-                .class(class)
-                .state(state)
-                .focus(table.key()),
-        );
+        f.push(part(table.key().into(), shapes, class, state.into(), false).focus(table.key()));
         f.push(Shape::arrow(
             format!("down-{}", table.depth()),
             (40.0, y - 10.0),
@@ -250,19 +206,14 @@ fn walk(m: &Tlb) -> Figure {
     let pa = t.map_or("physical address: —".to_string(), |t| {
         format!("physical address {:#x} · {} cycles", t.pa, t.cycles)
     });
+    let shapes = vec![
+        rect("r", 10.0, y, RIGHT, 44.0, ""),
+        text("t", 24.0, y + 28.0, pa, START | MONO | STRONG),
+    ];
     f.push(
-        Shape::group(
-            "pa",
-            vec![
-                Shape::rect("r", 10.0, y, 940.0, 44.0),
-                Shape::text("t", 24.0, y + 28.0, pa)
-                    .start()
-                    .mono()
-                    .class("strong"),
-            ],
-        )
-        .class(if t.is_some() { "done" } else { "idle" })
-        .focus("pa"),
+        Shape::group("pa", shapes)
+            .class(if t.is_some() { "done" } else { "idle" })
+            .focus("pa"),
     );
     f
 }
@@ -275,76 +226,36 @@ fn tlb(m: &Tlb) -> Figure {
         (
             t.tlb_set,
             t.tlb_way,
-            if t.tlb_hit { Mark::Hit } else { Mark::Filled },
+            if t.tlb_hit {
+                Mark::Hit
+            } else {
+                Mark::Filled(t.evicted)
+            },
         )
     });
     let sets = shown_sets(level, t.map(|t| t.tlb_set));
     let page = c.page_bytes();
-    let (cells, h) = grid("tlb", level, &sets, 30.0, mark, &|b| {
+    let (cells, h, _) = grid("tlb", level, &sets, (NARROW, 30.0), mark, &|b| {
         format!("{:#x}", b.base / page)
     });
+    let n = c.entries / c.ways;
     let title = format!(
-        "TLB: {} entries, {} set{} × {} way{}, LRU · {} KiB pages · reach {} KiB · #1 = evicted next",
+        "TLB: {} entries, {n} set{} × {} way{}, LRU · {} KiB pages · reach {} KiB · #1 = evicted next",
         c.entries,
-        c.entries / c.ways,
-        plural(c.entries / c.ways),
+        plural(n),
         c.ways,
         plural(c.ways),
         page / 1024,
         c.entries as u64 * page / 1024
     );
-    let mut f = Figure::new("tlb", title.clone(), WIDTH, h + 70.0)
+    let mut f = Figure::new("tlb", title.clone(), NARROW, h + 36.0)
         .legend("", "a cached translation (its page number)")
         .legend("hit", "hit just now")
-        .legend("accent", "filled just now")
+        .legend("accent", "filled just now (out: the line it evicted)")
         .legend("idle dashed", "empty");
-    f.push(
-        Shape::text("title", 4.0, 20.0, title)
-            .start()
-            .size(Size::Small)
-            .class("strong"),
-    );
+    f.push(text("title", 4.0, 20.0, title, START | SMALL | STRONG));
     f.push(Shape::group("tlb-sets", cells).focus("tlb"));
-    let last = match t {
-        None => "No load yet.".to_string(),
-        Some(t) if t.tlb_hit => format!("Hit: page {:#x} in set {} way {}.", t.va / page, t.tlb_set, t.tlb_way),
-        Some(t) => match t.evicted {
-            Some(old) => format!(
-                "Miss: page {:#x} goes to set {} way {}, evicting page {:#x}, the least recently used.",
-                t.va / page,
-                t.tlb_set,
-                t.tlb_way,
-                old / page
-            ),
-            None => format!("Miss: page {:#x} goes to the empty way {} of set {}.", t.va / page, t.tlb_way, t.tlb_set),
-        },
-    };
-    f.push(
-        Shape::text("tlb-last", 4.0, h + 58.0, last)
-            .start()
-            .class("strong"),
-    );
     f
-}
-
-fn history(m: &Tlb) -> List {
-    let mut list = List::new("history", "Recent loads, newest last", "No loads yet.").chips();
-    for (i, t) in m.history.iter().enumerate() {
-        let (class, word) = if t.tlb_hit {
-            ("hit", "hit")
-        } else {
-            ("miss", "miss")
-        };
-        list = list.item(
-            Item::new(
-                format!("h-{i}"),
-                format!("{:#x} {word} · {}", t.va, t.cycles),
-            )
-            .class(class)
-            .mono(),
-        );
-    }
-    list
 }
 
 impl View for Tlb {
@@ -355,34 +266,21 @@ impl View for Tlb {
         Scene::new(
             "TLB and page walk",
             format!(
-                "{} load{}: {} TLB hits, {} misses, {} page-table reads, {} cycles.",
-                c.accesses,
-                plural(c.accesses as usize),
-                c.hits,
-                c.misses,
-                c.reads,
-                c.cycles
+                "{} loads: {} TLB hits, {} misses, {} page-table reads, {} cycles.",
+                c.accesses, c.hits, c.misses, c.reads, c.cycles
             ),
         )
         .figure(address(self))
         .figure(walk(self))
         .figure(tlb(self))
-        .list(history(self))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
-        let c = self.config.clone();
+        let c = &self.config;
         let go = ui.form(|values| {
-            let text = values.first().map_or("", |v| v.trim());
-            let va = parse_number(text).map_err(|e| format!("Not an address: {e}."))?;
+            let va = parse_number(values.first().map_or("", |v| v.trim()))
+                .map_err(|e| format!("Not an address: {e}."))?;
             Ok(Command::Do(TlbAction::Access(va)))
-        });
-        let queue = ui.form(|values| {
-            let n = values
-                .first()
-                .and_then(|v| v.trim().parse::<usize>().ok())
-                .ok_or("Type a number of pages, 1 to 64.")?;
-            Ok(Command::Do(TlbAction::Loop(n)))
         });
         let presets = [
             LOOP_BASE + 0x1234,
@@ -401,13 +299,13 @@ impl View for Tlb {
         let (entries, ways) = (c.entries, c.ways);
         let max_log = MAX_ENTRIES.trailing_zeros() as i64;
         // One page more than each set holds: every set thrashes under LRU.
-        let over = c.entries + c.entries / c.ways;
+        let over = entries + entries / ways;
         vec![
             Control::form(
                 "translate",
                 "Load from a virtual address",
                 vec![Field::text("va", "Virtual address", "0x7f0000001234")
-                    .help("hex (0x…) or decimal, canonical 48-bit")],
+                    .help("0x… hex or decimal")],
                 "Load",
                 go,
             ),
@@ -426,19 +324,6 @@ impl View for Tlb {
                         "loop-fit",
                         format!("Loop over {entries} pages, 3 times"),
                         ui.act(TlbAction::Loop(entries)),
-                    ),
-                    Control::form(
-                        "loop",
-                        "Any loop",
-                        vec![Field::number(
-                            "loop-pages",
-                            "Pages",
-                            over.min(64) as i64,
-                            1,
-                            64,
-                        )],
-                        "Queue the loop",
-                        queue,
                     ),
                 ],
             ),
@@ -475,11 +360,7 @@ impl View for Tlb {
                             }))
                         }),
                     )
-                    .shown(if ways == entries {
-                        format!("{ways} (fully associative)")
-                    } else {
-                        format!("{ways}-way")
-                    }),
+                    .shown(format!("{ways} of {entries}")),
                     Control::toggle(
                         "pwc",
                         "Page-walk cache",
