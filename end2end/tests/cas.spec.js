@@ -18,7 +18,7 @@ test('a CAS loop retries when the counter moved, and no update is lost', async (
   await cas.expectFigure('retries', 1);
   await cas.expectThread(1, 'retry');
   await expect(cas.thread(1)).toContainText('e = 1');
-  await expect(cas.move(6)).toHaveAttribute('data-state', 'CAS ✗');
+  await expect(cas.move(6)).toHaveAttribute('data-state', 'CAS ✗ saw');
   // Step schedules round robin to the end: two more failed CAS, nothing lost.
   for (let i = 0; i < 12; i += 1) await cas.step();
   await cas.expectFigure('counter', 4);

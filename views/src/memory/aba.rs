@@ -101,17 +101,16 @@ fn node(m: &Aba, n: u8, reachable: bool) -> Shape {
         .at(x, y)
         .class(class)
         .state(home_word(node.home))
-        .label(format!(
-            "Node {}: {}, next = {}{}",
-            name(n),
-            home_word(node.home),
-            ptr(node.next),
-            if freed && reachable {
-                ", yet reachable from head"
-            } else {
-                ""
-            }
-        ))
+        .label(
+            [
+                "Node ",
+                &ptr(Some(n)),
+                ": ",
+                home_word(node.home),
+                if class == "fault" { ", damaged" } else { "" },
+            ]
+            .concat(),
+        )
         .focus(format!("node-{n}"))
 }
 
@@ -146,11 +145,10 @@ fn worker_lines(m: &Aba, w: &Worker) -> Vec<Line> {
         Next::ReadNext => "read next",
         Next::Cas => "CAS",
     };
-    let seen = if m.tagged {
-        format!("saw head = {} · tag {}", ptr(w.seen), w.seen_tag)
-    } else {
-        format!("saw head = {}", ptr(w.seen))
-    };
+    let mut seen = ["saw head = ", &ptr(w.seen)].concat();
+    if m.tagged {
+        seen = [&seen, " · tag ", &w.seen_tag.to_string()].concat();
+    }
     let mut lines = match w.task {
         Task::Idle => vec![
             text("idle: start a pop or a push"),
@@ -158,35 +156,44 @@ fn worker_lines(m: &Aba, w: &Worker) -> Vec<Line> {
             mono("next = —"),
         ],
         Task::Pop => vec![
-            text(format!("pop · next step: {step}")),
+            text(["pop · next step: ", step].concat()),
             mono(seen),
-            mono(format!(
-                "next = {}",
-                if w.next_step == Next::Cas {
-                    ptr(w.next)
-                } else {
-                    "?".into()
-                }
-            )),
+            mono(
+                [
+                    "next = ",
+                    &if w.next_step == Next::Cas {
+                        ptr(w.next)
+                    } else {
+                        "?".into()
+                    },
+                ]
+                .concat(),
+            ),
         ],
         Task::Push(n) => vec![
-            text(format!("push {} · next step: {step}", name(n))),
+            text(["push ", &ptr(Some(n)), " · next step: ", step].concat()),
             mono(seen),
-            mono(format!(
-                "{}.next = {}",
-                name(n),
-                ptr(m.nodes[usize::from(n)].next)
-            )),
+            mono(
+                [
+                    &ptr(Some(n)),
+                    ".next = ",
+                    &ptr(m.nodes[usize::from(n)].next),
+                ]
+                .concat(),
+            ),
         ],
     };
-    lines.push(mono(format!(
-        "hazard = {}",
-        if m.deferred {
-            ptr(w.hazard)
-        } else {
-            "off".into()
-        }
-    )));
+    lines.push(mono(
+        [
+            "hazard = ",
+            &if m.deferred {
+                ptr(w.hazard)
+            } else {
+                "off".into()
+            },
+        ]
+        .concat(),
+    ));
     lines.push(text(format!("done {} · failed CAS {}", w.done, w.retries)));
     lines
 }
@@ -281,7 +288,7 @@ fn stack(m: &Aba, ui: &mut Ui<Aba>) -> Figure {
                 "driver"
             })
             .state(word)
-            .label(format!("T{}: {word}. Step it", t + 1))
+            .label(word)
             .focus(format!("thread-{t}"))
             .on_click(ui.act(AbaAction::Step(t))),
         );

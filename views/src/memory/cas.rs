@@ -5,7 +5,7 @@
 use super::kit::{chip, mono, panel, panel_height, text, Line};
 use crate::control::Control;
 use crate::live::{Command, Ui, View};
-use crate::scene::{Figure, Item, List, Scene, Shape, Size};
+use crate::scene::{Arrow, Figure, Item, List, Scene, Shape, Size};
 use demos::memory::cas::{
     update_name, Cas, CasAction, CasConfig, Method, MoveKind, Phase, Thread, INCREMENTS_MAX,
     THREADS_MAX, THREADS_MIN,
@@ -48,12 +48,12 @@ fn next_word(phase: Phase) -> &'static str {
 }
 
 fn thread_lines(m: &Cas, t: &Thread) -> Vec<Line> {
-    let mut lines = vec![text(format!("next: {}", next_word(t.phase)))];
+    let mut lines = vec![text(["next: ", next_word(t.phase)].concat())];
     match m.method {
-        Method::Plain => lines.push(mono(format!("r = {}", reg(t.desired.or(t.loaded))))),
+        Method::Plain => lines.push(mono(["r = ", &reg(t.desired.or(t.loaded))].concat())),
         Method::CasLoop => {
-            lines.push(mono(format!("e = {}", reg(t.loaded))));
-            lines.push(mono(format!("d = {}", reg(t.desired))));
+            lines.push(mono(["e = ", &reg(t.loaded)].concat()));
+            lines.push(mono(["d = ", &reg(t.desired)].concat()));
         }
         Method::FetchAdd => {}
     }
@@ -105,14 +105,19 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
         let mover = last.is_some_and(|e| e.thread == Some(i as u8));
         let cx = x + w / 2.0;
         // The wire to the counter; the last mover's shows which way data went.
-        let wire = if mover && last.is_some_and(|e| e.kind == MoveKind::Load) {
-            Shape::arrow(format!("wire-{i}"), (480.0, 112.0), (cx, THREAD_Y - 4.0))
-        } else if mover && last.is_some_and(|e| e.kind != MoveKind::Add) {
-            Shape::arrow(format!("wire-{i}"), (cx, THREAD_Y - 4.0), (480.0, 116.0))
+        let kind = last.filter(|_| mover).map(|e| e.kind);
+        let (thread_end, counter_end) = ((cx, THREAD_Y - 4.0), (480.0, 114.0));
+        let (from, to) = if kind == Some(MoveKind::Load) {
+            (counter_end, thread_end)
         } else {
-            Shape::line(format!("wire-{i}"), (cx, THREAD_Y), (480.0, 112.0))
+            (thread_end, counter_end)
         };
-        f.push(wire.class(if mover { "accent thick" } else { "grid" }));
+        let touched = kind.is_some_and(|k| k != MoveKind::Add);
+        f.push(
+            Shape::line(format!("wire-{i}"), from, to)
+                .arrowhead(if touched { Arrow::End } else { Arrow::None })
+                .class(if touched { "accent thick" } else { "grid" }),
+        );
         f.push(
             panel(
                 format!("thread-{i}"),
@@ -123,11 +128,7 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
             )
             .class(class)
             .state(word)
-            .label(format!(
-                "T{}: {}. Run it one step",
-                i + 1,
-                t.summary(m.increments)
-            ))
+            .label(t.summary(m.increments))
             .focus(format!("thread-{i}"))
             .on_click(step),
         );
@@ -184,9 +185,9 @@ fn chip_text(kind: MoveKind, value: u32) -> (&'static str, String) {
         MoveKind::Add => ("+1 →", v),
         MoveKind::Store => ("store", v),
         MoveKind::CasOk => ("CAS ✓", v),
-        MoveKind::CasFail => ("CAS ✗", format!("saw {v}")),
-        MoveKind::FetchAdd => ("fetch_add", format!("→ {v}")),
-        MoveKind::Inject => ("outside", format!("→ {v}")),
+        MoveKind::CasFail => ("CAS ✗ saw", v),
+        MoveKind::FetchAdd => ("fetch_add", v),
+        MoveKind::Inject => ("outside", v),
     }
 }
 
@@ -253,22 +254,9 @@ fn interleaving(m: &Cas) -> Figure {
             MoveKind::CasFail | MoveKind::Inject => "warn",
             _ => "driver",
         };
-        let who = e
-            .thread
-            .map_or("outside".to_string(), |t| format!("T{}", t + 1));
-        let mut label = format!("step {}: {who} {top} {value}", k + 1);
-        if e.erased != 0 {
-            label.push_str(&format!(", erasing {}", names(e.erased)));
-        }
-        f.push(
-            Shape::text(
-                format!("n-{k}"),
-                x + COL / 2.0 - 2.0,
-                24.0,
-                format!("#{}", k + 1),
-            )
-            .size(Size::Small),
-        );
+        let number = format!("#{}", k + 1);
+        let label = [&number, " ", top, " ", &value].concat();
+        f.push(Shape::text(format!("n-{k}"), x + COL / 2.0 - 2.0, 24.0, number).size(Size::Small));
         f.push(
             chip(
                 format!("step-{k}"),
@@ -282,14 +270,6 @@ fn interleaving(m: &Cas) -> Figure {
         );
     }
     f
-}
-
-fn names(set: u32) -> String {
-    let all: Vec<String> = (0..32)
-        .filter(|b| set >> b & 1 == 1)
-        .map(update_name)
-        .collect();
-    all.join(" and ")
 }
 
 /// Each lost update, and the store that erased it last.
@@ -497,7 +477,7 @@ mod tests {
         );
         assert_eq!(
             scene.find("step-5").unwrap().state.as_deref(),
-            Some("CAS ✗")
+            Some("CAS ✗ saw")
         );
     }
 

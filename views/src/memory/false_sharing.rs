@@ -91,12 +91,16 @@ fn cache_line(m: &FalseSharing, s: &System, core: usize, l: usize) -> Shape {
     Shape::group(format!("line-{core}-{l}"), shapes)
         .class_if(!state.is_valid(), "muted")
         .state(state.letter())
-        .label(format!(
-            "Core {}'s copy of line {l} ({}): {}",
-            core_name(core),
-            names.join(" and "),
-            state.name()
-        ))
+        .label(
+            [
+                &names.join(" and "),
+                " in core ",
+                &core_name(core).to_string(),
+                ": ",
+                state.name(),
+            ]
+            .concat(),
+        )
         .focus(format!("core-{core}"))
 }
 
@@ -249,11 +253,11 @@ fn machine(m: &FalseSharing) -> Figure {
                 .class("warn line"),
         );
     }
-    f.push(Shape::group("bus", bus).focus("bus").label(
-        last.map_or("The bus: no traffic yet".to_string(), |a| {
-            format!("The bus: {}", bus_text(a))
-        }),
-    ));
+    let bus = Shape::group("bus", bus).focus("bus");
+    f.push(match last {
+        Some(a) => bus.label(bus_text(a)),
+        None => bus,
+    });
     let fresh = s.lines.iter().all(|l| l.memory_fresh());
     f.push(
         Shape::group(

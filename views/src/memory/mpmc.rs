@@ -135,19 +135,7 @@ fn slot(m: &Mpmc, i: usize) -> Shape {
     Shape::group(format!("slot-{i}"), shapes)
         .class(class)
         .state(word)
-        .label(format!(
-            "Slot {i}: {word}{}{}",
-            if shown {
-                format!(", holds {data}")
-            } else {
-                String::new()
-            },
-            if m.sequenced {
-                format!(", sequence {}", cell.seq)
-            } else {
-                String::new()
-            }
-        ))
+        .label(["Slot ", &i.to_string(), ": ", word, ", ", &data].concat())
         .focus(format!("slot-{i}"))
 }
 
@@ -234,17 +222,21 @@ fn ring(m: &Mpmc, ui: &mut Ui<Mpmc>) -> Figure {
             panel(
                 format!("agent-{a}"),
                 (x, y, PANEL_W),
-                &format!(
-                    "{} · {}",
+                &[
                     agent_name(a),
-                    if a < 2 { "producer" } else { "consumer" }
-                ),
+                    if a < 2 {
+                        " · producer"
+                    } else {
+                        " · consumer"
+                    },
+                ]
+                .concat(),
                 word,
                 &agent_lines(m, a, ag),
             )
             .class(class)
             .state(word)
-            .label(format!("{}: {word}. Step it", agent_name(a)))
+            .label(word)
             .focus(format!("agent-{a}"))
             .on_click(ui.act(MpmcAction::Step(a))),
         );

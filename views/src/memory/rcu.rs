@@ -14,6 +14,10 @@ use demos::memory::rcu::{
 };
 
 const W: f32 = 960.0;
+
+fn name(n: u8) -> String {
+    node_name(n).to_string()
+}
 const NODE_W: f32 = 120.0;
 const NODE_H: f32 = 60.0;
 const LIST_Y: f32 = 30.0;
@@ -73,32 +77,33 @@ fn reader_lines(m: &Rcu, r: usize) -> Vec<Line> {
         None => "no pointer".to_string(),
         Some(Place::First) => "p = first".to_string(),
         Some(Place::Last) => "p = last".to_string(),
-        Some(Place::Node(n)) => format!(
-            "p = {} ({})",
-            node_name(n),
+        Some(Place::Node(n)) => [
+            "p = ",
+            &name(n),
             match m.nodes[usize::from(n)] {
-                NodeState::Live => "new",
-                NodeState::Unlinked => "old",
-                NodeState::Freed => "freed",
-            }
-        ),
+                NodeState::Live => " (new)",
+                NodeState::Unlinked => " (old)",
+                NodeState::Freed => " (freed)",
+            },
+        ]
+        .concat(),
     };
-    vec![mono(p), text(format!("data reads {}", reader.uses))]
+    vec![
+        mono(p),
+        text(["data reads ", &reader.uses.to_string()].concat()),
+    ]
 }
 
 fn updater_lines(m: &Rcu) -> Vec<Line> {
     match m.updater {
-        Updater::Idle => vec![
-            text("idle"),
-            mono(format!("linked: {}", node_name(m.linked))),
-        ],
+        Updater::Idle => vec![text("idle"), mono(["linked: ", &name(m.linked)].concat())],
         Updater::Published { old } => vec![
-            text(format!("published {}", node_name(m.linked))),
-            mono(format!("to reclaim: {}", node_name(old))),
+            text(["published ", &name(m.linked)].concat()),
+            mono(["to reclaim: ", &name(old)].concat()),
         ],
         Updater::Waiting { old } => vec![
             text("in synchronize_rcu()"),
-            mono(format!("then kfree({})", node_name(old))),
+            mono(["then kfree(", &name(old), ")"].concat()),
         ],
     }
 }
@@ -135,7 +140,7 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
     f.push(
         arrow("link", (FIRST_X + NODE_W, mid), (MID_X - 2.0, mid))
             .class("accent")
-            .label(format!("first->next = {}", node_name(m.linked)))
+            .label(["first->next = ", &name(m.linked)].concat())
             .focus("link"),
     );
     f.push(node_box("last".into(), (LAST_X, LIST_Y), "last", "next = NULL").class("driver"));
@@ -175,11 +180,11 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
                 format!("node-{n}"),
                 (x, y),
                 &node_name(n).to_string(),
-                &format!("v{} · {word}", i + 1),
+                &["v", &(i + 1).to_string(), " · ", word].concat(),
             )
             .class(class)
             .state(word)
-            .label(format!("Version {}: {word}", node_name(n)))
+            .label(["Version ", &name(n), ": ", word].concat())
             .focus(format!("node-{n}")),
         );
     }
@@ -238,7 +243,7 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
                 _ => "idle",
             })
             .state(word)
-            .label(format!("{}: {word}", reader_name(r)))
+            .label([&reader_name(r), ": ", word].concat())
             .focus(format!("reader-{r}"))
             .on_click(if reader.in_cs {
                 unlock
@@ -315,21 +320,15 @@ fn timeline(m: &Rcu) -> Figure {
             Shape::group(format!("grace-{i}"), shapes)
                 .class("accent")
                 .state(if s.end.is_some() { "over" } else { "running" })
-                .label(format!(
-                    "Grace period for {} ({what}) from step {}{}",
-                    node_name(s.node),
-                    s.start,
-                    s.end
-                        .map_or(", still running".into(), |e| format!(" to step {e}"))
-                ))
+                .label(["Grace period for ", &name(s.node), ", ", what].concat())
                 .focus("grace"),
         );
     }
     for (i, (t, mark)) in h.marks.iter().enumerate().filter(|(_, (t, _))| *t >= t0) {
         let (word, class) = match mark {
-            Mark::Publish(n) => (format!("publish {}", node_name(*n)), "done"),
+            Mark::Publish(n) => (["publish ", &name(*n)].concat(), "done"),
             Mark::Free { node, early } => (
-                format!("free {}", node_name(*node)),
+                ["free ", &name(*node)].concat(),
                 if *early { "fault" } else { "idle" },
             ),
         };
@@ -357,8 +356,8 @@ fn timeline(m: &Rcu) -> Figure {
         let (a, b) = (x(s.start), x(s.end.unwrap_or(h.now)));
         let (class, word) = match s.saw {
             _ if s.damaged => ("fault", "freed!".to_string()),
-            Some(n) if n == m.linked => ("done", format!("saw {}", node_name(n))),
-            Some(n) => ("warn", format!("saw {}", node_name(n))),
+            Some(n) if n == m.linked => ("done", ["saw ", &name(n)].concat()),
+            Some(n) => ("warn", ["saw ", &name(n)].concat()),
             None => ("idle", String::new()),
         };
         let mut shapes = vec![Shape::rect("bar", a, y, (b - a).max(3.0), 30.0).class("bar")];
@@ -375,18 +374,14 @@ fn timeline(m: &Rcu) -> Figure {
                 .class(class)
                 .class_if(s.end.is_none(), "dashed")
                 .state(if s.end.is_some() { "closed" } else { "open" })
-                .label(format!(
-                    "{}: critical section from step {}{}{}",
-                    reader_name(usize::from(s.reader)),
-                    s.start,
-                    s.end
-                        .map_or(", still inside".into(), |e| format!(" to step {e}")),
-                    if word.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", {word}")
-                    }
-                )),
+                .label(
+                    [
+                        &reader_name(usize::from(s.reader)),
+                        ": critical section ",
+                        &word,
+                    ]
+                    .concat(),
+                ),
         );
     }
     f
