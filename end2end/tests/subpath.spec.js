@@ -16,6 +16,6 @@ test('under a sub-path, the catalogue, deep links and share links all work', asy
   const link = await page.getByTestId('share-url').inputValue();
   expect(link).toContain('/labs/stack/nic/descriptor-ring?s=v1.');
   await page.goto(link);
-  await expect(page.getByTestId('desc-0')).toHaveAttribute('data-state', 'OWN');
+  await expect(page.getByTestId('desc-0')).toHaveAttribute('data-state', 'POSTED');
   await expect(page.locator('.brand')).toHaveAttribute('href', '/labs/stack/');
 });
