@@ -49,7 +49,7 @@ test('a user-space poll-mode driver is a different technique: no syscall, stack 
   await rx.expectFigure('total', '300 ns');
   await rx.expectFigure('irqs', 'not used');
   for (const key of ['stack', 'recvmsg']) {
-    await expect(rx.offLabel(key)).toHaveText('removed by a user-space poll-mode driver');
+    await expect(rx.offLabel(key)).toHaveText('removed by a poll-mode driver');
   }
 });
 
@@ -104,7 +104,7 @@ test('Step walks a packet through the active stages with a clock', async ({ page
 test('the crossover follows the stage costs', async ({ page }) => {
   const rx = new BusyPollPage(page);
   await rx.open();
-  await rx.pickStage('scheduler wakes the reader, context switch');
+  await rx.pickStage('wake the reader, switch to it');
   await rx.setStageCost(8000);
   await rx.expectFigure('irq-cpu', '11,000 ns');
   await rx.expectFigure('crossover', '100 k pkt/s');

@@ -38,7 +38,7 @@ test('lazy unmap leaves a stale translation; a late device write lands in a reus
   await expect(dm.latest).toHaveAttribute('data-tone', 'fault');
   await expect(dm.latest).toContainText('a page that now belongs to another task');
   await dm.expectFigure('corrupted', 1);
-  await expect(page.getByTestId('pages')).toContainText('another task: HIT');
+  await expect(page.getByTestId('pages')).toContainText('reused: HIT');
   await expectNoSeriousViolations(page);
   await dm.flush();
   await dm.expectFigure('stale', 0);

@@ -18,7 +18,7 @@ pub const DEMOS: &[Demo] = &[
         section: "nic",
         slug: "descriptor-ring",
         title: "Descriptor ring (RX/TX)",
-        one_liner: "Post buffers, fence, ring the doorbell; the NIC DMAs and hands each descriptor back.",
+        one_liner: "Post buffers and ring the doorbell; the NIC DMAs and writes DD back, and HEAD and TAIL say who owns what.",
         open: open::<DescriptorRing>,
     },
     Demo {
@@ -74,14 +74,14 @@ pub const DEMOS: &[Demo] = &[
         section: "nic",
         slug: "cut-through",
         title: "Cut-through (CTPIO)",
-        one_liner: "Start the wire before the frame is in, then outrun PCIe and watch it get poisoned.",
+        one_liner: "Start the wire before the frame is in, then stall the CPU or outrun PCIe and watch it get poisoned.",
         open: open::<CutThrough>,
     },
     Demo {
         section: "nic",
         slug: "rdma-qp",
         title: "RDMA queue pair",
-        one_liner: "Post a send, ring the doorbell, poll the completion: no syscall, no copy, until a bad key breaks the QP.",
+        one_liner: "Post sends, RDMA WRITEs and READs, poll the completions: no syscall, no copy, until a missing receive or a bad key breaks the QP.",
         open: open::<RdmaQp>,
     },
 ];

@@ -65,13 +65,7 @@ pub const RATE_MAX: u32 = 10_000_000;
 const RATE_DEFAULT: u32 = 100_000;
 
 pub static STAGES: &[StageDef] = &[
-    StageDef::new(
-        "dma",
-        "NIC DMAs the frame and writes the descriptor back",
-        200,
-        0,
-        false,
-    ),
+    StageDef::new("dma", "NIC DMAs frame and descriptor", 200, 0, false),
     StageDef::new(
         "msix",
         "MSI-X message reaches the core",
@@ -81,35 +75,29 @@ pub static STAGES: &[StageDef] = &[
     ),
     StageDef::new(
         "irq",
-        "hard IRQ: mask, napi_schedule, raise softirq",
+        "hard IRQ, napi_schedule()",
         1_000,
         BUSY_BIT | PMD_BIT,
         true,
     ),
     StageDef::new(
         "stack",
-        "NAPI poll: driver reads descriptors, GRO, IP/UDP",
+        "NAPI poll: driver, GRO, IP/UDP",
         1_500,
         PMD_BIT,
         true,
     ),
     StageDef::new(
         "wakeup",
-        "scheduler wakes the reader, context switch",
+        "wake the reader, switch to it",
         4_000,
         BUSY_BIT | PMD_BIT,
         true,
     ),
-    StageDef::new(
-        "recvmsg",
-        "recvmsg() copies to user, returns",
-        500,
-        PMD_BIT,
-        true,
-    ),
+    StageDef::new("recvmsg", "recvmsg() copies, returns", 500, PMD_BIT, true),
     StageDef {
         key: "app-poll",
-        name: "app polls its RX ring in user space",
+        name: "app polls its own RX ring",
         base_ns: 100,
         removed_by: 0,
         only_with: PMD_BIT,
@@ -128,7 +116,7 @@ pub static TECHNIQUES: &[TechDef] = &[
     },
     TechDef {
         key: "prefer",
-        name: "preferred busy polling with IRQ deferral",
+        name: "prefer-busy-poll with IRQ deferral",
         requires: BUSY_BIT,
         requires_why: "keeps IRQs masked only for a socket that busy polls",
         excludes: 0,
@@ -136,7 +124,7 @@ pub static TECHNIQUES: &[TechDef] = &[
     },
     TechDef {
         key: "pmd",
-        name: "a user-space poll-mode driver",
+        name: "a poll-mode driver",
         requires: 0,
         requires_why: "",
         excludes: BUSY_BIT,

@@ -83,7 +83,7 @@ pub static STAGES: &[StageDef] = &[
     StageDef::new("copy", "copy into a kernel buffer", 80, BYPASS_BIT, true),
     StageDef {
         key: "net-tx",
-        name: "contended qdisc: its owner or NET_TX sends it",
+        name: "wait for qdisc owner or NET_TX",
         base_ns: 500,
         removed_by: BYPASS_BIT,
         only_with: CONTENDED_BIT,
@@ -91,7 +91,7 @@ pub static STAGES: &[StageDef] = &[
     },
     StageDef {
         key: "pio",
-        name: "CPU writes the frame to the NIC (PIO)",
+        name: "CPU writes the frame (PIO)",
         base_ns: 60,
         removed_by: 0,
         only_with: CTPIO_BIT,

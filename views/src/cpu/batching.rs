@@ -3,10 +3,11 @@
 //! against batch size, the trade-off a batch size (or coalescing setting)
 //! picks a point on.
 
+use super::knob::knob;
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
 use crate::draw::lanes::{Axis, Bar, LEFT, WIDTH};
-use crate::live::{Command, Ui, View};
+use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::cpu::batching::{
     arrival_times, BatchAction as A, Batching, Flush, SweepPoint, BATCH_MAX, CURVE_SIZES,
@@ -398,6 +399,7 @@ fn table(m: &Batching, sweep: &[SweepPoint]) -> Table {
                 Cell::mono(format!("{} k/s", grouped(p.throughput_kps as i64)))
                     .key(format!("curve-{b}-tp")),
                 Cell::mono(tenths(p.overhead_tenths)).key(format!("curve-{b}-oh")),
+                Cell::mono(lat(s.first_wait_ns)).key(format!("curve-{b}-wait")),
                 Cell::mono(lat(s.mean_ns)).key(format!("curve-{b}-mean")),
                 Cell::mono(lat(s.p99_ns)).key(format!("curve-{b}-p99")),
             ],
@@ -431,33 +433,33 @@ impl View for Batching {
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
         let c = &self.config;
-        let num = |v: i64| v.clamp(0, i64::from(u32::MAX)) as u32;
-        let field = |id: &str, label: &str, v: u32, hi: u32, unit: &str, send| {
-            Control::number(id, label, (i64::from(v), 0, i64::from(hi)), unit, send)
-        };
         vec![
-            Control::slider(
+            knob(
+                ui,
                 "batch",
                 "Batch size",
-                (i64::from(c.batch), 1, i64::from(BATCH_MAX)),
+                (c.batch, 1, BATCH_MAX),
                 "items",
-                ui.number(move |v| Ok(Command::Do(A::SetBatch(num(v))))),
+                false,
+                A::SetBatch,
             ),
-            field(
+            knob(
+                ui,
                 "timeout",
                 "Flush timer (0 = none)",
-                c.timeout_ns,
-                TIMEOUT_MAX,
+                (c.timeout_ns, 0, TIMEOUT_MAX),
                 "ns",
-                ui.number(move |v| Ok(Command::Do(A::SetTimeout(num(v))))),
+                true,
+                A::SetTimeout,
             ),
-            field(
+            knob(
+                ui,
                 "gap",
                 "Mean gap between items",
-                c.gap_ns,
-                GAP_MAX,
+                (c.gap_ns, 1, GAP_MAX),
                 "ns",
-                ui.number(move |v| Ok(Command::Do(A::SetGap(num(v))))),
+                true,
+                A::SetGap,
             ),
             Control::toggle(
                 "poisson",
@@ -465,29 +467,32 @@ impl View for Batching {
                 c.poisson,
                 ui.act(A::SetPoisson(!c.poisson)),
             ),
-            field(
+            knob(
+                ui,
                 "fixed",
                 "Fixed cost per batch",
-                c.fixed_ns,
-                FIXED_MAX,
+                (c.fixed_ns, 1, FIXED_MAX),
                 "ns",
-                ui.number(move |v| Ok(Command::Do(A::SetFixed(num(v))))),
+                true,
+                A::SetFixed,
             ),
-            field(
+            knob(
+                ui,
                 "per-item",
                 "Cost per item",
-                c.per_item_ns,
-                PER_ITEM_MAX,
+                (c.per_item_ns, 0, PER_ITEM_MAX),
                 "ns",
-                ui.number(move |v| Ok(Command::Do(A::SetPerItem(num(v))))),
+                true,
+                A::SetPerItem,
             ),
-            field(
+            knob(
+                ui,
                 "items",
                 "Items in the run",
-                c.items,
-                ITEMS_MAX,
+                (c.items, 1, ITEMS_MAX),
                 "",
-                ui.number(move |v| Ok(Command::Do(A::SetItems(num(v))))),
+                true,
+                A::SetItems,
             ),
             Control::group(
                 "Run",
@@ -580,7 +585,7 @@ mod tests {
             "256 of 256 done · mean latency 1.2 ms · p99 2.4 ms · longest fill wait 2.4 ms"
         );
         let table = scene.table_named("batching-curve").unwrap();
-        let p99_256 = &table.rows[8].cells[4].text;
+        let p99_256 = &table.rows[8].cells[5].text;
         assert!(p99_256.ends_with(" ms"), "{p99_256}");
     }
 
@@ -599,6 +604,6 @@ mod tests {
             Some("no timer: some items never leave at batch 8, 16, 32, 64, 128, 256")
         );
         let table = scene.table_named("batching-curve").unwrap();
-        assert_eq!(table.rows[8].cells[3].text, "never");
+        assert_eq!(table.rows[8].cells[4].text, "never");
     }
 }

@@ -3,6 +3,7 @@
 //! index), the last 64 predictions against their outcomes, and every
 //! predictor's accuracy on the same data side by side.
 
+use super::knob::knob;
 use crate::control::{Control, Field};
 use crate::draw::chart::Plot;
 use crate::live::{Command, Ui, View};
@@ -536,7 +537,6 @@ impl View for Branch {
             (v, k.label().to_string(), ui.act(A::SetPredictor(k)))
         });
         let selected = K::ALL.iter().position(|&k| k == c.predictor).unwrap_or(0);
-        let num = |v: i64| v.clamp(0, i64::from(u32::MAX)) as u32;
         let mut out = vec![Control::choice(
             "data",
             "Data in a",
@@ -545,16 +545,14 @@ impl View for Branch {
         )];
         if let Data::Predictable(p) = c.data {
             out.push(
-                Control::slider(
+                knob(
+                    ui,
                     "predictability",
                     "Predictability",
-                    (i64::from(p), 0, 100),
+                    (p.into(), 0, 100),
                     "%",
-                    ui.number(|v| {
-                        Ok(Command::Do(A::SetData(Data::Predictable(
-                            v.clamp(0, 255) as u8
-                        ))))
-                    }),
+                    false,
+                    |v| A::SetData(Data::Predictable(v.min(255) as u8)),
                 )
                 .step(5),
             );
@@ -579,56 +577,58 @@ impl View for Branch {
             kinds.to_vec(),
         ));
         if c.predictor == K::Gshare {
-            out.push(Control::number(
+            out.push(knob(
+                ui,
                 "history",
                 "Global history",
-                (i64::from(c.history_bits), 0, i64::from(c.index_bits)),
+                (c.history_bits.into(), 0, c.index_bits.into()),
                 "outcomes",
-                ui.number(|v| Ok(Command::Do(A::SetHistory(v.clamp(0, 255) as u8)))),
+                true,
+                |v| A::SetHistory(v.min(255) as u8),
             ));
         }
         out.push(
-            Control::slider(
+            knob(
+                ui,
                 "table-bits",
                 "Table size",
                 (
-                    i64::from(c.index_bits),
-                    i64::from(INDEX_BITS_MIN),
-                    i64::from(INDEX_BITS_MAX),
+                    c.index_bits.into(),
+                    INDEX_BITS_MIN.into(),
+                    INDEX_BITS_MAX.into(),
                 ),
                 "",
-                ui.number(|v| Ok(Command::Do(A::SetIndexBits(v.clamp(0, 255) as u8)))),
+                false,
+                |v| A::SetIndexBits(v.min(255) as u8),
             )
             .shown(format!("{} entries", 1 << c.index_bits)),
         );
-        out.push(Control::slider(
+        out.push(knob(
+            ui,
             "penalty",
             "Mispredict penalty",
-            (
-                i64::from(c.penalty),
-                i64::from(PENALTY_MIN),
-                i64::from(PENALTY_MAX),
-            ),
+            (c.penalty, PENALTY_MIN, PENALTY_MAX),
             "cycles",
-            ui.number(move |v| Ok(Command::Do(A::SetPenalty(num(v))))),
+            false,
+            A::SetPenalty,
         ));
-        out.push(Control::number(
+        out.push(knob(
+            ui,
             "base",
             "Cycles per iteration when predicted",
-            (
-                i64::from(c.base_cycles),
-                i64::from(BASE_MIN),
-                i64::from(BASE_MAX),
-            ),
+            (c.base_cycles, BASE_MIN, BASE_MAX),
             "cycles",
-            ui.number(move |v| Ok(Command::Do(A::SetBaseCycles(num(v))))),
+            true,
+            A::SetBaseCycles,
         ));
-        out.push(Control::number(
+        out.push(knob(
+            ui,
             "length",
             "Array length",
-            (c.length as i64, LENGTH_MIN as i64, LENGTH_MAX as i64),
+            (c.length as u32, LENGTH_MIN as u32, LENGTH_MAX as u32),
             "elements",
-            ui.number(move |v| Ok(Command::Do(A::SetLength(num(v) as usize)))),
+            true,
+            |v| A::SetLength(v as usize),
         ));
         out.push(Control::group(
             "Run the loop",

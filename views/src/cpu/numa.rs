@@ -3,6 +3,7 @@
 //! the latest access's path; each recent access's latency; the cost of every
 //! socket-to-node path.
 
+use super::knob::knob;
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::PathData;
@@ -598,12 +599,14 @@ impl View for Numa {
                     ),
                 ],
             ),
-            Control::slider(
+            knob(
+                ui,
                 "in-flight",
                 "Misses in flight",
-                (i64::from(c.in_flight), 1, i64::from(IN_FLIGHT_MAX)),
+                (c.in_flight, 1, IN_FLIGHT_MAX),
                 "",
-                ui.number(|v| Ok(Command::Do(A::SetInFlight(v.clamp(0, 1000) as u32)))),
+                false,
+                A::SetInFlight,
             ),
             Control::group("Machine (restarts the run)", machine),
             Control::danger_group(

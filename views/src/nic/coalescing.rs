@@ -35,13 +35,13 @@ fn timeline(m: &Coalescing) -> Figure {
         WIDTH,
         height,
     )
-    .legend("nic", "a packet arrives")
-    .legend("warn", "the NIC holds the interrupt")
-    .legend("driver", "the CPU polls");
+    .legend("nic", "a packet arrives at the NIC")
+    .legend("idle dashed", "the NIC holds the interrupt")
+    .legend("driver", "the CPU polls (packets per poll)");
     // Time labels every 50 µs of absolute time.
     let mut ticks = Vec::new();
     let first = from.div_ceil(50_000) * 50_000;
-    for (i, t) in (first..=m.now).step_by(50_000).enumerate() {
+    for (i, t) in (first..=from + WINDOW_NS).step_by(50_000).enumerate() {
         let x = axis.x(at(from, t));
         ticks.push(Shape::line(format!("g{i}"), (x, 28.0), (x, height - 24.0)).class("grid"));
         ticks.push(
@@ -84,7 +84,7 @@ fn timeline(m: &Coalescing) -> Figure {
         .map(|r| Bar {
             start: at(from, r.timer_start),
             end: at(from, r.at).max(at(from, r.timer_start) + 0.3),
-            class: "warn",
+            class: "idle dashed",
             label: if r.by_frames { "frames" } else { "usecs" }.into(),
             track: 0,
         })

@@ -50,7 +50,7 @@ fn pcie_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
         bars.push(Bar {
             start: m.ns(plan.arrival(at - 1)),
             end: m.ns(plan.arrival(at) - plan.pcie_unit),
-            class: "warn",
+            class: "idle dashed",
             label: "CPU stall".into(),
             track: 0,
         });

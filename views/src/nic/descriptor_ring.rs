@@ -54,11 +54,10 @@ fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
     let (tx, ty) = polar(CX, CY, (INNER + OUTER) / 2.0, (from + to) / 2.0);
     let word = m.slot_label(i);
     let pending = m.store_buffer.iter().any(|s| s.slot == i);
-    let note = if pending { "stores in flight" } else { "" };
+    let note = if pending { "in flight" } else { "" };
     let mut label = format!("descriptor {i}: {word}");
-    if !note.is_empty() {
-        label.push_str(", ");
-        label.push_str(note);
+    if pending {
+        label.push_str(", stores in flight");
     }
     Shape::group(
         format!("desc-{i}"),

@@ -35,10 +35,7 @@ fn panel(key: &str, x: f32, title: &str, rows: Vec<(String, String, &str, String
                 k,
                 vec![
                     Shape::rect("r", x + 12.0, y, 272.0, ROW - 6.0).rounded(4.0),
-                    Shape::text("t", x + 22.0, y + 23.0, text)
-                        .start()
-                        .mono()
-                        .size(Size::Small),
+                    Shape::text("t", x + 22.0, y + 24.0, text).start().mono(),
                 ],
             )
             .class(class)
@@ -54,10 +51,10 @@ fn slots(m: &DmaMap) -> Shape {
             let (text, class, state) = match m.slots[i] {
                 SlotState::Free => (format!("#{i} free"), "idle dashed", "free"),
                 SlotState::Mapped { iova, .. } => {
-                    (format!("#{i} mapped  {}", hex(iova)), "nic", "mapped")
+                    (format!("#{i} mapped {}", hex(iova)), "nic", "mapped")
                 }
                 SlotState::Written { iova, frame, .. } => (
-                    format!("#{i} frame {frame} in {}", hex(iova)),
+                    format!("#{i} frame {frame} {}", hex(iova)),
                     "done",
                     "written",
                 ),
@@ -74,9 +71,9 @@ fn iommu(m: &DmaMap) -> Shape {
             Some(e) => (
                 format!("tlb-{i}"),
                 format!(
-                    "{} → {}{}",
-                    hex(e.iova),
-                    hex(e.pa),
+                    "{:#x} → {:#x}{}",
+                    e.iova >> 12,
+                    e.pa >> 12,
                     if e.live { "" } else { " STALE" }
                 ),
                 if e.live { "driver" } else { "fault" },
@@ -95,7 +92,7 @@ fn iommu(m: &DmaMap) -> Shape {
         if m.strict {
             "no flush queue (strict)".into()
         } else {
-            format!("flush queue: {} IOVA(s)", m.flush_queue.len())
+            format!("flush queue: {}", m.flush_queue.len())
         },
         if m.flush_queue.is_empty() {
             "idle"
@@ -106,11 +103,15 @@ fn iommu(m: &DmaMap) -> Shape {
     ));
     rows.push((
         "pt-count".into(),
-        format!("page table: {} entries", m.page_table.len()),
+        format!(
+            "page table: {} PTE{}",
+            m.page_table.len(),
+            plural(m.page_table.len())
+        ),
         "idle",
         m.page_table.len().to_string(),
     ));
-    panel("iommu", 332.0, "IOMMU: IOTLB", rows).focus("iotlb")
+    panel("iommu", 332.0, "IOTLB (page numbers)", rows).focus("iotlb")
 }
 
 fn pages(m: &DmaMap) -> Shape {
@@ -120,16 +121,16 @@ fn pages(m: &DmaMap) -> Shape {
         .and_then(|a| a.pa);
     let mut rows = vec![(
         "page-ring".to_string(),
-        format!("{} descriptor ring", hex(RING_PA)),
+        format!("{} ring", hex(RING_PA)),
         "driver",
         "ring".to_string(),
     )];
     rows.extend(POOL.iter().enumerate().map(|(i, &pa)| {
         let (owner, class) = match m.pages[i] {
             PageUse::Free => ("free".to_string(), "idle dashed"),
-            PageUse::Buffer(s) => (format!("RX buffer #{s}"), "done"),
-            PageUse::Reused if hit == Some(pa) => ("another task: HIT".into(), "fault thick"),
-            PageUse::Reused => ("another task".into(), "idle"),
+            PageUse::Buffer(s) => (format!("buffer #{s}"), "done"),
+            PageUse::Reused if hit == Some(pa) => ("reused: HIT".into(), "fault thick"),
+            PageUse::Reused => ("reused".into(), "idle"),
         };
         (
             format!("page-{i}"),
@@ -157,7 +158,8 @@ fn picture(m: &DmaMap) -> Figure {
     .legend("nic", "mapped for the NIC")
     .legend("driver", "live translation")
     .legend("fault", "stale: unmapped, still cached")
-    .legend("done", "holds a frame / a buffer");
+    .legend("done", "a frame or a buffer")
+    .legend("idle", "reused: another task's page now");
     f.push(slots(m));
     f.push(iommu(m));
     f.push(pages(m));

@@ -463,8 +463,8 @@ impl View for Iommu {
                 "VFIO_IOMMU_MAP_DMA",
                 vec![
                     Field::text("map-iova", "IOVA page", "0x3000"),
-                    Field::text("map-vaddr", "vaddr (the process's own page)", "0x7fa0_2000")
-                        .help("Its pages: 0x7fa0_0000 to 0x7fa0_4fff. The kernel pins the page and finds its PA; no physical address is ever typed."),
+                    Field::text("map-vaddr", "vaddr", "0x7fa0_2000")
+                        .help("The process's pages: 0x7fa0_0000 to 0x7fa0_4fff."),
                     Field::check("map-read", "READ", true),
                     Field::check("map-write", "WRITE", true),
                 ],

@@ -542,7 +542,7 @@ fn contrast(m: &RdmaQp) -> Table {
         &["", "RDMA verbs", "sockets send()"],
     );
     for (name, key, rdma, sock) in [
-        ("sends posted", "sends", c.posted, c.sock_sends),
+        ("requests posted", "sends", c.posted, c.sock_sends),
         ("system calls", "syscalls", c.data_syscalls, c.sock_syscalls),
         ("copies by the CPU", "copies", c.copies, c.sock_copies),
         ("bytes copied", "bytes", c.bytes_copied, c.sock_bytes_copied),

@@ -15,6 +15,8 @@ pub struct SweepPoint {
     /// Mean and 99th percentile latency of the finished items, ns.
     pub mean_ns: u64,
     pub p99_ns: u64,
+    /// The longest any batch's first item waited for its batch to leave, ns.
+    pub first_wait_ns: u64,
 }
 
 /// The arrival times of the first `n` items under `c`: the same draws from
@@ -55,6 +57,7 @@ impl Batching {
                     done: m.latencies.len() as u32,
                     mean_ns: m.mean_latency_ns(),
                     p99_ns: m.p99_latency_ns(),
+                    first_wait_ns: m.max_fill_wait,
                 }
             })
             .collect()

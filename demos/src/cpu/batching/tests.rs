@@ -228,8 +228,12 @@ fn the_sweep_reruns_the_same_arrivals_at_each_batch_size() {
         (here.done, here.mean_ns, here.p99_ns),
         (256, run.mean_latency_ns(), run.p99_latency_ns())
     );
-    // With the 16 µs timer every item finishes at every batch size.
+    // With the 16 µs timer every item finishes at every batch size, and
+    // from 32 up every batch leaves on the timer: its first item waits 16 µs.
     assert!(sweep.iter().all(|p| p.done == 256));
+    assert!(sweep.iter().all(|p| p.first_wait_ns <= 16_000));
+    assert_eq!(sweep[8].first_wait_ns, 16_000);
+    assert_eq!(sweep[0].first_wait_ns, 0, "a batch of one leaves at once");
 }
 
 #[test]
