@@ -118,6 +118,14 @@ pub trait Model: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send
     /// The model's invariants; `Err` names the first one broken.
     fn check(&self) -> Result<(), String>;
 
+    /// Why `apply(action)` would be refused now, without changing anything:
+    /// the controls grey out refused buttons with this reason on every frame.
+    /// The default tries the action on a copy; a model with a costly action
+    /// (a whole sweep of runs) answers directly, and must agree with `apply`.
+    fn refusal(&self, action: &Self::Action) -> Option<Refusal> {
+        self.clone().apply(action).err()
+    }
+
     /// Key figures for the status line.
     fn status(&self) -> Vec<Figure>;
 

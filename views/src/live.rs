@@ -170,8 +170,7 @@ impl<M: View> Live<M> {
     fn refusal(&self, slot: Slot) -> Option<String> {
         match self.ui.handler(slot)? {
             Handler::Fixed(Command::Do(action)) => {
-                let mut trial = self.timeline.model().clone();
-                trial.apply(action).err().map(|r| r.reason)
+                self.timeline.model().refusal(action).map(|r| r.reason)
             }
             _ => None,
         }
@@ -258,10 +257,10 @@ impl<M: View> LiveDemo for Live<M> {
 
     fn check(&self, slot: Slot, input: &Input) -> Result<(), String> {
         match self.ui.resolve(slot, input)? {
-            Command::Do(action) => {
-                let mut trial = self.timeline.model().clone();
-                trial.apply(&action).map(|_| ()).map_err(|r| r.reason)
-            }
+            Command::Do(action) => match self.timeline.model().refusal(&action) {
+                Some(refusal) => Err(refusal.reason),
+                None => Ok(()),
+            },
             Command::Restart(config) => M::validate(&config),
             Command::Look(_) => Ok(()),
         }

@@ -551,12 +551,19 @@ impl Incast {
         }
     }
 
-    fn sweep(&mut self) -> Outcome {
-        if self.sweeps.iter().any(|s| s.fixes == self.fixes) {
-            return Err(Refusal::new(format!(
+    /// A sweep is refused only when its curve is already drawn.
+    fn sweep_refusal(&self) -> Option<Refusal> {
+        self.sweeps.iter().any(|s| s.fixes == self.fixes).then(|| {
+            Refusal::new(format!(
                 "The curve for {} is already on the chart: switch a fix on or off, then sweep again.",
                 self.fixes_label(self.fixes)
-            )));
+            ))
+        })
+    }
+
+    fn sweep(&mut self) -> Outcome {
+        if let Some(refusal) = self.sweep_refusal() {
+            return Err(refusal);
         }
         let points = goodput_curve(&self.config());
         let half = self.link_mbps * 5;
@@ -710,6 +717,15 @@ impl Model for Incast {
             Err(done_refusal(self.requests))
         } else {
             Ok(IncastAction::Slice)
+        }
+    }
+
+    /// A sweep runs the whole workload twelve times: answered without
+    /// running it, so drawing the Sweep button stays cheap.
+    fn refusal(&self, action: &IncastAction) -> Option<Refusal> {
+        match action {
+            IncastAction::Sweep => self.sweep_refusal(),
+            _ => self.clone().apply(action).err(),
         }
     }
 

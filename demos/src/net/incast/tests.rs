@@ -250,3 +250,22 @@ fn a_sweep_draws_the_collapse_and_each_fix_adds_its_own_curve() {
     // The run itself is untouched by sweeping.
     assert_eq!(m.path.now, 0);
 }
+
+#[test]
+fn the_sweep_buttons_refusal_agrees_with_sweeping() {
+    let mut m = Incast::new(&IncastConfig::default());
+    let agree = |m: &Incast| {
+        let tried = m.clone().apply(&IncastAction::Sweep).err();
+        assert_eq!(
+            m.refusal(&IncastAction::Sweep).map(|r| r.reason),
+            tried.map(|r| r.reason)
+        );
+    };
+    agree(&m);
+    m.apply(&IncastAction::Sweep).unwrap();
+    agree(&m);
+    assert!(m.refusal(&IncastAction::Sweep).is_some());
+    m.apply(&IncastAction::Toggle(Fix::Dctcp)).unwrap();
+    agree(&m);
+    assert!(m.refusal(&IncastAction::Sweep).is_none());
+}
