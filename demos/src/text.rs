@@ -102,15 +102,24 @@ pub fn decimal(value: f64, decimals: u32) -> String {
     }
 }
 
-/// A duration in nanoseconds at a readable scale: `"850 ns"`, `"12.0 µs"`,
-/// `"200.0 ms"`, `"1.24 s"`.
+/// A duration in nanoseconds at a readable scale, rounded half up:
+/// `"850 ns"`, `"12.0 µs"`, `"2.7 ms"`, `"1.24 s"`. A value that rounds up
+/// to the next scale's unit is written in that scale (`"1.0 ms"`, never
+/// `"1000.0 µs"`).
 pub fn duration(ns: u64) -> String {
-    match ns {
-        0..=999 => format!("{ns} ns"),
-        1_000..=999_999 => format!("{} µs", fixed((ns / 100) as i64, 1)),
-        1_000_000..=999_999_999 => format!("{} ms", fixed((ns / 100_000) as i64, 1)),
-        _ => format!("{} s", fixed((ns / 10_000_000) as i64, 2)),
+    if ns < 1_000 {
+        return format!("{ns} ns");
     }
+    let micro_tenths = ns.saturating_add(50) / 100;
+    if micro_tenths < 10_000 {
+        return format!("{} µs", fixed(micro_tenths as i64, 1));
+    }
+    let milli_tenths = ns.saturating_add(50_000) / 100_000;
+    if milli_tenths < 10_000 {
+        return format!("{} ms", fixed(milli_tenths as i64, 1));
+    }
+    let hundredths = ns.saturating_add(5_000_000) / 10_000_000;
+    format!("{} s", fixed(hundredths as i64, 2))
 }
 
 /// The text with its first letter in upper case.
@@ -155,5 +164,13 @@ mod tests {
         assert_eq!(duration(12_000), "12.0 µs");
         assert_eq!(duration(200_000_000), "200.0 ms");
         assert_eq!(duration(1_240_000_000), "1.24 s");
+        // Rounded, not cut: an RTO of 2.69 ms reads 2.7 ms.
+        assert_eq!(duration(2_690_000), "2.7 ms");
+        assert_eq!(duration(2_649_999), "2.6 ms");
+        assert_eq!(duration(1_049), "1.0 µs");
+        // Rounding up into the next unit moves to that unit.
+        assert_eq!(duration(999_960), "1.0 ms");
+        assert_eq!(duration(999_960_000), "1.00 s");
+        assert_eq!(duration(u64::MAX), "18,446,744,073.70 s");
     }
 }

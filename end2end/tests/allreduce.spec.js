@@ -35,7 +35,7 @@ test('the tree takes 2⌈log₂N⌉ steps and the table compares all three', asy
   await ar.expectFigure('step', '0/4');
   await ar.steps(4);
   await ar.expectFigure('identical', 'yes');
-  await expect(page.getByTestId('time-ring')).toHaveText('4.0 ms');
+  await expect(page.getByTestId('time-ring')).toHaveText('4.1 ms');
   await expect(page.getByTestId('cost-tree')).toHaveAttribute('data-state', 'chosen');
 });
 
@@ -46,7 +46,7 @@ test('break it: one slow link makes every ring step wait', async ({ page }) => {
   await expect(ar.latest).toContainText("GPU 1's link now runs 4× slower");
   await ar.step();
   await expect(ar.latest).toContainText("it waited for GPU 1's link (4× slower)");
-  await ar.expectFigure('elapsed', '2.6 ms');
+  await ar.expectFigure('elapsed', '2.7 ms');
 });
 
 test('starting again before the first step is refused with the reason', async ({ page }) => {

@@ -21,7 +21,7 @@ test('batches share the fixed cost; the timer bounds the wait to fill', async ({
 
   await b.step();
   await expect(b.latest).toHaveText('2,659 ns: item 1 arrives; the batch holds 1 of 32. Timer set for 18,659 ns.');
-  await expect(b.shape('timer')).toContainText('timer fires 18.6 µs');
+  await expect(b.shape('timer')).toContainText('timer fires 18.7 µs');
 
   await b.finish();
   await b.expectFigure('done', '256/256');
@@ -42,7 +42,7 @@ test('break it: the biggest batch maximises throughput and wrecks latency at low
   await b.expectFigure('batches', 1);
   await b.expectFigure('mean-latency', '1,272,771 ns');
   await b.expectFigure('p99-latency', '2,425,340 ns');
-  await expect(b.summary).toContainText('256 of 256 done · mean latency 1.2 ms · p99 2.4 ms');
+  await expect(b.summary).toContainText('256 of 256 done · mean latency 1.3 ms · p99 2.4 ms');
   await expect(b.curve(1, 'p99')).not.toContainText('ms');
   await expect(b.curve(256, 'p99')).toHaveText('2.4 ms');
 });

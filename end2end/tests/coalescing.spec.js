@@ -17,7 +17,7 @@ test('rx-usecs holds the interrupt 30 µs after the first packet; the poll takes
   await co.expectFigure('clock', '50.0 µs');
   await co.expectFigure('irqs', 1);
   await co.expectFigure('per-irq', '4.0');
-  await co.expectFigure('latency', '20.2 µs');
+  await co.expectFigure('latency', '20.3 µs');
   await co.expectFigure('latency-max', '33.0 µs');
   await expect(co.latest).toContainText('waited 30.0 µs for rx-usecs');
   await co.runToEnd();

@@ -19,7 +19,7 @@ test('16 answers of 16 packets overflow a 64-packet port and wait 200 ms for the
   await inc.expectFigure('waiting', 5);
   await expect(page.locator('[data-testid^="sender-"][data-state="waiting for its RTO"]')).toHaveCount(5);
   await inc.steps(26);
-  await expect(inc.latest).toContainText('Request 1 complete after 202.8 ms: 14.7 Mbit/s of goodput, 177 packets lost, 15 timeouts');
+  await expect(inc.latest).toContainText('Request 1 complete after 202.9 ms: 14.7 Mbit/s of goodput, 177 packets lost, 15 timeouts');
   await inc.expectFigure('timeouts', 15);
   await inc.expectFigure('goodput', '14.7 Mbit/s');
 });

@@ -265,3 +265,30 @@ test('break it: never signalling fills the SQ for good', async ({ page }) => {
   await expect(qp.latest).toContainText('ENOMEM');
   await expect(qp.latest).toContainText('unsignaled');
 });
+
+test('a copied link reopens one-sided work: unsignaled WRITEs, a READ and its bytes', async ({ page }) => {
+  const qp = new RdmaQpPage(page);
+  await qp.open();
+  await qp.signaled(false);
+  await qp.postWrite();
+  await qp.postWrite();
+  await qp.steps(6);
+  await qp.expectFigure('silent', 2);
+  await qp.signaled(true);
+  await qp.postRead();
+  await qp.steps(2);
+  const at = await qp.stepCount.textContent();
+  const link = await qp.copyLink();
+  await page.goto(link);
+  await expect(page.getByTestId('link-notice')).toHaveCount(0);
+  await expect(qp.stepCount).toHaveText(at);
+  await qp.expectFigure('silent', 2);
+  await qp.expectFigure('sq', '3/4');
+  await expect(page.getByTestId('signaled')).toBeChecked();
+  // The reopened run carries on exactly as the original would have.
+  await qp.steps(1);
+  await qp.expectFigure('sq', '0/4');
+  await qp.poll();
+  await expect(qp.polled).toContainText('IBV_WC_RDMA_READ');
+  await expect(page.getByTestId('peer-mr')).toContainText(/written 2048 B.*read 1024 B/);
+});

@@ -34,6 +34,14 @@ pub const DEFER_MAX: u32 = 10;
 pub const TIMEOUT_MAX_US: u32 = 1_000;
 /// Polls remembered for the history strip.
 pub const HISTORY: usize = 12;
+/// The softirq's own limits, across all NAPI instances of one CPU:
+/// `net_rx_action()` stops after `netdev_budget` packets (300) or
+/// `netdev_budget_usecs` (`2 * USEC_PER_SEC / HZ`, two jiffies) and leaves
+/// the rest to ksoftirqd, so tasks get the CPU back. Defaults in
+/// `net/core/hotdata.c` (`net/core/dev.c` before Linux 6.9); the sysctls are
+/// documented in `Documentation/admin-guide/sysctl/net.rst`.
+pub const NETDEV_BUDGET: u32 = 300;
+pub const NETDEV_BUDGET_JIFFIES: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NapiConfig {
@@ -436,8 +444,9 @@ impl Model for Napi {
             ));
         }
         out.push(format!(
-            "The budget ({} here, the weight of this NAPI instance, 64 by default) bounds one instance's turn, so the other instances on this CPU get theirs in the same net_rx_action() round. Tasks get the CPU back when net_rx_action() stops at netdev_budget (300 packets) or netdev_budget_usecs (2 jiffies, 2 ms at HZ=1000), leaving the rest to ksoftirqd.",
-            self.budget
+            "The budget ({} here, the weight of this NAPI instance, 64 by default) bounds one instance's turn, so the other instances on this CPU get theirs in the same net_rx_action() round. Tasks get the CPU back when net_rx_action() stops at netdev_budget ({NETDEV_BUDGET} packets) or netdev_budget_usecs ({NETDEV_BUDGET_JIFFIES} jiffies, {} ms at HZ=1000), leaving the rest to ksoftirqd.",
+            self.budget,
+            NETDEV_BUDGET_JIFFIES
         ));
         if self.timer_polls > 0 {
             out.push(format!(
@@ -469,6 +478,19 @@ mod tests {
 
     fn napi() -> Napi {
         Napi::new(&NapiConfig::default())
+    }
+
+    #[test]
+    fn the_budget_bounds_one_instances_turn_and_the_softirq_hands_the_rest_to_ksoftirqd() {
+        let why = napi().why().join(" ");
+        // The per-instance weight is not what gives tasks the CPU: the
+        // softirq's own limits are (net_rx_action(), netdev_budget = 300).
+        assert!(why.contains("bounds one instance's turn"), "{why}");
+        assert!(
+            why.contains("netdev_budget (300 packets)") && why.contains("ksoftirqd"),
+            "{why}"
+        );
+        assert!(!why.contains("yields to tasks"), "{why}");
     }
 
     #[test]

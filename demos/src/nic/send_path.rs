@@ -296,7 +296,7 @@ impl Model for SendPath {
         }
         if self.pipe.is_active(&SPEC, FETCH) {
             out.push(format!(
-                "After the doorbell the NIC still has to read the descriptor from host memory, a PCIe round trip of {}. TX push puts the descriptor in the doorbell write instead; CTPIO needs no descriptor at all.",
+                "After the doorbell the NIC still has to read the descriptor from host memory, a PCIe round trip of {}. TX push puts the descriptor in the doorbell write instead; CTPIO fetches no descriptor on the wire path (its fallback descriptor is posted after the frame has left).",
                 ns(self.pipe.costs[FETCH])
             ));
         }

@@ -17,9 +17,16 @@
 //! DTALEN and DCMD; the NIC writes DD back only for descriptors with
 //! DCMD.RS set); Linux `drivers/net/ethernet/intel/ixgbe/ixgbe_main.c`
 //! (`ixgbe_alloc_rx_buffers()` rewrites `pkt_addr` every round because
-//! write-back erases it, clears the length, then `wmb()` + `writel(tail)`;
-//! `ixgbe_clean_rx_irq()` tests DD, then `dma_rmb()` before reading the
-//! other fields); `Documentation/memory-barriers.txt` ("KERNEL I/O BARRIER
+//! write-back erases it, then `wmb()` + `writel(tail)`). The read side is
+//! the DD convention: the refill clears the whole write-back word
+//! (`rx_desc->read.hdr_addr = 0` in ixgbe's and igb's older refill, which
+//! zeroes status and PKT_LEN together), the clean loop tests DD, then
+//! `dma_rmb()` before loading the length, as e1000e's
+//! `e1000_clean_rx_irq()` still does ("read descriptor and rx_buffer_info
+//! after status DD"). Today's ixgbe and igb clear only `wb.upper.length`
+//! and take a non-zero length as "done"; their `dma_rmb()` then guards
+//! status, EOP and the RSS hash instead of the length: the same hazard on
+//! other fields. `Documentation/memory-barriers.txt` ("KERNEL I/O BARRIER
 //! EFFECTS": a `writeX()` first waits for the completion of all prior
 //! writes to memory; the `_relaxed()` accessors give no such ordering, and
 //! mappings with non-default attributes such as `ioremap_wc()` lose the
@@ -427,7 +434,7 @@ impl Model for DescriptorRing {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the real 16-byte layouts, header buffers, descriptor prefetch and batched write-back, PCIe timing, and interrupts (see NAPI). The CPU here is weakly ordered like arm64; on x86 ordinary stores and loads keep program order, so only a write-combined doorbell can race there."
+        "Leaves out: the real 16-byte layouts, header buffers, today's ixgbe test of a non-zero length in place of DD (this ring tests DD, as e1000e does), descriptor prefetch and batched write-back, PCIe timing, and interrupts (see NAPI). The CPU here is weakly ordered like arm64; on x86 ordinary stores and loads keep program order, so only a write-combined doorbell can race there."
     }
 }
 

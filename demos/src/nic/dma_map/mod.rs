@@ -18,9 +18,9 @@
 //! - `Documentation/admin-guide/kernel-parameters.txt`, `iommu.strict`: lazy
 //!   mode is "deferred invalidation of hardware TLBs, for increased
 //!   throughput at the cost of reduced device isolation"; strict mode
-//!   invalidates synchronously. Intel and AMD have defaulted to lazy since
-//!   2008 (Linux commit 8cc633190b52, "iommu: Clarify default domain
-//!   Kconfig"). "The lazy IOTLB flushing setup leaves a time window, in which
+//!   invalidates synchronously. The Intel and AMD drivers expect lazy
+//!   mode by default (Linux commit 8cc633190b52, "iommu: Clarify default
+//!   domain Kconfig"). "The lazy IOTLB flushing setup leaves a time window, in which
 //!   the device can still access some system memory, which has already been
 //!   unmapped by the device driver" (commit 82c3cef, "iommu: Don't use
 //!   lazy flush for untrusted device").
