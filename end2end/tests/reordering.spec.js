@@ -143,7 +143,10 @@ test('a typed test is checked as it is typed, errors named by line and column', 
   const lab = new ReorderingPage(page);
   await lab.open();
   await lab.editor.fill('thread W x 1\nthread Q\nexists x=1');
-  await expect(lab.editorMsg).toHaveText('Line 2, column 8: `Q` is not an operation: use W, R or F.');
+  await expect(lab.editorMsg).toContainText('Line 2, column 8: `Q` is not an operation: use W, R or F.');
+  // The line it names is quoted under the message, a caret under column 8.
+  await expect(lab.editorMsg).toContainText('2 │ thread Q');
+  expect(await lab.editorMsg.textContent()).toMatch(/\n {2}│ {8}\^$/);
   await expect(lab.editor).toHaveAttribute('aria-invalid', 'true');
   await page.getByTestId('load-test').click();
   await expect(lab.latest).toHaveAttribute('data-tone', 'refused');

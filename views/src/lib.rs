@@ -13,6 +13,7 @@ pub mod control;
 pub mod cpu;
 pub mod draw;
 pub mod element;
+pub mod excerpt;
 pub mod export;
 pub mod live;
 pub mod memory;

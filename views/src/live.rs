@@ -167,6 +167,18 @@ struct Live<M: View> {
 
 impl<M: View> Live<M> {
     /// Why the model would refuse a fixed action now, if it would.
+    /// Whether a form's typed values would be taken, without taking them.
+    fn try_input(&self, slot: Slot, input: &Input) -> Result<(), String> {
+        match self.ui.resolve(slot, input)? {
+            Command::Do(action) => match self.timeline.model().refusal(&action) {
+                Some(refusal) => Err(refusal.reason),
+                None => Ok(()),
+            },
+            Command::Restart(config) => M::validate(&config),
+            Command::Look(_) => Ok(()),
+        }
+    }
+
     fn refusal(&self, slot: Slot) -> Option<String> {
         match self.ui.handler(slot)? {
             Handler::Fixed(Command::Do(action)) => {
@@ -194,6 +206,18 @@ impl<M: View> Live<M> {
 }
 
 /// Focus keys of the latest step's narration.
+/// A form's error that names a line of what was typed, with that line
+/// quoted under it (see [`crate::excerpt`]).
+fn at_the_line(message: String, input: &Input) -> String {
+    let Input::Fields(values) = input else {
+        return message;
+    };
+    values
+        .iter()
+        .find_map(|text| crate::excerpt::point_at_line(&message, text))
+        .unwrap_or(message)
+}
+
 fn in_focus(lines: &[NarrationLine], step: usize) -> Vec<&str> {
     lines
         .iter()
@@ -251,19 +275,16 @@ impl<M: View> LiveDemo for Live<M> {
     }
 
     fn send(&mut self, slot: Slot, input: &Input) -> Result<(), String> {
-        let command = self.ui.resolve(slot, input)?;
-        self.run(command)
+        let command = self
+            .ui
+            .resolve(slot, input)
+            .map_err(|e| at_the_line(e, input))?;
+        self.run(command).map_err(|e| at_the_line(e, input))
     }
 
     fn check(&self, slot: Slot, input: &Input) -> Result<(), String> {
-        match self.ui.resolve(slot, input)? {
-            Command::Do(action) => match self.timeline.model().refusal(&action) {
-                Some(refusal) => Err(refusal.reason),
-                None => Ok(()),
-            },
-            Command::Restart(config) => M::validate(&config),
-            Command::Look(_) => Ok(()),
-        }
+        self.try_input(slot, input)
+            .map_err(|e| at_the_line(e, input))
     }
 
     fn step(&mut self) -> bool {

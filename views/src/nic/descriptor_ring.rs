@@ -485,7 +485,7 @@ impl View for DescriptorRing {
         out.push(Control::note("Step runs the NIC: fetch, DMA, write-back."));
         let mut breaks = vec![Control::toggle(
             "relaxed-doorbell",
-            "Doorbell via writel_relaxed(), no barrier (arm64)",
+            "Doorbell with no barrier: writel_relaxed() on arm64, a WC mapping on x86",
             self.relaxed_doorbell,
             ui.act(RingAction::SetRelaxedDoorbell(!self.relaxed_doorbell)),
         )

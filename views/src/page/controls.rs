@@ -264,6 +264,12 @@ fn field(f: &Field, form: &str, invalid: bool) -> El {
 }
 
 fn form(f: &Form, message: Option<&str>) -> El {
+    // A code editor's errors quote the line they name: monospace, lines kept.
+    let msg_class = if f.fields.iter().any(|x| x.kind == FieldKind::Code) {
+        "field-msg code-msg"
+    } else {
+        "field-msg"
+    };
     El::html("form", format!("form-{}", f.id))
         .attr("class", "form")
         .attr("data-testid", format!("{}-form", f.id))
@@ -282,7 +288,7 @@ fn form(f: &Form, message: Option<&str>) -> El {
                 )
                 .child(
                     El::html("p", "m")
-                        .attr("class", "field-msg")
+                        .attr("class", msg_class)
                         .attr("role", "status")
                         .attr("id", format!("{}-msg", f.id))
                         .attr("data-testid", format!("{}-msg", f.id))

@@ -169,3 +169,19 @@ fn a_race_is_named_under_c11() {
     assert_eq!(c11.state.as_deref(), Some("undefined"));
     assert_eq!(c11.cells[3].text, "data race on x: a and d");
 }
+
+#[test]
+fn a_typed_error_is_quoted_at_its_line_with_a_caret() {
+    use crate::live::LiveDemo;
+    let (live, _) = crate::live::open::<Reordering>(None);
+    let mut live: Box<dyn LiveDemo> = live;
+    let frame = live.frame();
+    let Some(Control::Form(form)) = Control::find(&frame.controls, "load-test") else {
+        panic!("editor");
+    };
+    let typed = crate::Input::Fields(vec!["thread W x 1\nthread Q\nexists x=1".into()]);
+    let shown =
+        "Line 2, column 8: `Q` is not an operation: use W, R or F.\n2 │ thread Q\n  │        ^";
+    assert_eq!(live.check(form.send, &typed).unwrap_err(), shown);
+    assert_eq!(live.send(form.send, &typed).unwrap_err(), shown);
+}
