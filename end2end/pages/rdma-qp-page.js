@@ -21,6 +21,15 @@ export class RdmaQpPage extends DemoPage {
   async socketSend() { await this.page.getByTestId('socket-send').click(); }
   async resetQp() { await this.page.getByTestId('reset-qp').click(); }
 
+  // Two unsignaled RDMA WRITEs run to completion: done, no CQE, slots held.
+  async twoSilentWrites() {
+    await this.signaled(false);
+    await this.postWrite();
+    await this.postWrite();
+    await this.steps(6);
+    await this.expectFigure('silent', 2);
+  }
+
   async steps(n) {
     for (let i = 0; i < n; i += 1) {
       const before = await this.stepCount.textContent();

@@ -235,11 +235,7 @@ test('break it: a wrong rkey is NAKed with a remote access error', async ({ page
 test('selective signalling: unsignaled WRs write no CQE and hold their slots', async ({ page }) => {
   const qp = new RdmaQpPage(page);
   await qp.open();
-  await qp.signaled(false);
-  await qp.postWrite();
-  await qp.postWrite();
-  await qp.steps(6);
-  await qp.expectFigure('silent', 2);
+  await qp.twoSilentWrites();
   await qp.expectFigure('cq', '0/4');
   await qp.expectFigure('sq', '2/4');
   await qp.expectSq(0, 'done, no CQE');
@@ -269,11 +265,7 @@ test('break it: never signalling fills the SQ for good', async ({ page }) => {
 test('a copied link reopens one-sided work: unsignaled WRITEs, a READ and its bytes', async ({ page }) => {
   const qp = new RdmaQpPage(page);
   await qp.open();
-  await qp.signaled(false);
-  await qp.postWrite();
-  await qp.postWrite();
-  await qp.steps(6);
-  await qp.expectFigure('silent', 2);
+  await qp.twoSilentWrites();
   await qp.signaled(true);
   await qp.postRead();
   await qp.steps(2);

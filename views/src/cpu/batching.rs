@@ -582,7 +582,7 @@ mod tests {
         // One batch: the first item waits for 255 more, about 2.4 ms.
         assert_eq!(
             summary,
-            "256 of 256 done · mean latency 1.2 ms · p99 2.4 ms · longest fill wait 2.4 ms"
+            "256 of 256 done · mean latency 1.3 ms · p99 2.4 ms · longest fill wait 2.4 ms"
         );
         let table = scene.table_named("batching-curve").unwrap();
         let p99_256 = &table.rows[8].cells[5].text;
