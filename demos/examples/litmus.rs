@@ -26,20 +26,27 @@
 //! test also gets a line `  race: a d x` naming the two racing events (herd's
 //! letters: a, b, c… in thread order) and the location.
 //!
+//! The text is made by `demos::memory::litmus::report`, where unit tests pin
+//! it; this file only reads the arguments and the file and sets the status.
+//!
 //! Bad input (unreadable file, parse error, a test too big to explore) prints
-//! `FILE:line:col: reason` on standard error and exits with status 2.
+//! `FILE:line:col: reason` on standard error and exits with status 2. So does
+//! a bad command line (an unknown option, no file or two), with the usage
+//! line.
 
-use demos::memory::litmus::{explain::letter, parse, Analysis, MemModel, Verdict};
+use demos::memory::litmus::report::{args, report};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let outcomes = args.iter().any(|a| a == "--outcomes");
-    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let [file] = files[..] else {
-        eprintln!("usage: litmus [--outcomes] FILE");
-        return ExitCode::from(2);
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let args = match args(&argv) {
+        Ok(a) => a,
+        Err(usage) => {
+            eprintln!("{usage}");
+            return ExitCode::from(2);
+        }
     };
+    let file = args.file;
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
@@ -47,48 +54,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let test = match parse(&text) {
-        Ok(t) => t,
+    match report(&text, args.outcomes) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("{file}:{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let analysis = match Analysis::of(&test) {
-        Ok(a) => a,
-        Err(reason) => {
-            eprintln!("{file}:1:1: {reason}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut out = String::new();
-    for model in MemModel::ALL {
-        let verdict = analysis.verdict(model);
-        out.push_str(&format!("{} {}\n", model.label(), verdict.word()));
-        if !outcomes {
-            continue;
-        }
-        for row in analysis.allowed(model) {
-            let regs = test.regs.iter().zip(&row.regs);
-            let mem = analysis
-                .mem_locs
-                .iter()
-                .map(|l| &test.locs[*l as usize])
-                .zip(&row.mem);
-            let state: String = regs.chain(mem).map(|(n, v)| format!("{n}={v}; ")).collect();
-            out.push_str(&format!("  {}\n", state.trim_end()));
-        }
-        if let (Verdict::Undefined, Some((x, y))) = (verdict, analysis.race) {
-            let sk = &analysis.skeleton;
-            let loc = sk.events[x as usize].loc.unwrap_or(0);
-            out.push_str(&format!(
-                "  race: {} {} {}\n",
-                letter(sk, x as usize),
-                letter(sk, y as usize),
-                test.locs[loc as usize]
-            ));
+            ExitCode::from(2)
         }
     }
-    print!("{out}");
-    ExitCode::SUCCESS
 }

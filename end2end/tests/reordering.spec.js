@@ -38,6 +38,15 @@ test('MP: TSO forbids the stale read by the cycle po ; rfe ; po ; fre, ARMv8 all
   await lab.expectOutcome('r1=1, r2=0', 'allowed');
   await expect(lab.graph).toHaveAttribute('aria-label', 'Execution of r1=1, r2=0 under ARMv8: allowed');
   await expect(lab.graph.locator('[data-state$=" cycle"]')).toHaveCount(0);
+  // Each relation has its own dash as well as its own colour, and its legend
+  // key carries the same dash class as its edges.
+  const legend = lab.graph.locator('xpath=..').locator('figcaption.legend');
+  const dashes = { po: 'solid', rf: 'dashed', co: 'dotted', fr: 'dashdot' };
+  for (const [rel, dash] of Object.entries(dashes)) {
+    const cls = new RegExp(`(^|\\s)${dash}(\\s|$)`);
+    await expect(legend.locator('.key', { hasText: `${rel}: ` })).toHaveClass(cls);
+    if (rel !== 'co') await expect(lab.graph.locator(`[data-state="${rel}"]`).first()).toHaveClass(cls);
+  }
 
   await lab.chooseModel('C11');
   await expect(lab.code(0, 0)).toHaveText('store(x, 1, relaxed)');

@@ -17,7 +17,8 @@
 //!   `na rlx rel sc` (C11 forbids the others). `F` is the full fence, `F.ld`
 //!   / `F.st` the Arm load / store barriers, `F.acq F.rel F.acqrel F.sc` C11 fences.
 //! - A store of a register (`W y r1`) is a data dependency on it.
-//! - Registers are `r` and 1–3 digits, each loaded by exactly one read;
+//! - Registers are `r` and digits (at most [`MAX_IDENT`] characters in all),
+//!   each loaded by exactly one read;
 //!   locations are lower-case identifiers (at most 3, all start at 0);
 //!   values are 0–9; a name is letters, digits and `+ . _ -`.
 //! - The condition uses `REG=VALUE`, `LOC=VALUE`, `/\`, `\/` and parentheses.
@@ -199,8 +200,12 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '_' | '-')
 }
 
+/// `r` and one or more digits, as issue 8's format says: any number of
+/// them, so `r1234` is a register (a register is an identifier, and its
+/// length is bounded where it is declared, by [`MAX_IDENT`], as a
+/// location's is).
 fn is_reg(s: &str) -> bool {
-    s.len() >= 2 && s.len() <= 4 && s.starts_with('r') && s[1..].bytes().all(|b| b.is_ascii_digit())
+    s.len() >= 2 && s.starts_with('r') && s[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 fn is_loc(s: &str) -> bool {
@@ -436,6 +441,12 @@ impl Parser {
             return self.err(
                 t.col,
                 format!("`{}` is not a register: use r and digits, e.g. r1", t.text),
+            );
+        }
+        if t.text.len() > MAX_IDENT {
+            return self.err(
+                t.col,
+                format!("a register name has at most {MAX_IDENT} characters"),
             );
         }
         if self.regs.iter().any(|r| r == t.text) {
@@ -801,6 +812,26 @@ mod tests {
             ")".repeat(20)
         );
         assert!(err(&deep).2.contains("nest at most"));
+    }
+
+    #[test]
+    fn a_register_is_r_and_any_number_of_digits() {
+        // Issue 8: "Registers are `r` followed by digits". r1234 was once
+        // refused as "not a register" because only 1-3 digits were accepted.
+        let t = parse("thread R x r1234; W y r1234\nexists r1234=1").unwrap();
+        assert_eq!(t.regs, ["r1234"]);
+        assert_eq!(parse(&t.to_text()).unwrap(), t);
+        let longest = format!("r{}", "9".repeat(MAX_IDENT - 1));
+        assert!(parse(&format!("thread R x {longest}\nexists {longest}=0")).is_ok());
+        // One digit more is refused for its length, not as "not a register".
+        let (l, c, r) = err(&format!("thread R x {longest}0\nexists x=0"));
+        assert_eq!((l, c), (1, 12));
+        assert_eq!(r, "a register name has at most 12 characters");
+        // And r and digits is never a location, however many digits.
+        assert!(err("thread W r1234 1\nexists r1234=1")
+            .2
+            .contains("not a location"));
+        assert!(err("thread R x r\nexists x=0").2.contains("not a register"));
     }
 
     #[test]

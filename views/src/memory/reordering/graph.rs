@@ -1,6 +1,6 @@
 //! One candidate execution drawn herd-style: events as boxes, a column per
 //! thread and the initial writes on top; program order, reads-from,
-//! coherence and from-read edges, each with its own colour *and* stroke;
+//! coherence and from-read edges, each with its own colour *and* dash;
 //! the cycle that forbids the outcome drawn thick in the fault colour, each
 //! of its edges named as in the textbook (`po`, `rfe`, `fre`, `dob`…).
 
@@ -38,17 +38,46 @@ impl Family {
         }
     }
 
-    /// Colour class, then stroke class.
+    /// Colour class, then dash class. Issue 8 asks for "colour *and* dash
+    /// style per relation", so a relation is told apart without colour
+    /// (colour-blind readers, greyscale prints of the downloaded figure):
+    /// po is solid, the backbone; rf long dashes; co dots; and fr, which is
+    /// rf⁻¹ ; co, a dash and a dot. The dash patterns are `static/scene.css`'s.
+    /// A cycle-only edge (dob, bob, hb…) is always drawn in the fault colour
+    /// and named by its label.
     fn classes(self) -> (&'static str, &'static str) {
         match self {
-            Family::Po => ("idle", ""),
-            Family::Rf => ("done", ""),
-            Family::Co => ("nic", "dashed"),
-            Family::Fr => ("driver", "ghost"),
-            Family::Other => ("fault", ""),
+            Family::Po => ("idle", "solid"),
+            Family::Rf => ("done", "dashed"),
+            Family::Co => ("nic", "dotted"),
+            Family::Fr => ("driver", "dashdot"),
+            Family::Other => ("fault", "solid"),
+        }
+    }
+
+    /// The legend key: the classes every edge of the family carries, `line`
+    /// included, which draws the key as a short stroke rather than a box.
+    /// The cycle's key is thick and in the fault colour, as the cycle is;
+    /// it has no dash, since a cycle edge keeps its own relation's dash.
+    fn key(self) -> String {
+        match self {
+            Family::Other => "fault line thick".to_string(),
+            _ => {
+                let (colour, dash) = self.classes();
+                format!("{colour} line {dash}")
+            }
         }
     }
 }
+
+/// The legend, one key per relation, each drawn exactly as its edges are.
+const LEGEND: [(Family, &str); 5] = [
+    (Family::Po, "po: program order (solid)"),
+    (Family::Rf, "rf: reads from (dashed)"),
+    (Family::Co, "co: coherence order (dotted)"),
+    (Family::Fr, "fr: from-read (dash-dot)"),
+    (Family::Other, "the cycle that forbids it (thick)"),
+];
 
 struct Edge {
     from: usize,
@@ -193,12 +222,10 @@ pub fn graph(a: &Analysis, row: &Row, model: usize, title: String) -> Figure {
     let width = (threads * COL + 40.0).max(560.0);
     let depth = a.test.threads.iter().map(Vec::len).max().unwrap_or(1) as f32;
     let height = FIRST_Y + ROW * (depth - 1.0) + NODE_H / 2.0 + 14.0;
-    let mut f = Figure::new("graph", title, width, height)
-        .legend("idle", "po: program order")
-        .legend("done", "rf: reads from")
-        .legend("nic dashed", "co: coherence order")
-        .legend("driver dashed", "fr: from-read (dotted)")
-        .legend("fault", "the cycle that forbids it");
+    let mut f = LEGEND.iter().fold(
+        Figure::new("graph", title, width, height),
+        |f, (family, meaning)| f.legend(&family.key(), *meaning),
+    );
     let cell = &row.cells[model];
     let Some(w) = &cell.witness else {
         f.push(

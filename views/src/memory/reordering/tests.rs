@@ -185,3 +185,89 @@ fn a_typed_error_is_quoted_at_its_line_with_a_caret() {
     assert_eq!(live.check(form.send, &typed).unwrap_err(), shown);
     assert_eq!(live.send(form.send, &typed).unwrap_err(), shown);
 }
+
+/// The dash classes `static/scene.css` defines for lines.
+const DASHES: [&str; 5] = ["solid", "dashed", "dotted", "dashdot", "ghost"];
+
+fn dash_of(s: &crate::scene::Shape) -> Vec<&'static str> {
+    DASHES.into_iter().filter(|d| s.has_class(d)).collect()
+}
+
+#[test]
+fn each_relation_has_its_own_dash_and_its_legend_key_is_drawn_like_its_edges() {
+    // R under TSO: the outcome the condition asks about is allowed and its
+    // graph has all four relations (co between the two stores of y, fr from
+    // the load of x to the store of x).
+    let s = scene(&at("R", MemModel::Tso));
+    let graph = s.figures().find(|f| f.key == "graph").unwrap();
+    let edges: Vec<_> = graph
+        .walk()
+        .into_iter()
+        .filter(|e| e.key.starts_with("edge-"))
+        .collect();
+    let mut dashes = Vec::new();
+    for rel in ["po", "rf", "co", "fr"] {
+        let mine: Vec<_> = edges
+            .iter()
+            .filter(|e| e.state.as_deref() == Some(rel))
+            .collect();
+        assert!(!mine.is_empty(), "R draws no {rel} edge");
+        let (key, meaning) = graph
+            .legend
+            .iter()
+            .find(|(_, m)| m.starts_with(&format!("{rel}: ")))
+            .unwrap_or_else(|| panic!("no legend key for {rel}"));
+        for e in &mine {
+            assert_eq!(dash_of(e).len(), 1, "{rel} edge {}: {}", e.key, e.class);
+            for class in key.split(' ') {
+                assert!(
+                    e.has_class(class),
+                    "{rel}: the key `{key}` ({meaning}) has {class}, the edge `{}` does not",
+                    e.class
+                );
+            }
+        }
+        let dash = dash_of(mine[0])[0];
+        assert!(
+            mine.iter().all(|e| dash_of(e) == [dash]),
+            "{rel} edges differ"
+        );
+        assert!(
+            meaning.contains(&dash.replace("dashdot", "dash-dot")),
+            "{meaning}"
+        );
+        dashes.push(dash);
+    }
+    let mut distinct = dashes.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4, "po, rf, co, fr dashes: {dashes:?}");
+
+    // Under SC the outcome is forbidden: the cycle's edges carry the cycle
+    // key's classes (fault colour, thick) and keep their relation's dash.
+    let s = scene(&at("R", MemModel::Sc));
+    let graph = s.figures().find(|f| f.key == "graph").unwrap();
+    let (key, _) = graph
+        .legend
+        .iter()
+        .find(|(_, m)| m.starts_with("the cycle"))
+        .unwrap();
+    let cycle: Vec<_> = graph
+        .walk()
+        .into_iter()
+        .filter(|e| e.state.as_deref().is_some_and(|st| st.ends_with(" cycle")))
+        .collect();
+    assert!(!cycle.is_empty());
+    for e in cycle {
+        assert!(
+            key.split(' ').all(|c| e.has_class(c)),
+            "{key} vs {}",
+            e.class
+        );
+        let rel = &e.state.as_deref().unwrap()[..2];
+        let want = ["po", "rf", "co", "fr"].iter().position(|r| *r == rel);
+        if let Some(i) = want {
+            assert_eq!(dash_of(e), [dashes[i]], "{}", e.class);
+        }
+    }
+}
