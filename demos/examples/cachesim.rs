@@ -2,10 +2,13 @@
 //! did, for checking the simulator against other cache simulators.
 //!
 //! `cargo run -q --release -p demos --example cachesim -- CONFIG TRACE [--each] [--detail]`
-//! (`--help` prints the formats and the exact semantics).
+//! (`--help` prints the formats and the exact semantics). An unknown
+//! `--option` exits with status 2. The arguments and the output are
+//! `demos::cpu::cachesim::cli`, whose unit tests pin the exact text.
 
+use demos::cpu::cachesim::cli::{parse_args, write_report, Command};
 use demos::cpu::cachesim::parse::{parse_config, parse_trace, ParseError};
-use demos::cpu::cachesim::{AccessKind, Hierarchy};
+use demos::cpu::cachesim::Hierarchy;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -56,7 +59,8 @@ Semantics:
   capacity = a fully associative LRU cache of the same number of lines, fed the
   same stream, misses too; conflict = the rest.
 
-Bad input exits with status 2 and names the file, line and reason.
+Bad input exits with status 2 and names the file, line and reason; so does
+an unknown --option.
 ";
 
 fn fail(message: String) -> ExitCode {
@@ -76,23 +80,18 @@ fn located(path: &str, e: ParseError) -> String {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{HELP}");
-        return ExitCode::SUCCESS;
-    }
-    let (mut each, mut detail, mut files) = (false, false, Vec::new());
-    for arg in &args {
-        match arg.as_str() {
-            "--each" => each = true,
-            "--detail" => detail = true,
-            flag if flag.starts_with("--") => {
-                return fail(format!("unknown option {flag} (see --help)"))
-            }
-            file => files.push(file),
+    let (config_path, trace_path, each, detail) = match parse_args(&args) {
+        Ok(Command::Help) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
         }
-    }
-    let [config_path, trace_path] = files[..] else {
-        return fail("usage: cachesim CONFIG TRACE [--each] [--detail] (see --help)".into());
+        Ok(Command::Run {
+            config,
+            trace,
+            each,
+            detail,
+        }) => (config, trace, each, detail),
+        Err(e) => return fail(e),
     };
     let config = match read(config_path)
         .and_then(|t| parse_config(&t).map_err(|e| located(config_path, e)))
@@ -111,41 +110,6 @@ fn main() -> ExitCode {
     };
     let mut out = BufWriter::new(io::stdout().lock());
     // A closed pipe (e.g. `| head`) ends the output quietly.
-    let _ = run(&mut hierarchy, &trace, each, detail, &mut out).and_then(|_| out.flush());
+    let _ = write_report(&mut hierarchy, &trace, each, detail, &mut out).and_then(|_| out.flush());
     ExitCode::SUCCESS
-}
-
-fn run(
-    h: &mut Hierarchy,
-    trace: &[(AccessKind, u64)],
-    each: bool,
-    detail: bool,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    for &(kind, addr) in trace {
-        let report = h.access(addr, kind);
-        if each {
-            writeln!(out, "{}", h.name(report.served))?;
-        }
-    }
-    for line in h.summary() {
-        writeln!(out, "{line}")?;
-    }
-    if detail {
-        for l in &h.levels {
-            let s = &l.stats;
-            writeln!(
-                out,
-                "{} compulsory={} capacity={} conflict={} evictions={} wb_in={}",
-                l.spec.name, s.compulsory, s.capacity, s.conflict, s.evictions, s.writebacks_in
-            )?;
-        }
-        writeln!(
-            out,
-            "MEM reads={} writes={}",
-            h.memory.reads, h.memory.writes
-        )?;
-        writeln!(out, "accesses={} cycles={}", h.accesses, h.cycles)?;
-    }
-    Ok(())
 }

@@ -34,13 +34,24 @@
 //! Options (value after a space or `=`): `--src` and `--dst` ADDR:PORT,
 //! `--src-mac` and `--dst-mac` (required); `--seq` and `--ack` (0–2³²−1,
 //! default 0), `--flags` letters from `FSRPAUEC` in any order, empty for
-//! none (default `S`), `--window` (default 8192), `--ttl` (1–255, default
+//! none (default `S`), `--window` (default 8192), `--ttl` (0–255, default
 //! 64), `--id` (default 1), `--payload-hex` (default empty), `--df`,
-//! `--mtu` (68–9216, default 1500), `--pad`. The defaults are scapy's.
+//! `--mtu` (68–9216, no default), `--pad`. The defaults are scapy's.
+//!
+//! TTL 0 is built: RFC 1122 §3.2.1.7 says a host must not *send* it, and
+//! this example only prints bytes, as scapy's `IP(ttl=0)` does.
+//!
+//! **No MTU is assumed**: like a packet library, the example builds a
+//! datagram of any length IPv4's 16-bit Total Length can state (RFC 791
+//! §3.1), so up to 65,495 bytes of payload behind the two 20-byte headers.
+//! Only with `--mtu` must the datagram fit a link, and one that does not is
+//! refused (with `--df` IP must drop it; without, IP would fragment it,
+//! RFC 791 §2.3; either way it is not one frame).
 //!
 //! Bad input (an address, port or number out of range, an unknown flag or
-//! option, odd or non-hex payload, a datagram larger than the MTU) exits
-//! with status 2 and the reason on standard error; nothing is printed.
+//! option, odd or non-hex payload, a datagram over 65,535 bytes, or larger
+//! than the `--mtu` given) exits with status 2 and the reason on standard
+//! error; nothing is printed.
 //! The work is done by `demos::net::wire::cli`, whose tests pin the output.
 
 use demos::net::wire::cli::frame_command;

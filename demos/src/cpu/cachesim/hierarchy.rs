@@ -241,6 +241,29 @@ impl Hierarchy {
         }
     }
 
+    /// The `cachesim` example's `--detail` lines: per level the misses by
+    /// kind, evictions and write-backs received, then memory's reads and
+    /// writes, then the accesses and their total cycles.
+    pub fn detail(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .levels
+            .iter()
+            .map(|l| {
+                let s = &l.stats;
+                format!(
+                    "{} compulsory={} capacity={} conflict={} evictions={} wb_in={}",
+                    l.spec.name, s.compulsory, s.capacity, s.conflict, s.evictions, s.writebacks_in
+                )
+            })
+            .collect();
+        out.push(format!(
+            "MEM reads={} writes={}",
+            self.memory.reads, self.memory.writes
+        ));
+        out.push(format!("accesses={} cycles={}", self.accesses, self.cycles));
+        out
+    }
+
     /// The contract output: one line per level, `L1 hits=H misses=M wb=W`.
     pub fn summary(&self) -> Vec<String> {
         self.levels

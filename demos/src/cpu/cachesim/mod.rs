@@ -51,6 +51,7 @@
 //! valid lines displaced; `writebacks` the dirty ones among them, sent on.
 
 mod classify;
+pub mod cli;
 mod hierarchy;
 mod level;
 pub mod parse;

@@ -35,8 +35,11 @@ pub const MAX_CHART_STRIDE: usize = 512;
 /// Cycles of an access that hits: a Golden Cove L1D load-to-use (Intel 64
 /// and IA-32 Architectures Optimization Reference Manual).
 pub const HIT_CYCLES: u32 = 5;
-/// Cycles a miss adds: 345 more make 350, about 100 ns of DRAM at 3.5 GHz
-/// (the same DRAM trip as the cache-hierarchy demo; no L2 or L3 here).
+/// Cycles a miss adds: 345 more make 350, the cache-hierarchy demo's DRAM
+/// trip (no L2 or L3 here): 100 ns at an assumed 3.5 GHz, this model's
+/// round figure for the idle local-DRAM latency that Intel's Memory Latency
+/// Checker reports on current Xeon servers, which is on the order of 100 ns
+/// (see `cache_hierarchy::config`).
 pub const MISS_CYCLES: u32 = 345;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

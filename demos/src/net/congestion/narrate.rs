@@ -22,8 +22,8 @@ pub struct Tally {
     drops: [u64; 2],
     /// (flow, segment, ssthresh, cwnd) at each fast retransmit.
     fast: Vec<(usize, u64, u64, u64)>,
-    /// (flow, segment, ssthresh) at each timeout.
-    timeouts: Vec<(usize, u64, u64)>,
+    /// (flow, segment, ssthresh, ssthresh held) at each timeout.
+    timeouts: Vec<(usize, u64, u64, bool)>,
     /// (flow, cwnd) when fast recovery ended.
     recovered: Vec<(usize, u64)>,
     partial: u64,
@@ -48,12 +48,18 @@ impl Tally {
                 }
             }
             Happening::TimedOut { flow, seq, .. } => {
-                self.timeouts
-                    .push((flow, seq, path.flows[flow].sender.ssthresh))
+                let s = &path.flows[flow].sender;
+                self.timeouts.push((flow, seq, s.ssthresh, held(s)))
             }
             _ => {}
         }
     }
+}
+
+/// The last timeout resent a segment the timer had already resent, so
+/// ssthresh was held (RFC 5681 §3.1).
+fn held(s: &Sender) -> bool {
+    s.timeouts_in_a_row > 1
 }
 
 fn phase(s: &Sender) -> &'static str {
@@ -124,11 +130,12 @@ pub fn summary(m: &Congestion, from: u64, before: &[u64], t: &Tally) -> Vec<Even
             plural(t.partial as usize)
         )));
     }
-    for &(f, seq, ss) in &t.timeouts {
+    for &(f, seq, ss, held) in &t.timeouts {
         out.push(
             Event::fault(format!(
-                "Flow {}'s retransmission timer fired: cwnd = 1 segment, ssthresh = {}, segment {seq} resent.",
+                "Flow {}'s retransmission timer fired: cwnd = 1 segment, ssthresh {} {}, segment {seq} resent.",
                 f + 1,
+                if held { "stays" } else { "=" },
                 segs(ss)
             ))
             .at(flow_key(f)),
@@ -190,10 +197,17 @@ pub fn happening(m: &Congestion, h: Happening) -> Event {
             seq,
             spurious,
         } => Event::fault(format!(
-            "Flow {}'s timer fired after {}: segment {seq} resent, cwnd = 1 segment, ssthresh = {}{}.",
+            "Flow {}'s timer fired after {}: segment {seq} resent, cwnd = 1 segment, ssthresh {}{}.",
             flow + 1,
             duration(p.flows[flow].sender.rto / 2),
-            segs(p.flows[flow].sender.ssthresh),
+            if held(&p.flows[flow].sender) {
+                format!(
+                    "stays {}, as segment {seq} was already resent by the timer (RFC 5681 §3.1)",
+                    segs(p.flows[flow].sender.ssthresh)
+                )
+            } else {
+                format!("= {}", segs(p.flows[flow].sender.ssthresh))
+            },
             crate::net::incast::spurious_note(spurious)
         ))
         .at(flow_key(flow)),

@@ -4,7 +4,9 @@
 //! segment carries one SMSS of a bulk transfer). Rules and their sources:
 //! - slow start, congestion avoidance, ssthresh: RFC 5681 §3.1;
 //! - fast retransmit / fast recovery on the third duplicate ACK: RFC 5681 §3.2;
-//! - NewReno's `recover`, partial and full ACKs: RFC 6582 §3.2;
+//! - NewReno's `recover`, partial and full ACKs: RFC 6582 §3.2; only the
+//!   first partial ACK of a recovery restarts the timer (§3.2 step 3);
+//! - a repeated timeout for the same segment holds ssthresh: RFC 5681 §3.1;
 //! - CUBIC's growth and β = 0.7 reduction: RFC 9438 §4 (see [`super::cubic`]);
 //! - DCTCP's α and window cut on ECN echoes: RFC 8257 §3.3;
 //! - RTT estimate and retransmission timer: RFC 6298 §2 and §5; samples come
@@ -134,6 +136,12 @@ pub struct Sender {
     pub rto_min: u64,
     /// When the retransmission timer fires, if running.
     pub rto_at: Option<u64>,
+    /// Partial ACKs seen in the current fast recovery (NewReno and CUBIC):
+    /// only the first one restarts the timer (RFC 6582 §3.2 step 3).
+    pub partials: u32,
+    /// Timeouts since SND.UNA last moved: above 1, the timer has resent the
+    /// same segment again, and ssthresh was left alone (RFC 5681 §3.1).
+    pub timeouts_in_a_row: u32,
     /// A retransmission waiting to go out ahead of new data.
     pub retransmit: Option<u64>,
     pub cubic: Cubic,
@@ -165,6 +173,8 @@ impl Sender {
             rto: RTO_INITIAL_NS,
             rto_min,
             rto_at: None,
+            partials: 0,
+            timeouts_in_a_row: 0,
             retransmit: None,
             cubic: Cubic::new(fast_convergence),
             dctcp: None,
@@ -237,13 +247,32 @@ impl Sender {
         self.sample_rtt(now.saturating_sub(echo));
         let marked = self.dctcp_account(ack, newly, ece);
         self.snd_una = ack;
+        // SND.UNA moved: the next timeout is for a segment the timer has not resent.
+        self.timeouts_in_a_row = 0;
         self.snd_max = self.snd_max.max(ack);
         self.snd_nxt = self.snd_nxt.max(ack);
-        // RFC 6298 §5.2/§5.3: stop the timer when all is acknowledged, else restart it.
-        self.rto_at = (self.snd_una < self.snd_max).then(|| now + self.rto);
+        let partial = self.in_recovery && self.algorithm != Algorithm::Reno && ack < self.recover;
+        if self.snd_una >= self.snd_max {
+            // RFC 6298 §5.2: "When all outstanding data has been
+            // acknowledged, turn off the retransmission timer."
+            self.rto_at = None;
+        } else if !partial || self.partials == 0 {
+            // RFC 6298 §5.3: "When an ACK is received that acknowledges new
+            // data, restart the retransmission timer so that it will expire
+            // after RTO seconds". In NewReno's fast recovery only the first
+            // partial ACK does: "For the first partial ACK that arrives
+            // during fast recovery, also reset the retransmit timer"
+            // (RFC 6582 §3.2 step 3). Later partial ACKs leave it running,
+            // so that when many segments of one window are lost the timer
+            // fires and slow start resends them, rather than fast recovery
+            // resending one per RTT. This is the "Impatient" variant;
+            // restarting on every partial ACK is "Slow-but-Steady", which
+            // the specification does not choose.
+            self.rto_at = Some(now + self.rto);
+        }
 
         if self.in_recovery {
-            if self.algorithm == Algorithm::Reno || ack >= self.recover {
+            if !partial {
                 // RFC 5681 §3.2 step 6 (Reno: any new ACK), RFC 6582 §3.2 step 3
                 // full ACK, option (2): cwnd = ssthresh. Exit fast recovery.
                 self.cwnd = self.ssthresh;
@@ -256,6 +285,7 @@ impl Sender {
                 // bytes, add one SMSS back, stay in fast recovery.
                 self.retransmit = Some(self.snd_una);
                 self.cwnd = self.cwnd.saturating_sub(newly * MSS) + MSS;
+                self.partials += 1;
                 Note::Partial { seq: self.snd_una }
             }
         } else if marked {
@@ -292,15 +322,32 @@ impl Sender {
         self.retransmit = Some(self.snd_una);
         self.cwnd = self.ssthresh + 3 * MSS;
         self.in_recovery = true;
+        // A new recovery: its first partial ACK restarts the timer again.
+        self.partials = 0;
         self.fast_retransmits += 1;
         Note::FastRetransmit { seq: self.snd_una }
     }
 
     /// The retransmission timer fired at `now`.
     pub fn on_timeout(&mut self, now: u64) -> Note {
-        self.set_ssthresh(true);
+        // RFC 5681 §3.1: ssthresh = max(FlightSize/2, 2·SMSS) (equation 4)
+        // applies when the timer detects a loss and "the given segment has
+        // not yet been resent by way of the retransmission timer"; "when a
+        // TCP sender detects segment loss using the retransmission timer and
+        // the given segment has already been retransmitted by way of the
+        // retransmission timer at least once, the value of ssthresh is held
+        // constant." Without this a backed-off timeout would cut again what
+        // the first one already cut. RFC 9438 §4.8 has CUBIC reduce cwnd on
+        // a timeout as Reno does and set ssthresh with β_cubic as in §4.6;
+        // this model reads Reno's rule as holding, with ssthresh, the W_max
+        // and cwnd_prior recorded alongside it, so a retry of the same
+        // timeout is not a second congestion event.
+        if self.timeouts_in_a_row == 0 {
+            self.set_ssthresh(true);
+        }
+        self.timeouts_in_a_row += 1;
         // RFC 5681 §3.1: "cwnd MUST be set to no more than the loss window,
-        // LW, which equals 1 full-sized segment".
+        // LW, which equals 1 full-sized segment", on every timeout.
         self.cwnd = MSS;
         // RFC 6582 §3.2 step 4: record the highest sent in `recover`, leave recovery.
         self.recover = self.snd_max;
@@ -553,5 +600,124 @@ mod tests {
             quiet.dctcp.as_ref().unwrap().alpha,
             ALPHA_ONE - ALPHA_ONE / 16
         );
+    }
+
+    const MS: u64 = 1_000_000;
+
+    /// RFC 6298 §5.3 outside recovery: every ACK of new data restarts the
+    /// timer; §5.2: the ACK of everything stops it.
+    #[test]
+    fn every_new_ack_restarts_the_timer_outside_recovery() {
+        let mut s = with_flight(Algorithm::NewReno, 20);
+        // Samples of 10 and 20 ms keep the RTO at its 200 ms floor.
+        s.on_ack(10 * MS, 5, false, 0);
+        assert_eq!(s.rto, RTO_MIN_LINUX_NS);
+        assert_eq!(s.rto_at, Some(10 * MS + RTO_MIN_LINUX_NS));
+        s.on_ack(20 * MS, 10, false, 0);
+        assert_eq!(s.rto_at, Some(20 * MS + RTO_MIN_LINUX_NS));
+        s.on_ack(30 * MS, 20, false, 0);
+        assert_eq!(s.rto_at, None, "all acknowledged");
+    }
+
+    /// RFC 6582 §3.2 step 3: "For the first partial ACK that arrives during
+    /// fast recovery, also reset the retransmit timer"; later partial ACKs
+    /// leave it running (the Impatient variant), so with many holes in one
+    /// window the timer fires. Each new recovery has its own first partial.
+    #[test]
+    fn newreno_restarts_the_timer_on_the_first_partial_ack_only() {
+        for algorithm in [Algorithm::NewReno, Algorithm::Cubic] {
+            let mut s = with_flight(algorithm, 20);
+            assert_eq!(s.rto_at, Some(RTO_INITIAL_NS), "sent at 0, no sample yet");
+            // Segments 0, 5 and 10 are lost: ACK 0 comes back three times.
+            for t in 1..=3 {
+                s.on_ack(t * MS, 0, false, 0);
+            }
+            assert!(s.in_recovery);
+            assert_eq!(s.rto_at, Some(RTO_INITIAL_NS), "duplicates leave the timer");
+            // The resent 0 brings ACK 5: the first partial ACK restarts it.
+            assert_eq!(s.on_ack(10 * MS, 5, false, 0), Note::Partial { seq: 5 });
+            let first = Some(10 * MS + s.rto);
+            assert_eq!(s.rto_at, first);
+            // The resent 5 brings ACK 10: a second partial ACK does not.
+            assert_eq!(s.on_ack(20 * MS, 10, false, 0), Note::Partial { seq: 10 });
+            assert_eq!(s.rto_at, first, "{algorithm:?}: only the first partial ACK");
+            // The full ACK ends recovery; all is acknowledged, the timer stops.
+            assert_eq!(s.on_ack(30 * MS, 20, false, 0), Note::Recovered);
+            assert_eq!(s.rto_at, None);
+
+            // A second loss episode: its first partial ACK restarts the timer.
+            while s.next_send(30 * MS).is_some() {}
+            let end = s.snd_nxt;
+            for t in 31..=33 {
+                s.on_ack(t * MS, 20, false, 0);
+            }
+            assert!(s.in_recovery);
+            assert_eq!(s.on_ack(40 * MS, 22, false, 0), Note::Partial { seq: 22 });
+            assert_eq!(s.rto_at, Some(40 * MS + s.rto), "{algorithm:?}");
+            assert!(22 < end);
+        }
+    }
+
+    /// RFC 5681 §3.1: when the timer fires again for a segment it has
+    /// already resent, "the value of ssthresh is held constant"; cwnd still
+    /// drops to the loss window. Once SND.UNA moves on, a timeout for the
+    /// new segment computes ssthresh afresh.
+    ///
+    /// To tell holding from recomputing, FlightSize must change between the
+    /// two timeouts: late duplicate ACKs of segment 0 (from 1–7, which did
+    /// arrive) put Reno, which has no `recover` guard, into fast recovery,
+    /// whose inflated window sends segments 8–10.
+    #[test]
+    fn a_second_timeout_for_the_same_segment_holds_ssthresh() {
+        let mut s = with_flight(Algorithm::Reno, 8);
+        s.on_timeout(s.rto_at.unwrap());
+        // max(FlightSize/2, 2·SMSS) = 4 segments.
+        assert_eq!((s.ssthresh, s.cwnd), (4 * MSS, MSS));
+        assert_eq!(s.next_send(RTO_INITIAL_NS), Some(0), "the timer resends 0");
+        for _ in 1..=7 {
+            s.on_ack(RTO_INITIAL_NS + 1, 0, false, 0);
+        }
+        // ssthresh 4 + 3 + 4 more duplicates = 11 segments of window.
+        assert_eq!(s.cwnd, 11 * MSS);
+        while s.next_send(RTO_INITIAL_NS + 1).is_some() {}
+        assert_eq!(s.snd_max, 11);
+        // The backed-off timer fires for segment 0 again. Recomputed,
+        // ssthresh would be 11/2 = 5.5 segments; it is held at 4.
+        s.on_timeout(s.rto_at.unwrap());
+        assert_eq!(s.ssthresh, 4 * MSS, "held constant");
+        assert_eq!(s.cwnd, MSS, "cwnd still goes to the loss window");
+        assert_eq!(s.timeouts_in_a_row, 2);
+        // ACK 1: segment 1 is now the oldest; its timeout is a new loss:
+        // FlightSize = 10 segments, ssthresh 5.
+        let t = s.rto_at.unwrap() - s.rto; // when the second timeout fired
+        assert_eq!(s.next_send(t), Some(0));
+        s.on_ack(t + 5 * MS, 1, false, t);
+        s.on_timeout(s.rto_at.unwrap());
+        assert_eq!(s.ssthresh, 5 * MSS);
+        assert_eq!(s.timeouts_in_a_row, 1);
+    }
+
+    /// The same for CUBIC: a second timeout for the same segment leaves
+    /// ssthresh, W_max and cwnd_prior as the first left them (it is one
+    /// congestion event, RFC 5681 §3.1 with RFC 9438 §4.8); cwnd is one
+    /// segment after each.
+    #[test]
+    fn cubic_keeps_w_max_across_repeated_timeouts_of_one_segment() {
+        for fast_convergence in [false, true] {
+            let mut s = with_flight(Algorithm::Cubic, 100);
+            s.cubic.fast_convergence = fast_convergence;
+            s.on_timeout(s.rto_at.unwrap());
+            // ssthresh = 0.7 × 100 segments of flight; W_max = cwnd = 100.
+            assert_eq!(s.ssthresh, 70 * MSS);
+            assert_eq!((s.cubic.w_max, s.cubic.cwnd_prior), (100.0, 100.0));
+            s.next_send(s.rto_at.unwrap());
+            s.on_timeout(s.rto_at.unwrap());
+            assert_eq!(s.cwnd, MSS);
+            assert_eq!(s.ssthresh, 70 * MSS);
+            // Recomputed from cwnd = 1 segment, W_max would be 1 (or 0.85
+            // with fast convergence), and the climb back would aim there.
+            assert_eq!((s.cubic.w_max, s.cubic.cwnd_prior), (100.0, 100.0));
+            assert!(s.cubic.after_timeout);
+        }
     }
 }
