@@ -95,27 +95,40 @@ fn legend(keys: &[(String, String)], y: f32) -> El {
     let mut x = MARGIN;
     let mut g = El::svg("g", "legend").attr("class", "legend");
     for (i, (class, meaning)) in keys.iter().enumerate() {
+        // A key for a kind of line (class `line`, e.g. the execution
+        // graph's relations) is a short stroke with the edges' dash, as on
+        // the page; any other key is a swatch box.
+        let is_line = class.split_whitespace().any(|c| c == "line");
+        let (swatch, swatch_w) = if is_line {
+            let stroke = El::svg("line", "swatch")
+                .attr("x1", num(x))
+                .attr("y1", num(y - 4.0))
+                .attr("x2", num(x + 24.0))
+                .attr("y2", num(y - 4.0));
+            (stroke, 24.0)
+        } else {
+            let rect = El::svg("rect", "swatch")
+                .attr("x", num(x))
+                .attr("y", num(y - 11.0))
+                .attr("width", "14")
+                .attr("height", "14")
+                .attr("rx", "3");
+            (rect, 14.0)
+        };
         g = g.child(
             El::svg("g", i.to_string())
                 .attr("class", class.clone())
-                .child(
-                    El::svg("rect", "swatch")
-                        .attr("x", num(x))
-                        .attr("y", num(y - 11.0))
-                        .attr("width", "14")
-                        .attr("height", "14")
-                        .attr("rx", "3"),
-                )
+                .child(swatch)
                 .child(
                     El::svg("text", "t")
-                        .attr("x", num(x + 20.0))
+                        .attr("x", num(x + swatch_w + 6.0))
                         .attr("y", num(y))
                         .attr("text-anchor", "start")
                         .attr("class", "t-small")
                         .text(meaning.clone()),
                 ),
         );
-        x += 40.0 + meaning.chars().count() as f32 * 7.0;
+        x += 26.0 + swatch_w + meaning.chars().count() as f32 * 7.0;
     }
     g
 }
@@ -189,4 +202,23 @@ fn list(l: &List, top: f32) -> (El, f32) {
         g = g.child(text_at(MARGIN, y, &text, &item.class));
     }
     (g, y - top + 8.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Figure;
+
+    #[test]
+    fn a_line_key_is_exported_as_a_stroke_with_its_dash_and_a_box_key_as_a_box() {
+        let f = Figure::new("f", "f", 200.0, 50.0)
+            .legend("done line dashed", "rf")
+            .legend("hit", "hit");
+        let svg = export(&Scene::new("t", "s").figure(f));
+        let legend = &svg[svg.find(r#"class="legend""#).unwrap()..];
+        let (rf, hit) = legend.split_at(legend.find(r#"class="hit""#).unwrap());
+        assert!(rf.contains(r#"class="done line dashed""#), "{rf}");
+        assert!(rf.contains("<line") && !rf.contains("<rect"), "{rf}");
+        assert!(hit.contains("<rect") && !hit.contains("<line"), "{hit}");
+    }
 }
