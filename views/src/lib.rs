@@ -15,6 +15,7 @@ pub mod draw;
 pub mod element;
 pub mod excerpt;
 pub mod export;
+pub mod knob;
 pub mod live;
 pub mod memory;
 pub mod net;

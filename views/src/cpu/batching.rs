@@ -3,10 +3,10 @@
 //! against batch size, the trade-off a batch size (or coalescing setting)
 //! picks a point on.
 
-use super::knob::knob;
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
 use crate::draw::lanes::{Axis, Bar, LEFT, WIDTH};
+use crate::knob::knob;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::cpu::batching::{

@@ -3,9 +3,9 @@
 //! index), the last 64 predictions against their outcomes, and every
 //! predictor's accuracy on the same data side by side.
 
-use super::knob::knob;
 use crate::control::{Control, Field};
 use crate::draw::chart::Plot;
+use crate::knob::knob;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::cpu::branch::{

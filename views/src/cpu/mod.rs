@@ -4,7 +4,6 @@ pub mod batching;
 pub mod branch;
 pub mod cache_hierarchy;
 mod kit;
-mod knob;
 pub mod locality;
 pub mod mesi;
 pub mod numa;

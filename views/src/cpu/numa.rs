@@ -3,10 +3,10 @@
 //! the latest access's path; each recent access's latency; the cost of every
 //! socket-to-node path.
 
-use super::knob::knob;
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::PathData;
+use crate::knob::knob;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::cpu::numa::{

@@ -4,7 +4,8 @@
 
 use crate::control::Control;
 use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
-use crate::live::{Command, Ui, View};
+use crate::knob::knob;
+use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::nic::coalescing::{
     Coalescing, CoalescingAction, Line, FRAMES_MAX, FRAME_SIZES, RATES, USECS_MAX, WINDOW_NS,
@@ -211,28 +212,24 @@ impl View for Coalescing {
             Control::group(
                 "ethtool -C",
                 vec![
-                    Control::slider(
+                    knob(
+                        ui,
                         "rx-usecs",
                         "rx-usecs",
-                        (i64::from(self.rx_usecs), 0, i64::from(USECS_MAX)),
+                        (self.rx_usecs, 0, USECS_MAX),
                         "µs",
-                        ui.number(|v| {
-                            Ok(Command::Do(CoalescingAction::SetUsecs(
-                                v.clamp(0, i64::from(u32::MAX)) as u32,
-                            )))
-                        }),
+                        false,
+                        CoalescingAction::SetUsecs,
                     )
                     .step(5),
-                    Control::slider(
+                    knob(
+                        ui,
                         "rx-frames",
                         "rx-frames",
-                        (i64::from(self.rx_frames), 0, i64::from(FRAMES_MAX)),
+                        (self.rx_frames, 0, FRAMES_MAX),
                         "packets",
-                        ui.number(|v| {
-                            Ok(Command::Do(CoalescingAction::SetFrames(
-                                v.clamp(0, i64::from(u32::MAX)) as u32,
-                            )))
-                        }),
+                        false,
+                        CoalescingAction::SetFrames,
                     ),
                     Control::toggle(
                         "adaptive",

@@ -1,6 +1,6 @@
-//! Number controls that send one model action. Every control built here
-//! shares one closure type per demo, where a closure per control would add
-//! its own code to the wasm.
+//! Number controls that send one model action, for any demo. Every control
+//! built here shares one closure type per demo, where a closure per control
+//! would add its own code to the wasm.
 
 use crate::control::Control;
 use crate::live::{Command, Ui, View};
