@@ -123,7 +123,7 @@ pub trait Model: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send
     /// The default tries the action on a copy; a model with a costly action
     /// (a whole sweep of runs) answers directly, and must agree with `apply`.
     fn refusal(&self, action: &Self::Action) -> Option<Refusal> {
-        self.clone().apply(action).err()
+        trial_refusal(self, action)
     }
 
     /// Key figures for the status line.
@@ -134,4 +134,10 @@ pub trait Model: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send
 
     /// One line on what the model deliberately leaves out.
     fn leaves_out() -> &'static str;
+}
+
+/// [`Model::refusal`]'s default: try the action on a copy. A model that
+/// answers some actions directly calls this for the rest.
+pub fn trial_refusal<M: Model>(model: &M, action: &M::Action) -> Option<Refusal> {
+    model.clone().apply(action).err()
 }

@@ -166,7 +166,6 @@ struct Live<M: View> {
 }
 
 impl<M: View> Live<M> {
-    /// Why the model would refuse a fixed action now, if it would.
     /// Whether a form's typed values would be taken, without taking them.
     fn try_input(&self, slot: Slot, input: &Input) -> Result<(), String> {
         match self.ui.resolve(slot, input)? {
@@ -179,6 +178,7 @@ impl<M: View> Live<M> {
         }
     }
 
+    /// Why the model would refuse a fixed action now, if it would.
     fn refusal(&self, slot: Slot) -> Option<String> {
         match self.ui.handler(slot)? {
             Handler::Fixed(Command::Do(action)) => {
@@ -205,7 +205,6 @@ impl<M: View> Live<M> {
     }
 }
 
-/// Focus keys of the latest step's narration.
 /// A form's error that names a line of what was typed, with that line
 /// quoted under it (see [`crate::excerpt`]).
 fn at_the_line(message: String, input: &Input) -> String {
@@ -218,6 +217,7 @@ fn at_the_line(message: String, input: &Input) -> String {
         .unwrap_or(message)
 }
 
+/// Focus keys of the latest step's narration.
 fn in_focus(lines: &[NarrationLine], step: usize) -> Vec<&str> {
     lines
         .iter()

@@ -725,7 +725,7 @@ impl Model for Incast {
     fn refusal(&self, action: &IncastAction) -> Option<Refusal> {
         match action {
             IncastAction::Sweep => self.sweep_refusal(),
-            _ => self.clone().apply(action).err(),
+            _ => crate::model::trial_refusal(self, action),
         }
     }
 
