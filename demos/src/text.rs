@@ -110,16 +110,15 @@ pub fn duration(ns: u64) -> String {
     if ns < 1_000 {
         return format!("{ns} ns");
     }
-    let micro_tenths = ns.saturating_add(50) / 100;
+    let micro_tenths = ratio(ns, 1_000, 1);
     if micro_tenths < 10_000 {
-        return format!("{} µs", fixed(micro_tenths as i64, 1));
+        return format!("{} µs", fixed(micro_tenths, 1));
     }
-    let milli_tenths = ns.saturating_add(50_000) / 100_000;
+    let milli_tenths = ratio(ns, 1_000_000, 1);
     if milli_tenths < 10_000 {
-        return format!("{} ms", fixed(milli_tenths as i64, 1));
+        return format!("{} ms", fixed(milli_tenths, 1));
     }
-    let hundredths = ns.saturating_add(5_000_000) / 10_000_000;
-    format!("{} s", fixed(hundredths as i64, 2))
+    format!("{} s", fixed(ratio(ns, 1_000_000_000, 2), 2))
 }
 
 /// The text with its first letter in upper case.
@@ -171,6 +170,6 @@ mod tests {
         // Rounding up into the next unit moves to that unit.
         assert_eq!(duration(999_960), "1.0 ms");
         assert_eq!(duration(999_960_000), "1.00 s");
-        assert_eq!(duration(u64::MAX), "18,446,744,073.70 s");
+        assert_eq!(duration(u64::MAX), "18,446,744,073.71 s");
     }
 }
