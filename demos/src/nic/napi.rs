@@ -38,7 +38,7 @@ pub const HISTORY: usize = 12;
 /// `net_rx_action()` stops after `netdev_budget` packets (300) or
 /// `netdev_budget_usecs` (`2 * USEC_PER_SEC / HZ`, two jiffies) and leaves
 /// the rest to ksoftirqd, so tasks get the CPU back. Defaults in
-/// `net/core/hotdata.c` (`net/core/dev.c` before Linux 6.9); the sysctls are
+/// `net/core/hotdata.c` (`net/core/dev.c` in older kernels); the sysctls are
 /// documented in `Documentation/admin-guide/sysctl/net.rst`.
 pub const NETDEV_BUDGET: u32 = 300;
 pub const NETDEV_BUDGET_JIFFIES: u32 = 2;

@@ -88,8 +88,9 @@ pub fn frame_command(args: &[String]) -> Result<String, String> {
     // RFC 1122 §3.2.1.7: "A host MUST NOT send a datagram with a
     // Time-to-Live (TTL) value of zero." That binds a host that *sends*;
     // this tool only builds bytes, as scapy's `IP(ttl=0)` does, so every
-    // value the 8-bit field holds is accepted (whoever receives a TTL-0
-    // datagram destroys it: RFC 791 §3.1, "Time to Live").
+    // value the 8-bit field holds is accepted. (A router would not forward
+    // it; a host it is addressed to "MUST NOT discard a datagram just
+    // because it was received with TTL less than 2", the same section.)
     let ttl = num("--ttl", "TTL", u8::MAX.into(), 64)? as u8;
     let id = num("--id", "identification", u16::MAX.into(), 1)? as u16;
     // No MTU unless one is asked for: a packet library builds a datagram of
