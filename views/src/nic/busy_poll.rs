@@ -224,8 +224,8 @@ impl View for BusyPoll {
         let techniques = vec![
             toggle("use-busy-poll", "Kernel busy polling (SO_BUSY_POLL)", BUSY),
             Control::note("The reader spins in recvmsg(), running the driver's poll and the stack itself: no wakeup. The device IRQ still fires."),
-            toggle("use-prefer", "SO_PREFER_BUSY_POLL + IRQ deferral", PREFER),
-            Control::note("napi_defer_hard_irqs and gro_flush_timeout (5.11) or irq_suspend_timeout (6.13) keep the IRQ masked while the app polls."),
+            toggle("use-prefer", "Prefer busy polling, defer the IRQ", PREFER),
+            Control::note("SO_PREFER_BUSY_POLL with napi_defer_hard_irqs and gro_flush_timeout (5.11), or irq_suspend_timeout (6.13), keeps the IRQ masked while the app polls."),
             toggle("use-pmd", "User-space poll-mode driver (ef_vi, DPDK)", PMD),
             Control::note("The app polls the NIC's ring itself: no syscall, stack or copy."),
         ];

@@ -636,7 +636,7 @@ impl View for RdmaQp {
             ),
             Control::toggle(
                 "signaled",
-                "Signal each WR (IBV_SEND_SIGNALED)",
+                "IBV_SEND_SIGNALED on each WR",
                 !look.unsignaled,
                 ui.look(RdmaLook {
                     unsignaled: !look.unsignaled,
