@@ -8,12 +8,14 @@
 //    (budget ≤ 16 ms);
 //  - autoplay at the top speed for two seconds: the longest task seen by the
 //    Long Tasks API (budget: none over 50 ms).
-// Usage: node bench/bench.mjs [runs]   (serves ../dist and ../dist-counter itself)
+// Usage: node bench/bench.mjs [runs] [only]   (serves ../dist and ../dist-counter
+// itself; `only` keeps the demos whose path contains it)
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config.js';
 
 const runs = Number(process.argv[2] ?? 9);
+const only = process.argv[3] ?? '';
 const labPort = 4199;
 const counterPort = 4198;
 const servers = [
@@ -80,7 +82,8 @@ async function autoplayLongest(page) {
 const home = await browser.newPage();
 await home.goto(`http://127.0.0.1:${labPort}/`);
 await home.locator('.card a').first().waitFor();
-const paths = await home.locator('.card a').evaluateAll((as) => as.map((a) => new URL(a.href).pathname));
+const paths = (await home.locator('.card a').evaluateAll((as) => as.map((a) => new URL(a.href).pathname)))
+  .filter((p) => p.includes(only));
 await home.close();
 
 // Interleaved: each round loads the counter, then every demo, so that a busy

@@ -143,3 +143,24 @@ test('axe finds no serious violation, before and after breaking it', async ({ pa
   await enc.expectFigure('verdict', 'caught by FCS');
   await expectNoSeriousAxe(page);
 });
+
+test('shapes a step adds are drawn as SVG, and shapes it keeps are the same nodes', async ({ page }) => {
+  const enc = new EncapsulationPage(page);
+  await enc.open();
+  await expect(enc.hexBytes()).toHaveCount(34);
+  // Mark a byte that stays, so we can tell whether the step rebuilt it.
+  await enc.byte(0).evaluate((el) => { el.dataset.probe = 'kept'; });
+
+  await enc.step();
+  await expect(enc.hexBytes()).toHaveCount(54);
+  await expect(enc.field('tcp-seq')).toContainText('1001');
+  // The new TCP header's boxes came in with the step: each must be an SVG
+  // element with a size on screen (parsed as HTML they would draw nothing).
+  const boxes = await enc.layout.locator('[data-testid^="tcp-"]').evaluateAll((els) => els.map((el) => {
+    const box = el.getBBox();
+    return { svg: el instanceof SVGElement, drawn: box.width > 0 && box.height > 0 };
+  }));
+  expect(boxes.length).toBeGreaterThan(5);
+  expect(boxes.every((b) => b.svg && b.drawn)).toBe(true);
+  await expect(enc.hex.locator('[data-probe="kept"]')).toHaveCount(1);
+});
