@@ -2,6 +2,11 @@
 //! keyed, so a step changes only the attributes and text that changed and a
 //! moved shape keeps its node (which is what lets CSS transitions show the
 //! move). Every demo's picture and controls go through here.
+//!
+//! Calls into the browser are the cost (each one crosses from wasm to JS),
+//! so the patcher makes as few as it can: markup is parsed in one call, a
+//! node's handle is looked up only when a patch first has to change it, and
+//! a subtree that did not change is not visited on the page at all.
 
 use views::element::El;
 use wasm_bindgen::{JsCast, JsValue};
@@ -11,12 +16,17 @@ const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
 /// A node on the page and the element it was last patched from.
 struct Mounted {
-    el: Element,
+    /// The node, once looked up. Parsed nodes start without one: it is found
+    /// by position (see [`nth_child`]) the first time a patch needs it.
+    el: Option<Element>,
     from: El,
     children: Vec<Mounted>,
 }
 
 /// The managed children of one container element.
+///
+/// Invariant: a managed element's element children are exactly its
+/// `Mounted` children, in the same order, so a node is found by position.
 pub struct Patcher {
     root: Element,
     children: Vec<Mounted>,
@@ -45,6 +55,11 @@ impl Patcher {
     }
 }
 
+/// The `index`-th element child of `parent`.
+fn nth_child(parent: &Element, index: usize) -> Option<Element> {
+    parent.children().item(index as u32)
+}
+
 /// The first render of a page: one `innerHTML` of the escaped markup (one
 /// call into the browser instead of several per element: most of the time
 /// to an interactive demo), then the parsed nodes are adopted so later
@@ -56,13 +71,25 @@ fn first_render(doc: &Document, root: &Element, new: Vec<El>) -> Vec<Mounted> {
         el.markup(&mut html);
     }
     root.set_inner_html(&html);
-    let trusted = parsed_as_built(root, &new);
-    adopt_children(doc, root, new, trusted)
+    if parsed_as_built(root, &new) {
+        return adopt(doc, root, new);
+    }
+    // The parser built another shape (views emit no markup it rewrites, so
+    // this should not happen): build the page the slow way instead.
+    root.set_text_content(None);
+    new.into_iter()
+        .map(|el| {
+            let m = create(doc, el);
+            if let Some(node) = &m.el {
+                let _ = root.append_child(node);
+            }
+            m
+        })
+        .collect()
 }
 
 /// Whether the parser built exactly the elements of `new`: one count from
-/// the browser instead of reading every element's tag back (a string per
-/// element, measured at about 3 ms of a 1,100-element first render).
+/// the browser instead of reading every element's tag back.
 fn parsed_as_built(holder: &Element, new: &[El]) -> bool {
     fn count(el: &El) -> usize {
         1 + el.children.iter().map(count).sum::<usize>()
@@ -71,39 +98,61 @@ fn parsed_as_built(holder: &Element, new: &[El]) -> bool {
     holder.get_elements_by_tag_name("*").length() as usize == built
 }
 
-/// Pairs parsed nodes with the elements they came from. Should the parser
-/// have built a different shape (it should not: views emit no markup the
-/// HTML parser rewrites), the odd element is created the slow way instead;
-/// `trusted` (the counts agree) skips checking each tag.
-fn adopt_children(doc: &Document, parent: &Element, new: Vec<El>, trusted: bool) -> Vec<Mounted> {
-    let mut node = parent.first_element_child();
-    let mut mounted = Vec::with_capacity(new.len());
-    for mut from in new {
-        match node.take() {
-            Some(el) if trusted || el.tag_name().eq_ignore_ascii_case(from.tag) => {
-                node = el.next_element_sibling();
-                let kids = std::mem::take(&mut from.children);
-                let children = if from.text.is_some() {
-                    Vec::new()
-                } else {
-                    adopt_children(doc, &el, kids, trusted)
-                };
-                sync_properties(doc, &el, &from);
-                mounted.push(Mounted { el, from, children });
+/// Whether an element or anything below it has a live form property, which
+/// the patcher keeps in step on the page at every render.
+fn has_live_property(from: &El, children: &[El]) -> bool {
+    from.attrs.iter().any(|(n, _)| n.starts_with('.'))
+        || children.iter().any(|c| has_live_property(c, &c.children))
+}
+
+/// Pairs parsed nodes with the elements they came from. Only form controls
+/// (and the path to them) are looked up now; the rest on first change.
+fn adopt(doc: &Document, parent: &Element, new: Vec<El>) -> Vec<Mounted> {
+    new.into_iter()
+        .enumerate()
+        .map(|(i, mut from)| {
+            let kids = std::mem::take(&mut from.children);
+            let el = if has_live_property(&from, &kids) {
+                nth_child(parent, i)
+            } else {
+                None
+            };
+            let children = match &el {
+                Some(node) => adopt(doc, node, kids),
+                None => unresolved(kids),
+            };
+            if let Some(node) = &el {
+                sync_properties(doc, node, &from);
             }
-            other => {
-                let m = create(doc, from);
-                let _ = parent.insert_before(&m.el, other.as_ref().map(|e| e.as_ref()));
-                node = other;
-                mounted.push(m);
+            Mounted { el, from, children }
+        })
+        .collect()
+}
+
+/// Nodes on the page not looked up yet.
+fn unresolved(new: Vec<El>) -> Vec<Mounted> {
+    new.into_iter()
+        .map(|mut from| {
+            let kids = std::mem::take(&mut from.children);
+            Mounted {
+                el: None,
+                children: unresolved(kids),
+                from,
             }
-        }
-    }
-    while let Some(extra) = node {
-        node = extra.next_element_sibling();
-        extra.remove();
-    }
-    mounted
+        })
+        .collect()
+}
+
+/// Whether patching `to` over a node would change anything on the page.
+/// Live properties are compared with the page itself, so they always count.
+fn differs(from: &El, children: &[Mounted], to: &El) -> bool {
+    from.attrs != to.attrs
+        || from.text != to.text
+        || to.attrs.iter().any(|(n, _)| n.starts_with('.'))
+        || children.len() != to.children.len()
+        || children.iter().zip(&to.children).any(|(m, t)| {
+            m.from.tag != t.tag || m.from.key != t.key || differs(&m.from, &m.children, t)
+        })
 }
 
 fn patch_children(
@@ -132,20 +181,38 @@ fn patch_children(
         // Taken now, so that no two new children claim the same node.
         kept.push(found.and_then(|i| old[i].take()));
     }
-    for gone in old.into_iter().flatten() {
-        gone.el.remove();
-    }
     // Reused nodes that kept their relative order need no move: only new
-    // nodes are put in. That is the usual step, and it spares two calls
-    // into the browser per child.
+    // nodes are put in. That is the usual step.
     let in_order = picks.iter().flatten().is_sorted();
-    let (mut updated, mut fresh) = (Vec::new(), Vec::new());
-    for (el, slot) in new.into_iter().zip(kept.iter_mut()) {
-        match slot.take() {
-            Some(m) => updated.push(update(doc, m, el)),
-            None => fresh.push(el),
+
+    // Until children are removed or put in, the page still has the old
+    // order, so a node is found by its old position. Look up now every node
+    // a later stage needs: the ones to remove, and the ones to place or to
+    // place a new node before.
+    let mut updated = Vec::new();
+    let mut fresh = Vec::new();
+    for (j, (el, slot)) in new.into_iter().zip(kept.iter_mut()).enumerate() {
+        match (slot.take(), picks[j]) {
+            (Some(mut m), Some(at)) => {
+                let anchor = !in_order || (j > 0 && picks[j - 1].is_none());
+                if anchor && m.el.is_none() {
+                    m.el = nth_child(parent, at);
+                }
+                updated.push(update(doc, parent, at, m, el));
+            }
+            _ => fresh.push(el),
         }
     }
+    let gone: Vec<Element> = old
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, m)| m.map(|m| m.el.or_else(|| nth_child(parent, i))))
+        .flatten()
+        .collect();
+    for node in gone {
+        node.remove();
+    }
+
     let (mut updated, mut fresh) = (
         updated.into_iter(),
         create_all(doc, parent, fresh).into_iter(),
@@ -159,7 +226,10 @@ fn patch_children(
         .collect();
     let mut next: Option<&Node> = None;
     for (m, created) in mounted.iter().rev() {
-        let node: &Node = m.el.as_ref();
+        let Some(node) = m.el.as_ref().map(AsRef::<Node>::as_ref) else {
+            next = None;
+            continue;
+        };
         let misplaced = *created
             || (!in_order
                 && (node.next_sibling().as_ref() != next
@@ -186,17 +256,40 @@ fn create_all(doc: &Document, parent: &Element, fresh: Vec<El>) -> Vec<Mounted> 
         doc.create_element(&parent.local_name())
     };
     let Ok(holder) = holder else {
-        return Vec::new();
+        return fresh.into_iter().map(|el| create(doc, el)).collect();
     };
     let mut html = String::new();
     for el in &fresh {
         el.markup(&mut html);
     }
     holder.set_inner_html(&html);
-    let trusted = parsed_as_built(&holder, &fresh);
-    adopt_children(doc, &holder, fresh, trusted)
+    if !parsed_as_built(&holder, &fresh) {
+        return fresh.into_iter().map(|el| create(doc, el)).collect();
+    }
+    // Every new child is placed, so each needs its handle: all are looked up
+    // before the first one leaves the holder.
+    let tops: Vec<Option<Element>> = (0..fresh.len()).map(|i| nth_child(&holder, i)).collect();
+    fresh
+        .into_iter()
+        .zip(tops)
+        .map(|(mut from, top)| match top {
+            Some(node) => {
+                let kids = std::mem::take(&mut from.children);
+                let children = adopt(doc, &node, kids);
+                sync_properties(doc, &node, &from);
+                Mounted {
+                    el: Some(node),
+                    from,
+                    children,
+                }
+            }
+            None => create(doc, from),
+        })
+        .collect()
 }
 
+/// Builds one element the slow way, a call per element and attribute: only
+/// when parsing markup did not build what was asked.
 fn create(doc: &Document, from: El) -> Mounted {
     let el = if from.svg {
         doc.create_element_ns(Some(SVG_NS), from.tag)
@@ -218,14 +311,16 @@ fn create(doc: &Document, from: El) -> Mounted {
         .cloned()
         .map(|c| {
             let m = create(doc, c);
-            let _ = el.append_child(&m.el);
+            if let Some(node) = &m.el {
+                let _ = el.append_child(node);
+            }
             m
         })
         .collect();
     // Properties last: a <select> needs its options before its value.
     sync_properties(doc, &el, &from);
     Mounted {
-        el,
+        el: Some(el),
         from: El {
             children: Vec::new(),
             ..from
@@ -234,8 +329,24 @@ fn create(doc: &Document, from: El) -> Mounted {
     }
 }
 
-fn update(doc: &Document, m: Mounted, mut to: El) -> Mounted {
+/// Patches `to` over the node at position `index` of `parent` (the old
+/// order: nothing in `parent` has moved yet). An unchanged subtree costs no
+/// call into the browser.
+fn update(doc: &Document, parent: &Element, index: usize, m: Mounted, mut to: El) -> Mounted {
     let Mounted { el, from, children } = m;
+    if !differs(&from, &children, &to) {
+        return Mounted { el, from, children };
+    }
+    let Some(el) = el.or_else(|| nth_child(parent, index)) else {
+        // Not on the page where the patcher put it: keep the model's view of
+        // it so that the next full render can recover.
+        let kids = std::mem::take(&mut to.children);
+        return Mounted {
+            el: None,
+            from: to,
+            children: unresolved(kids),
+        };
+    };
     // Attributes nearly always come in the same order: compare by position
     // first, and look a name up only when the lists differ.
     let same_names = from.attrs.len() == to.attrs.len()
@@ -277,7 +388,7 @@ fn update(doc: &Document, m: Mounted, mut to: El) -> Mounted {
     sync_properties(doc, &el, &to);
     to.children = Vec::new();
     Mounted {
-        el,
+        el: Some(el),
         from: to,
         children,
     }

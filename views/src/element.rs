@@ -63,7 +63,16 @@ impl El {
 
     /// Adds classes (space-separated) to the class attribute; empty adds nothing.
     pub fn class(mut self, class: &str) -> Self {
-        let class = class.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Usually already one space between names: then no copy to tidy it.
+        let tidy = !class.starts_with(' ')
+            && !class.ends_with(' ')
+            && !class.contains("  ")
+            && !class.contains(['\t', '\n', '\r']);
+        let class = if tidy {
+            class.to_string()
+        } else {
+            class.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
         if class.is_empty() {
             return self;
         }
@@ -176,19 +185,45 @@ pub fn num(v: f32) -> String {
     if !v.is_finite() {
         return "0".into();
     }
+    // Written digit by digit: a big picture writes thousands of these per
+    // step, and `format!` costs several times as much.
     let tenths = (v * 10.0).round() as i64;
-    let sign = if tenths < 0 { "-" } else { "" };
     let t = tenths.unsigned_abs();
-    if t.is_multiple_of(10) {
-        format!("{sign}{}", t / 10)
-    } else {
-        format!("{sign}{}.{}", t / 10, t % 10)
+    let mut out = String::with_capacity(8);
+    if tenths < 0 {
+        out.push('-');
     }
+    let mut digits = [0_u8; 20];
+    let mut at = digits.len();
+    let mut whole = t / 10;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (whole % 10) as u8;
+        whole /= 10;
+        if whole == 0 {
+            break;
+        }
+    }
+    digits[at..].iter().for_each(|&d| out.push(char::from(d)));
+    if !t.is_multiple_of(10) {
+        out.push('.');
+        out.push(char::from(b'0' + (t % 10) as u8));
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn classes_are_joined_by_single_spaces() {
+        let el = El::svg("g", "k")
+            .class("done focus")
+            .class("  hit \t miss ")
+            .class(" ");
+        assert_eq!(el.get("class"), Some("done focus hit miss"));
+    }
 
     #[test]
     fn numbers_are_written_to_one_decimal() {
@@ -198,6 +233,9 @@ mod tests {
         assert_eq!(num(-0.04), "0");
         assert_eq!(num(171.55), "171.6");
         assert_eq!(num(f32::NAN), "0");
+        assert_eq!(num(-12.0), "-12");
+        assert_eq!(num(1_234_567.0), "1234567");
+        assert_eq!(num(0.96), "1");
     }
 
     #[test]
