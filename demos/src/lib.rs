@@ -13,6 +13,7 @@ pub mod base64url;
 pub mod coherence;
 pub mod cpu;
 pub mod laws;
+pub mod memo;
 pub mod memory;
 pub mod model;
 pub mod net;

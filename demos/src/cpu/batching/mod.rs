@@ -152,6 +152,10 @@ pub struct Batching {
     /// Run without writing narration (the sweep's runs, Finish's steps).
     #[serde(skip)]
     pub(super) quiet: bool,
+    /// The sweep for the current configuration (it depends on nothing else,
+    /// and the picture shows it at every step).
+    #[serde(skip)]
+    pub(super) sweep_memo: crate::memo::Memo<BatchConfig, Vec<sweep::SweepPoint>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -272,6 +276,7 @@ impl Model for Batching {
             history: Vec::new(),
             rng,
             quiet: false,
+            sweep_memo: Default::default(),
         }
     }
 

@@ -44,12 +44,17 @@ impl Batching {
 
     /// Runs the whole workload once per batch size in [`CURVE_SIZES`].
     pub fn sweep(&self) -> Vec<SweepPoint> {
+        self.sweep_memo
+            .get(&self.config, || Self::sweep_for(&self.config))
+    }
+
+    fn sweep_for(config: &BatchConfig) -> Vec<SweepPoint> {
         CURVE_SIZES
             .iter()
             .map(|&batch| {
                 let m = Batching::new(&BatchConfig {
                     batch,
-                    ..self.config.clone()
+                    ..config.clone()
                 })
                 .finished();
                 SweepPoint {
