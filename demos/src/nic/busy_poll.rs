@@ -562,6 +562,11 @@ mod tests {
         let c = m.cpu();
         assert_eq!(c.crossover_pps, Some(1_000_000_000 / 6_000));
         assert_eq!(rate_text(c.crossover_pps.unwrap()), "167 k pkt/s");
+        // At the crossover polling still costs at least as much; one packet
+        // per second more and it is cheaper.
+        let x = c.crossover_pps.unwrap() as u32;
+        assert!(!m.cpu_at(x).busy_cheaper());
+        assert!(m.cpu_at(x + 1).busy_cheaper());
     }
 
     #[test]
