@@ -66,12 +66,7 @@ fn nth_child(parent: &Element, index: usize) -> Option<Element> {
 /// patches are keyed as usual. `El::markup` escapes every text and attribute,
 /// so nothing from a link or a form is ever parsed as markup.
 fn first_render(doc: &Document, root: &Element, new: Vec<El>) -> Vec<Mounted> {
-    let mut html = String::new();
-    for el in &new {
-        el.markup(&mut html);
-    }
-    root.set_inner_html(&html);
-    if parsed_as_built(root, &new) {
+    if parse_into(root, &new) {
         return adopt(doc, root, new);
     }
     // The parser built another shape (views emit no markup it rewrites, so
@@ -88,12 +83,18 @@ fn first_render(doc: &Document, root: &Element, new: Vec<El>) -> Vec<Mounted> {
         .collect()
 }
 
-/// Whether the parser built exactly the elements of `new`: one count from
-/// the browser instead of reading every element's tag back.
-fn parsed_as_built(holder: &Element, new: &[El]) -> bool {
+/// Makes `new` the children of `holder` with one parse of their escaped
+/// markup; true when the parser built exactly those elements (one count
+/// from the browser instead of reading every element's tag back).
+fn parse_into(holder: &Element, new: &[El]) -> bool {
     fn count(el: &El) -> usize {
         1 + el.children.iter().map(count).sum::<usize>()
     }
+    let mut html = String::new();
+    for el in new {
+        el.markup(&mut html);
+    }
+    holder.set_inner_html(&html);
     let built: usize = new.iter().map(count).sum();
     holder.get_elements_by_tag_name("*").length() as usize == built
 }
@@ -258,12 +259,7 @@ fn create_all(doc: &Document, parent: &Element, fresh: Vec<El>) -> Vec<Mounted> 
     let Ok(holder) = holder else {
         return fresh.into_iter().map(|el| create(doc, el)).collect();
     };
-    let mut html = String::new();
-    for el in &fresh {
-        el.markup(&mut html);
-    }
-    holder.set_inner_html(&html);
-    if !parsed_as_built(&holder, &fresh) {
+    if !parse_into(&holder, &fresh) {
         return fresh.into_iter().map(|el| create(doc, el)).collect();
     }
     // Every new child is placed, so each needs its handle: all are looked up
