@@ -251,6 +251,11 @@ fn create_all(doc: &Document, parent: &Element, fresh: Vec<El>) -> Vec<Mounted> 
     if fresh.is_empty() {
         return Vec::new();
     }
+    // The HTML Standard's "parsing HTML fragments" algorithm parses with the
+    // holder as context element: under an SVG element the tokens are foreign
+    // content and become SVG elements; under an HTML element of the parent's
+    // kind, rows stay rows and options stay options. (The encapsulation
+    // browser test fails if new shapes come out as HTML.)
     let holder = if fresh.iter().any(|el| el.svg && el.tag != "svg") {
         doc.create_element_ns(Some(SVG_NS), "g")
     } else {
