@@ -42,17 +42,27 @@ impl Patcher {
         }
     }
 
-    pub fn patch(&mut self, new: Vec<El>) {
+    /// Patches `new` in. False when it held an [`El::unchanged`] stand-in
+    /// for an element the page does not have: that place now holds an empty
+    /// group, and the caller must patch again with everything built.
+    pub fn patch(&mut self, new: Vec<El>) -> bool {
         let Some(doc) = self.root.owner_document() else {
-            return;
+            return true;
         };
         if self.children.is_empty() {
             self.children = first_render(&doc, &self.root, new);
-            return;
+        } else {
+            let old = std::mem::take(&mut self.children);
+            self.children = patch_children(&doc, &self.root, old, new);
         }
-        let old = std::mem::take(&mut self.children);
-        self.children = patch_children(&doc, &self.root, old, new);
+        !self.children.iter().any(holds_stand_in)
     }
+}
+
+/// Whether a stand-in was drawn: a kept node keeps the element it was drawn
+/// from, so only a stand-in that matched nothing is ever mounted.
+fn holds_stand_in(m: &Mounted) -> bool {
+    m.from.unchanged || m.children.iter().any(holds_stand_in)
 }
 
 /// The `index`-th element child of `parent`.
@@ -147,13 +157,21 @@ fn unresolved(new: Vec<El>) -> Vec<Mounted> {
 /// Whether patching `to` over a node would change anything on the page.
 /// Live properties are compared with the page itself, so they always count.
 fn differs(from: &El, children: &[Mounted], to: &El) -> bool {
-    from.attrs != to.attrs
-        || from.text != to.text
-        || to.attrs.iter().any(|(n, _)| n.starts_with('.'))
-        || children.len() != to.children.len()
-        || children.iter().zip(&to.children).any(|(m, t)| {
-            m.from.tag != t.tag || m.from.key != t.key || differs(&m.from, &m.children, t)
-        })
+    !to.unchanged
+        && (from.attrs != to.attrs
+            || from.text != to.text
+            || to.attrs.iter().any(|(n, _)| n.starts_with('.'))
+            || children.len() != to.children.len()
+            || children
+                .iter()
+                .zip(&to.children)
+                .any(|(m, t)| !same_place(&m.from, t) || differs(&m.from, &m.children, t)))
+}
+
+/// Whether `to` goes where `from` was drawn: same key and tag (a stand-in
+/// matches on its key, its tag being whatever was drawn there).
+fn same_place(from: &El, to: &El) -> bool {
+    from.key == to.key && (to.unchanged || from.tag == to.tag)
 }
 
 fn patch_children(
@@ -170,11 +188,9 @@ fn patch_children(
     let mut kept: Vec<Option<Mounted>> = Vec::with_capacity(new.len());
     for el in &new {
         let n = old.len();
-        let found = (0..n).map(|i| (cursor + i) % n).find(|&i| {
-            old[i]
-                .as_ref()
-                .is_some_and(|m| m.from.tag == el.tag && m.from.key == el.key)
-        });
+        let found = (0..n)
+            .map(|i| (cursor + i) % n)
+            .find(|&i| old[i].as_ref().is_some_and(|m| same_place(&m.from, el)));
         if let Some(i) = found {
             cursor = i + 1;
         }

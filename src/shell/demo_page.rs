@@ -12,6 +12,7 @@ use crate::shell::keyboard;
 use gloo_timers::callback::Interval;
 use leptos::html::Div;
 use leptos::prelude::*;
+use views::element::El;
 use views::export::{export, file_name};
 use views::page::chrome::{page, speed_value, Chrome, SPEEDS};
 use views::{Frame, LiveDemo};
@@ -58,10 +59,31 @@ impl Page {
 
     fn draw(&mut self, root: web_sys::Element) {
         let frame = self.live.frame();
+        // Shapes equal to the ones on the page are only stand-ins (see
+        // `views::page::scene::figure`); should the page lack one, draw all.
+        let before = self
+            .patcher
+            .is_some()
+            .then_some(self.frame.as_ref())
+            .flatten()
+            .map(|f| &f.scene);
+        let tree = self.tree(&frame, before);
+        let patcher = self.patcher.get_or_insert_with(|| Patcher::new(root));
+        if !patcher.patch(vec![tree]) {
+            let tree = self.tree(&frame, None);
+            if let Some(patcher) = &mut self.patcher {
+                patcher.patch(vec![tree]);
+            }
+        }
+        self.frame = Some(frame);
+    }
+
+    /// The whole page for `frame`, built over `before` when there is one.
+    fn tree(&self, frame: &Frame, before: Option<&views::Scene>) -> El {
         let status = self.live.status();
         let why = self.live.why();
         let url = self.share_url();
-        let tree = page(
+        page(
             &Chrome {
                 slug: self.demo.slug,
                 title: self.demo.title,
@@ -81,13 +103,10 @@ impl Page {
                 share_message: &self.share_message,
                 help_open: self.help,
                 messages: &self.messages,
+                before,
             },
-            &frame,
-        );
-        self.patcher
-            .get_or_insert_with(|| Patcher::new(root))
-            .patch(vec![tree]);
-        self.frame = Some(frame);
+            frame,
+        )
     }
 }
 

@@ -18,6 +18,10 @@ pub struct El {
     /// Text content (elements with text have no children).
     pub text: Option<String>,
     pub children: Vec<El>,
+    /// A stand-in for the element drawn at this key by the previous render,
+    /// unchanged since: the patcher keeps that node without comparing it
+    /// (see [`El::unchanged`]).
+    pub unchanged: bool,
 }
 
 impl El {
@@ -29,6 +33,7 @@ impl El {
             attrs: Vec::new(),
             text: None,
             children: Vec::new(),
+            unchanged: false,
         }
     }
 
@@ -36,6 +41,18 @@ impl El {
         El {
             svg: true,
             ..El::html(tag, key)
+        }
+    }
+
+    /// Stands for the element the previous render put at `key`, which the
+    /// builder knows to be equal to what it would build now (a big picture
+    /// rebuilds only what changed). Only for a patch over that render: if
+    /// the patcher finds nothing at `key`, it draws an empty group and says
+    /// so (`Patcher::patch` in the app), and the caller renders in full.
+    pub fn unchanged(key: impl Into<String>) -> Self {
+        El {
+            unchanged: true,
+            ..El::svg("g", key)
         }
     }
 

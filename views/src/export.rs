@@ -37,7 +37,7 @@ pub fn export(scene: &Scene) -> String {
     for part in &scene.parts {
         match part {
             Part::Figure(f) => {
-                let mut drawing = figure(f, Target::Export).children.remove(0);
+                let mut drawing = figure(f, Target::Export, None).children.remove(0);
                 drawing
                     .attrs
                     .retain(|(n, _)| !matches!(*n, "role" | "aria-label"));

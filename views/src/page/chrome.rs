@@ -7,6 +7,7 @@
 use crate::element::El;
 use crate::live::Frame;
 use crate::page::{controls, scene};
+use crate::scene::Scene;
 use demos::{Figure, NarrationLine, Tone};
 
 /// Autoplay speeds, in steps per second, as tenths.
@@ -47,6 +48,8 @@ pub struct Chrome<'a> {
     pub share_message: &'a str,
     pub help_open: bool,
     pub messages: &'a [(String, String)],
+    /// The scene on the page now, when this render is patched over it.
+    pub before: Option<&'a Scene>,
 }
 
 /// The page: one `<article>` holding everything.
@@ -110,7 +113,7 @@ pub fn page(c: &Chrome, frame: &Frame) -> El {
                     El::html("div", "visual")
                         .attr("class", "visual")
                         .attr("data-testid", "visual")
-                        .children(scene::scene(&frame.scene)),
+                        .children(scene::scene(&frame.scene, c.before)),
                 )
                 .child(side),
         )

@@ -13,12 +13,15 @@ pub enum Target {
 }
 
 /// The whole scene for the page: its parts, then the picture as text.
-pub fn scene(scene: &Scene) -> Vec<El> {
+/// `before` is the scene the page shows now, when this one is patched over
+/// it: a figure's shapes that are equal there become [`El::unchanged`].
+pub fn scene(scene: &Scene, before: Option<&Scene>) -> Vec<El> {
+    let figure_before = |key: &str| before?.figures().into_iter().find(|f| f.key == key);
     let mut out: Vec<El> = scene
         .parts
         .iter()
         .map(|part| match part {
-            Part::Figure(f) => figure(f, Target::Page),
+            Part::Figure(f) => figure(f, Target::Page, figure_before(&f.key)),
             Part::Table(t) => table(t),
             Part::List(l) => list(l),
         })
@@ -57,16 +60,27 @@ fn as_text(scene: &Scene) -> El {
         )
 }
 
-/// A figure: the SVG drawing and its legend.
-pub fn figure(f: &Figure, target: Target) -> El {
+/// A figure: the SVG drawing and its legend. A shape equal to the one at
+/// its place in `before` (the figure on the page) is only a stand-in: a step
+/// of a 1,000-shape picture changes a few, and building and comparing the
+/// rest was most of its cost.
+pub fn figure(f: &Figure, target: Target, before: Option<&Figure>) -> El {
     let interactive = f.walk().iter().any(|s| s.on_click.is_some());
+    let before = before.map_or(&[][..], |b| &b.shapes[..]);
+    let shapes = f.shapes.iter().enumerate().map(|(i, s)| {
+        if before.get(i) == Some(s) {
+            El::unchanged(s.key.clone())
+        } else {
+            shape(s, target)
+        }
+    });
     let svg = El::svg("svg", "svg")
         .attr("class", "scene")
         .attr("viewBox", format!("0 0 {} {}", num(f.width), num(f.height)))
         .attr("role", if interactive { "group" } else { "img" })
         .attr("aria-label", f.label.clone())
         .attr("data-testid", f.key.clone())
-        .children(f.shapes.iter().map(|s| shape(s, target)));
+        .children(shapes);
     let mut out = El::html("figure", format!("fig-{}", f.key))
         .class(&format!("scene-figure {}", f.class))
         .child(svg);
@@ -348,4 +362,47 @@ pub fn list(l: &List) -> El {
                 .attr("data-testid", l.key.clone())
                 .children(items),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn picture(fill: &str) -> Scene {
+        let mut figure = Figure::new("fig", "A picture", 100.0, 50.0);
+        figure.push(Shape::rect("a", 0.0, 0.0, 10.0, 10.0).class(fill));
+        figure.push(Shape::rect("b", 20.0, 0.0, 10.0, 10.0));
+        Scene::new("t", "s").figure(figure)
+    }
+
+    fn svg_children(els: &[El]) -> &[El] {
+        &els[0].children[0].children
+    }
+
+    #[test]
+    fn shapes_equal_to_the_page_are_stand_ins_and_changed_ones_are_built() {
+        let before = picture("nic");
+        let after = picture("done");
+        let els = scene(&after, Some(&before));
+        let shapes = svg_children(&els);
+        assert_eq!(shapes[0].key, "a");
+        assert!(!shapes[0].unchanged, "the changed shape is built in full");
+        assert_eq!(shapes[0].get("class"), Some("done"));
+        assert_eq!(shapes[1].key, "b");
+        assert!(shapes[1].unchanged, "the unchanged shape is a stand-in");
+        assert!(shapes[1].attrs.is_empty());
+    }
+
+    #[test]
+    fn without_a_page_to_patch_over_everything_is_built() {
+        let els = scene(&picture("nic"), None);
+        assert!(svg_children(&els).iter().all(|e| !e.unchanged));
+        // Another figure's shapes never stand in, even with equal keys.
+        let mut other = picture("nic");
+        if let Some(Part::Figure(f)) = other.parts.first_mut() {
+            f.key = "other".into();
+        }
+        let els = scene(&picture("nic"), Some(&other));
+        assert!(svg_children(&els).iter().all(|e| !e.unchanged));
+    }
 }
