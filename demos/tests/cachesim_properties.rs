@@ -88,6 +88,11 @@ proptest! {
         prop_assert_eq!(s.hits + s.misses, trace.len() as u64);
         prop_assert!(s.misses >= distinct.len() as u64);
         prop_assert_eq!(s.compulsory, distinct.len() as u64);
+        // Exact at the capacity edge: if every line fits, nothing is evicted,
+        // so the only misses are the first touches.
+        if distinct.len() <= ways {
+            prop_assert_eq!(s.misses, distinct.len() as u64);
+        }
         // Fully associative: nothing is ever a conflict miss.
         prop_assert_eq!(s.conflict, 0);
     }
@@ -181,4 +186,21 @@ proptest! {
         }
         let _ = parse_trace(&text);
     }
+}
+
+/// The capacity edge of a fully associative LRU cache: as many lines as ways
+/// cycle with first-touch misses only; one more and every access misses.
+#[test]
+fn fully_associative_lru_capacity_edge() {
+    let cycle = |lines: u64| {
+        let mut h = Hierarchy::new(vec![LevelSpec::new("L1", 1, 4, 64, Policy::Lru)], 0).unwrap();
+        for _ in 0..3 {
+            for line in 0..lines {
+                h.access(line * 64, AccessKind::Load);
+            }
+        }
+        h.levels[0].stats.misses
+    };
+    assert_eq!(cycle(4), 4);
+    assert_eq!(cycle(5), 15);
 }
