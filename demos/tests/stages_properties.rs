@@ -52,6 +52,9 @@ proptest! {
             let _ = timeline.apply(StageAction::Use { technique, on });
         }
         let m = timeline.model().clone();
+        // Zero exactly when no technique is on: at default costs each one
+        // removes more than it adds, so a technique saving nothing is a bug.
+        prop_assert_eq!(m.saving() > 0, m.pipe.on != 0, "saving {} with techniques {:#b}", m.saving(), m.pipe.on);
         prop_assert!(m.saving() >= 0);
         if m.pipe.uses(CTPIO) {
             prop_assert!(m.pipe.uses(0), "CTPIO without kernel bypass");
@@ -98,6 +101,19 @@ proptest! {
             let _ = Timeline::<BusyPoll>::from_scenario(&s);
         }
     }
+}
+
+#[test]
+fn send_path_saving_is_zero_without_techniques_and_positive_with_one() {
+    let mut m = SendPath::new(&SendPathConfig::default());
+    assert_eq!(m.saving(), 0);
+    // TX push alone takes the 300 ns descriptor fetch off the path.
+    m.apply(&StageAction::Use {
+        technique: 1,
+        on: true,
+    })
+    .unwrap();
+    assert_eq!(m.saving(), 300);
 }
 
 #[test]
