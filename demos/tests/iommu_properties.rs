@@ -3,7 +3,8 @@
 
 use demos::laws::check_laws;
 use demos::nic::iommu::{
-    parse_addr, region_at, Access, Iommu, IommuAction, IommuConfig, Owner, Verdict, PAGE,
+    parse_addr, region_at, Access, FaultReason, Iommu, IommuAction, IommuConfig, Owner, Verdict,
+    MGAW_BITS, PAGE,
 };
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
@@ -15,6 +16,8 @@ fn addr_text() -> impl Strategy<Value = String> {
         3 => (0u64..16).prop_map(|p| format!("0x{:x}", p * PAGE)),
         1 => any::<u64>().prop_map(|a| format!("{a:x}")),
         1 => (0u64..0x2_0000).prop_map(|a| format!("0x{:x}_{:03x}", a >> 12, a & 0xfff)),
+        // Either side of the IOMMU's address width.
+        1 => ((1u64 << MGAW_BITS) - 2..(1u64 << MGAW_BITS) + 2).prop_map(|a| format!("{a:#x}")),
         1 => ".{0,30}",
     ]
 }
@@ -76,8 +79,16 @@ proptest! {
                         prop_assert_eq!(pa, entry.pa + (record.iova & (PAGE - 1)));
                         prop_assert_eq!(region_at(pa).map(|(_, r)| r.owner), Some(Owner::App));
                     }
-                    Verdict::Blocked(_) => {
-                        prop_assert!(before.mapping(record.iova).is_none_or(|e| !e.allows(*access)) || record.iova >= 0x1_0000);
+                    Verdict::Blocked(reason) => {
+                        prop_assert!(before.mapping(record.iova).is_none_or(|e| !e.allows(*access)));
+                        // VT-d: past the width, reason 4 without a walk; below
+                        // it, the missing permission (5 or 6), mapped or not.
+                        let expected = match access {
+                            _ if record.iova >> MGAW_BITS != 0 => FaultReason::BeyondWidth,
+                            Access::Read => FaultReason::NoRead,
+                            Access::Write => FaultReason::NoWrite,
+                        };
+                        prop_assert_eq!(reason, expected, "iova {:#x}", record.iova);
                         prop_assert_eq!(m.counters.bytes_moved, before.counters.bytes_moved);
                     }
                     other => prop_assert!(false, "{other:?} while translating"),
@@ -110,4 +121,32 @@ proptest! {
             let _ = Timeline::<Iommu>::from_scenario(&s);
         }
     }
+}
+
+/// The last address inside a 48-bit MGAW is walked (and, unmapped, lacks
+/// the permission); the first one past it is refused without a walk.
+#[test]
+fn the_address_width_edge_decides_the_fault_reason() {
+    let mut m = Iommu::new(&IommuConfig::default());
+    let mut reason = |access, addr: u64| {
+        m.apply(&IommuAction::Dma {
+            access,
+            addr: format!("{addr:#x}"),
+        })
+        .unwrap();
+        m.last.unwrap().verdict
+    };
+    let edge = 1u64 << MGAW_BITS;
+    assert_eq!(
+        reason(Access::Write, edge - 1),
+        Verdict::Blocked(FaultReason::NoWrite)
+    );
+    assert_eq!(
+        reason(Access::Read, edge - 1),
+        Verdict::Blocked(FaultReason::NoRead)
+    );
+    assert_eq!(
+        reason(Access::Write, edge),
+        Verdict::Blocked(FaultReason::BeyondWidth)
+    );
 }
