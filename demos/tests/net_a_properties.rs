@@ -59,6 +59,12 @@ fn spec() -> impl Strategy<Value = FrameSpec> {
         )
 }
 
+/// Bytes on the wire for a TCP payload: Ethernet, IPv4 and TCP headers (no
+/// options), padded to the 60-byte minimum (IEEE 802.3 §3.2.8), plus the FCS.
+fn wire_len(payload: usize) -> usize {
+    (ethernet::HEADER_LEN + 20 + 20 + payload).max(ethernet::MIN_FRAME) + ethernet::FCS_LEN
+}
+
 fn host(s: &FrameSpec) -> Host {
     Host {
         mac: s.dst_mac,
@@ -72,9 +78,14 @@ proptest! {
 
     /// A frame as built passes every check of the receiver.
     #[test]
-    fn a_correct_frame_verifies(s in spec(), payload in prop::collection::vec(any::<u8>(), 0..1460)) {
+    fn a_correct_frame_verifies(s in spec(), payload in prop_oneof![
+        // Short payloads often, to cross the pad's edge at 6 bytes.
+        prop::collection::vec(any::<u8>(), 0..12),
+        prop::collection::vec(any::<u8>(), 0..1460),
+    ]) {
         let wire = ethernet::with_fcs(&s.frame(&payload));
-        prop_assert!(wire.len() >= 64);
+        // Exactly: headers, payload, pad up to 60 bytes only if short, FCS.
+        prop_assert_eq!(wire.len(), wire_len(payload.len()));
         prop_assert_eq!(crc32(&wire), RESIDUE);
         let h = host(&s);
         let packet = receive::link(&wire, &h).unwrap();
@@ -129,6 +140,35 @@ proptest! {
         prop_assert_eq!(parse::ipv4(&demos::net::wire::ipv4::addr_text(&ip)), Ok(ip));
         prop_assert_eq!(parse::hex(&parse::to_hex(&bytes), 64), Ok(bytes));
     }
+}
+
+/// The pad's edge: 6 payload bytes make exactly the 64-byte minimum, 5 need
+/// one byte of pad, 7 make a 65-byte frame with none.
+#[test]
+fn the_minimum_frame_edge_is_six_payload_bytes() {
+    let s = FrameSpec {
+        dst_mac: [2, 0, 0, 0, 0, 2],
+        src_mac: [2, 0, 0, 0, 0, 1],
+        ip: Ipv4 {
+            src: [10, 0, 0, 1],
+            dst: [10, 0, 0, 2],
+            id: 1,
+            ttl: 64,
+            df: true,
+        },
+        tcp: TcpHeader {
+            src_port: 1000,
+            dst_port: 80,
+            seq: 1,
+            ack: 0,
+            flags: 0x02,
+            window: 65535,
+        },
+    };
+    let len = |n: usize| ethernet::with_fcs(&s.frame(&vec![0xab; n])).len();
+    assert_eq!((len(5), len(6), len(7)), (64, 64, 65));
+    assert_eq!(ethernet::pad_len(20 + 20 + 5), 1);
+    assert_eq!(ethernet::pad_len(20 + 20 + 6), 0);
 }
 
 fn encap_config() -> impl Strategy<Value = EncapConfig> {
