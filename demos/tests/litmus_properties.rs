@@ -254,6 +254,8 @@ proptest! {
     ) {
         let Some(t) = generated(&ts, plain, &cond) else { return Ok(()) };
         let sk = Skeleton::new(&t);
+        // Past MAX_CANDIDATES the engine refuses the test; past 5,000 this
+        // exhaustive walk is only skipped to bound the run time.
         let Ok(full) = space_with(&sk, false) else { return Ok(()) };
         if full.count() > 5_000 {
             return Ok(());
@@ -289,6 +291,7 @@ proptest! {
     ) {
         let Some(t) = generated(&ts, plain, &cond) else { return Ok(()) };
         let sk = Skeleton::new(&t);
+        // A space past MAX_CANDIDATES is refused by the engine: nothing to compare.
         let (Ok(full), Ok(pruned)) = (space_with(&sk, false), space_with(&sk, true)) else { return Ok(()) };
         let statics = Statics::new(&sk);
         for (all, kept) in full.per_loc.iter().zip(&pruned.per_loc) {
@@ -322,6 +325,7 @@ proptest! {
             prop_assert_ne!(a.verdict(MemModel::C11), Verdict::Undefined);
         }
         for row in &a.rows {
+            // The first three cells are SC, TSO and ARMv8: only C11 knows races.
             prop_assert!(row.cells.iter().take(3).all(|c| c.status != Status::Racy));
         }
     }
