@@ -142,35 +142,6 @@ proptest! {
     }
 }
 
-/// The pad's edge: 6 payload bytes make exactly the 64-byte minimum, 5 need
-/// one byte of pad, 7 make a 65-byte frame with none.
-#[test]
-fn the_minimum_frame_edge_is_six_payload_bytes() {
-    let s = FrameSpec {
-        dst_mac: [2, 0, 0, 0, 0, 2],
-        src_mac: [2, 0, 0, 0, 0, 1],
-        ip: Ipv4 {
-            src: [10, 0, 0, 1],
-            dst: [10, 0, 0, 2],
-            id: 1,
-            ttl: 64,
-            df: true,
-        },
-        tcp: TcpHeader {
-            src_port: 1000,
-            dst_port: 80,
-            seq: 1,
-            ack: 0,
-            flags: 0x02,
-            window: 65535,
-        },
-    };
-    let len = |n: usize| ethernet::with_fcs(&s.frame(&vec![0xab; n])).len();
-    assert_eq!((len(5), len(6), len(7)), (64, 64, 65));
-    assert_eq!(ethernet::pad_len(20 + 20 + 5), 1);
-    assert_eq!(ethernet::pad_len(20 + 20 + 6), 0);
-}
-
 fn encap_config() -> impl Strategy<Value = EncapConfig> {
     (
         (

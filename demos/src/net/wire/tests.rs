@@ -88,12 +88,9 @@ fn builder_reproduces_the_captured_get() {
 }
 
 /// The issue's example, `--src 10.0.0.1:40000 --dst 10.0.0.2:80 --seq 1000
-/// --ack 0 --flags S --window 64240 --ttl 64 --id 1`: the first 54 bytes
-/// are what scapy 2.6.1 builds for `Ether()/IP()/TCP()` with these values
-/// (checked by hand: IP checksum 9932 complemented is 66cd), then the pad.
-#[test]
-fn the_issue_example_frame() {
-    let spec = FrameSpec {
+/// --ack 0 --flags S --window 64240 --ttl 64 --id 1`.
+fn issue_example() -> FrameSpec {
+    FrameSpec {
         dst_mac: [2, 0, 0, 0, 0, 2],
         src_mac: [2, 0, 0, 0, 0, 1],
         ip: Ipv4 {
@@ -111,7 +108,15 @@ fn the_issue_example_frame() {
             flags: SYN,
             window: 64240,
         },
-    };
+    }
+}
+
+/// The issue's example: the first 54 bytes are what scapy 2.6.1 builds for
+/// `Ether()/IP()/TCP()` with these values (checked by hand: IP checksum 9932
+/// complemented is 66cd), then the pad.
+#[test]
+fn the_issue_example_frame() {
+    let spec = issue_example();
     let frame = spec.frame(b"");
     assert_eq!(frame.len(), MIN_FRAME);
     assert_eq!(
@@ -124,6 +129,18 @@ fn the_issue_example_frame() {
     let bare = spec.bare_frame(b"");
     assert_eq!(bare, frame[..54]);
     assert_eq!(ethernet::fcs(&bare), 0xd553_d689);
+}
+
+/// The pad's edge (IEEE 802.3 §3.2.8, 60 bytes before the FCS): 6 payload
+/// bytes make exactly the 64-byte minimum, 5 need one byte of pad, 7 make a
+/// 65-byte frame with none.
+#[test]
+fn the_minimum_frame_edge_is_six_payload_bytes() {
+    let spec = issue_example();
+    let len = |n: usize| ethernet::with_fcs(&spec.frame(&vec![0xab; n])).len();
+    assert_eq!((len(5), len(6), len(7)), (64, 64, 65));
+    assert_eq!(ethernet::pad_len(20 + 20 + 5), 1);
+    assert_eq!(ethernet::pad_len(20 + 20 + 6), 0);
 }
 
 /// The receiver accepts an intact frame and hands TCP its segment.
