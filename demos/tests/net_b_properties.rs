@@ -425,13 +425,22 @@ fn a_slow_link_shows_once_its_share_outgrows_a_nanosecond() {
     assert_eq!((step(&healthy, 51), step(&sick, 51)), (10_001, 10_002));
 }
 
+/// An incast run from `config`, event by event until the model is idle.
+fn run_incast(config: IncastConfig) -> Incast {
+    let mut m = Incast::new(&config);
+    while m.next_auto().is_ok() {
+        m.apply(&IncastAction::Event).unwrap();
+    }
+    m
+}
+
 /// The incast edge is the peak N·S − (S − 1), not N·S: 4 servers of 4
 /// packets peak at 13, so a 13-packet buffer loses nothing over a whole run
 /// and a 12-packet one overflows.
 #[test]
 fn incast_overflows_one_packet_below_the_peak_and_not_at_it() {
     let run = |buffer| {
-        let mut m = Incast::new(&IncastConfig {
+        let m = run_incast(IncastConfig {
             senders: 4,
             burst: 4,
             buffer,
@@ -439,9 +448,6 @@ fn incast_overflows_one_packet_below_the_peak_and_not_at_it() {
             requests: 3,
             ..IncastConfig::default()
         });
-        while m.next_auto().is_ok() {
-            m.apply(&IncastAction::Event).unwrap();
-        }
         (m.path.max_queue, m.drops(), m.timeouts())
     };
     assert_eq!(run(13), (13, 0, 0));
@@ -453,15 +459,12 @@ fn incast_overflows_one_packet_below_the_peak_and_not_at_it() {
 /// first packet's access link.
 #[test]
 fn an_unharmed_first_request_takes_n_s_plus_one_link_times() {
-    let mut m = Incast::new(&IncastConfig {
+    let m = run_incast(IncastConfig {
         senders: 2,
         burst: 3,
         requests: 1,
         ..IncastConfig::default()
     });
-    while m.next_auto().is_ok() {
-        m.apply(&IncastAction::Event).unwrap();
-    }
     let r = m.finished[0];
     assert_eq!((r.drops, r.timeouts), (0, 0));
     assert_eq!(r.duration_ns, 7 * m.path.serialise_ns);
@@ -473,7 +476,7 @@ fn an_unharmed_first_request_takes_n_s_plus_one_link_times() {
 #[test]
 fn the_last_ack_beats_a_timer_due_at_the_same_instant() {
     let run = |rtt_us| {
-        let mut m = Incast::new(&IncastConfig {
+        let m = run_incast(IncastConfig {
             senders: 64,
             burst: 1,
             buffer: 64,
@@ -492,9 +495,6 @@ fn the_last_ack_beats_a_timer_due_at_the_same_instant() {
             m.rtt_ns + 65 * m.path.serialise_ns,
             1_000_000 + (rtt_us - 220) * 1_000
         );
-        while m.next_auto().is_ok() {
-            m.apply(&IncastAction::Event).unwrap();
-        }
         m.timeouts()
     };
     assert_eq!(run(220), 0);
