@@ -59,14 +59,10 @@ impl Page {
 
     fn draw(&mut self, root: web_sys::Element) {
         let frame = self.live.frame();
-        // Shapes equal to the ones on the page are only stand-ins (see
-        // `views::page::scene::figure`); should the page lack one, draw all.
-        let before = self
-            .patcher
-            .is_some()
-            .then_some(self.frame.as_ref())
-            .flatten()
-            .map(|f| &f.scene);
+        // The last frame drawn is what the page shows: shapes equal to its
+        // ones are only stand-ins (see `views::page::scene::figure`). Should
+        // the page lack one, draw all.
+        let before = self.frame.as_ref().map(|f| &f.scene);
         let tree = self.tree(&frame, before);
         let patcher = self.patcher.get_or_insert_with(|| Patcher::new(root));
         if !patcher.patch(vec![tree]) {
