@@ -8,7 +8,6 @@ use demos::cpu::locality::Locality;
 use demos::cpu::mesi::Mesi;
 use demos::cpu::numa::Numa;
 use demos::cpu::tlb::Tlb;
-use views::open;
 
 pub const DEMOS: &[Demo] = &[
     Demo {
@@ -16,48 +15,57 @@ pub const DEMOS: &[Demo] = &[
         slug: "cache-hierarchy",
         title: "Cache hierarchy",
         one_liner: "Load and store addresses through L1, L2, L3 and DRAM; see the set, the way, the victim and the cycles.",
-        open: open::<CacheHierarchy>,
+        open: cache_hierarchy,
     },
     Demo {
         section: "cpu",
         slug: "locality",
         title: "Cache locality",
         one_liner: "Walk one array in order, by stride, at random and by column: same work, very different misses.",
-        open: open::<Locality>,
+        open: locality,
     },
     Demo {
         section: "cpu",
         slug: "mesi",
         title: "MESI coherence",
         one_liner: "Read and write one line from several cores; watch the states, the bus and MSI, MESI, MOESI side by side.",
-        open: open::<Mesi>,
+        open: mesi,
     },
     Demo {
         section: "cpu",
         slug: "tlb",
         title: "TLB & page walk",
         one_liner: "Translate virtual addresses: a TLB hit, or a four-level walk from CR3 down to the page.",
-        open: open::<Tlb>,
+        open: tlb,
     },
     Demo {
         section: "cpu",
         slug: "branch",
         title: "Branch prediction",
         one_liner: "Sorted, shuffled or patterned data against four predictors: watch the counters learn and the mispredicts cost cycles.",
-        open: open::<Branch>,
+        open: branch,
     },
     Demo {
         section: "cpu",
         slug: "numa",
         title: "NUMA local vs remote",
         one_liner: "Place a thread's pages by first touch or interleave, move the thread, and pay for every hop across the interconnect.",
-        open: open::<Numa>,
+        open: numa,
     },
     Demo {
         section: "cpu",
         slug: "batching",
         title: "Batching",
         one_liner: "Share a fixed cost over a batch: throughput climbs, and the first item waits for the rest.",
-        open: open::<Batching>,
+        open: batching,
     },
 ];
+
+// Each demo's model and picture are their own wasm chunk, fetched when it opens.
+split_open!(cache_hierarchy: CacheHierarchy);
+split_open!(locality: Locality);
+split_open!(mesi: Mesi);
+split_open!(tlb: Tlb);
+split_open!(branch: Branch);
+split_open!(numa: Numa);
+split_open!(batching: Batching);

@@ -2,7 +2,35 @@
 //! A demo is on the site if and only if it has an entry in one of the
 //! section files below (one file per section, so sections grow independently).
 
+use leptos::wasm_split::SplitLoaderError;
+use std::future::Future;
+use std::pin::Pin;
 use views::LiveDemo;
+
+/// Declares `const $module: Open`, the opener of one demo. The model and
+/// picture it reaches are cut into a wasm module of their own, named
+/// `$module` (`scripts/split-wasm.sh`), so a page fetches the code of the one
+/// demo it shows, and a new demo adds almost nothing to the others.
+macro_rules! split_open {
+    ($module:ident: $model:ty) => {
+        #[allow(non_upper_case_globals)]
+        pub const $module: $crate::catalogue::Open = {
+            #[leptos::wasm_split::wasm_split($module, wasm_split_path = leptos::wasm_split, fallible)]
+            fn open(
+                link: Option<String>,
+            ) -> Result<$crate::catalogue::Opened, leptos::wasm_split::SplitLoaderError> {
+                Ok(views::open::<$model>(link.as_deref()))
+            }
+            fn load(link: Option<String>) -> $crate::catalogue::Loading {
+                Box::pin(open(link))
+            }
+            $crate::catalogue::Open {
+                module: stringify!($module),
+                load,
+            }
+        };
+    };
+}
 
 mod cpu;
 mod memory;
@@ -17,9 +45,23 @@ pub struct Section {
     pub purpose: &'static str,
 }
 
-/// Opens a demo from a share-link value: the running demo, and a notice when
+/// A demo opened from a share-link value: the running demo, and a notice when
 /// the link could not be restored.
-pub type Open = fn(Option<&str>) -> (Box<dyn LiveDemo>, Option<String>);
+pub type Opened = (Box<dyn LiveDemo>, Option<String>);
+
+/// Fetches a demo's chunk (once) and opens it; fails only if the chunk
+/// cannot be fetched.
+pub type Loading = Pin<Box<dyn Future<Output = Result<Opened, SplitLoaderError>>>>;
+
+/// How a demo opens: the wasm module its code is in, and the function that
+/// fetches that module (once) and opens the demo from a share-link value.
+pub struct Open {
+    /// The demo's slug with `_` for `-`: the page's first script fetches the
+    /// module of the demo in the address bar by that rule
+    /// (`scripts/split-head.js`).
+    pub module: &'static str,
+    pub load: fn(Option<String>) -> Loading,
+}
 
 /// A demo that exists. There are no placeholder entries.
 pub struct Demo {
@@ -88,6 +130,13 @@ mod tests {
         for demo in all() {
             assert!(section(demo.section).is_some(), "{}", demo.slug);
             assert_eq!(all().filter(|d| d.path() == demo.path()).count(), 1);
+        }
+    }
+
+    #[test]
+    fn a_demo_module_is_named_after_its_slug() {
+        for demo in all() {
+            assert_eq!(demo.open.module, demo.slug.replace('-', "_"));
         }
     }
 }

@@ -1,10 +1,11 @@
-//! A demo page, for any demo. The model's type is hidden behind
+//! A demo page, for any demo. Its code arrives first (each demo is a wasm
+//! module of its own); the model's type is hidden behind
 //! `views::LiveDemo`; the page is one element tree from `views::page`,
 //! patched in by the one renderer after every change. Everything the page
 //! holds lives in one [`Page`]; every change goes through [`Page::act`] or
 //! [`Page::input`] and bumps one version signal, which redraws.
 
-use crate::catalogue::Demo;
+use crate::catalogue::{Demo, Opened};
 use crate::platform::{copy_to_clipboard, download, page_url};
 use crate::render::events::{self, Sent};
 use crate::render::patch::Patcher;
@@ -189,6 +190,17 @@ fn input(page: Shared, version: RwSignal<u32>, sent: Sent) {
     }
 }
 
+/// Where the demo's code is: being fetched, failed to arrive, or running.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arrival {
+    Fetching,
+    Failed,
+    Running,
+}
+
+/// A demo page: fetches the demo's own wasm module (see `split_open!` in
+/// `catalogue`), then hands the opened demo to [`LivePage`]. A failed fetch
+/// says so and offers to try again; a failure is never cached.
 #[component]
 pub fn DemoPage(
     demo: &'static Demo,
@@ -200,7 +212,57 @@ pub fn DemoPage(
         // Test hook: proves a crash shows the recovery panel, not a blank page.
         Effect::new(|| panic!("deliberate panic requested with ?debug=panic"));
     }
-    let (live, notice) = (demo.open)(link.as_deref());
+    let arrival = RwSignal::new(Arrival::Fetching);
+    let opened = StoredValue::new_local(None::<Opened>);
+    let fetch = move || {
+        arrival.set(Arrival::Fetching);
+        let loading = (demo.open.load)(link.clone());
+        leptos::task::spawn_local(async move {
+            // `try_`: the learner may have left the page meanwhile.
+            match loading.await {
+                Ok(demo) => {
+                    opened.try_set_value(Some(demo));
+                    arrival.try_set(Arrival::Running);
+                }
+                Err(_) => {
+                    arrival.try_set(Arrival::Failed);
+                }
+            }
+        });
+    };
+    fetch();
+    move || match arrival.get() {
+        Arrival::Fetching => view! {
+            <p class="demo-fetching" role="status" data-testid="demo-fetching">
+                "Loading the " {demo.title} " model…"
+            </p>
+        }
+        .into_any(),
+        Arrival::Failed => {
+            let retry = fetch.clone();
+            view! {
+                <div class="notice demo-failed" role="alert" data-testid="demo-failed">
+                    <p>"This demo's code could not be fetched: the network or the server failed."</p>
+                    <button class="btn primary" on:click=move |_| retry()>"Try again"</button>
+                </div>
+            }
+            .into_any()
+        }
+        Arrival::Running => match opened.try_update_value(Option::take).flatten() {
+            Some((live, notice)) => view! { <LivePage demo embed live notice /> }.into_any(),
+            None => ().into_any(),
+        },
+    }
+}
+
+/// The page of a running demo.
+#[component]
+fn LivePage(
+    demo: &'static Demo,
+    embed: bool,
+    live: Box<dyn LiveDemo>,
+    notice: Option<String>,
+) -> impl IntoView {
     let page: Shared = StoredValue::new_local(Page {
         demo,
         embed,

@@ -1,0 +1,45 @@
+// Stack Lab (appended by scripts/split-wasm.sh to wasm-split's loader, whose
+// fetchers it points here): the module of the demo in the address bar is
+// fetched before the main module starts, and compiled and instantiated
+// synchronously when the demo opens (a demo's module is small: 18–128 KB).
+// The demo then opens in the same task as the page. Measured without this:
+// the demo's bytes, though on the wire by then, reached the page only after
+// it had drawn a first frame without the demo, 30–60 ms later.
+const fetched = new Map();
+
+function fetchModule(file) {
+    let entry = fetched.get(file);
+    if (entry === undefined) {
+        const url = new URL(file, import.meta.url);
+        entry = {
+            bytes: undefined,
+            promise: fetch(url).then((response) => {
+                if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+                return response.arrayBuffer();
+            }),
+        };
+        const settled = entry;
+        // A failed fetch is forgotten, so that "Try again" fetches anew.
+        entry.promise.then((bytes) => { settled.bytes = bytes; }, () => fetched.delete(file));
+        fetched.set(file, entry);
+    }
+    return entry;
+}
+
+function instantiator(file) {
+    const entry = fetchModule(file);
+    return async (imports) => {
+        const module = new WebAssembly.Module(entry.bytes ?? await entry.promise);
+        return { module, instance: new WebAssembly.Instance(module, imports) };
+    };
+}
+
+{
+    // `/nic/cache-hierarchy` (below any base path) → the `cache_hierarchy` module.
+    const slug = location.pathname.split("/").filter((s) => s !== "").pop() ?? "";
+    const file = DEMO_MODULES[slug.replaceAll("-", "_")];
+    // Top-level await: the main module, which imports this one, starts once
+    // the bytes are here (it has been downloading meanwhile). A failure only
+    // shows when the demo opens, where the page can say so and retry.
+    if (file !== undefined) await fetchModule(file).promise.catch(() => {});
+}

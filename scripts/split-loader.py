@@ -1,0 +1,56 @@
+"""Points the fetchers of wasm-split's loader at scripts/split-loader.js, and
+makes index.html fetch the loader and the open demo's module early
+(scripts/split-head.js).
+
+Usage: split-loader.py LOADER.js INDEX.html PUBLIC_URL  (rewrites both in
+place; run by scripts/split-wasm.sh). Fails unless every demo module's fetcher
+has exactly the shape it expects, so a new wasm-split cannot change it
+unnoticed.
+"""
+import json
+import os
+import re
+import sys
+
+loader_path, index_path, public_url = sys.argv[1], sys.argv[2], sys.argv[3]
+scripts = os.path.dirname(os.path.abspath(__file__))
+loader = open(loader_path).read()
+fetcher = re.compile(
+    r'\(\) => \{\n'
+    r'    const src = fetch\(new URL\("(\./[^"]+-(\w+)\.wasm)", import\.meta\.url\)\);\n'
+    r'    src\.catch\(\(\) => \{\}\);\n'
+    r'    return async \(imports\) => (debugWrap)?\(WebAssembly\.instantiateStreaming\(src, imports\)\);\n'
+    r'\}\n'
+)
+modules = {}
+
+
+def point(match):
+    file, module, wrap = match.group(1), match.group(2), match.group(3)
+    modules[module] = file
+    if wrap:
+        # A debug build checks that the module belongs to this build.
+        return '() => {\n    const instantiate = instantiator("%s");\n    return async (imports) => %s(instantiate(imports));\n}\n' % (file, wrap)
+    return '() => instantiator("%s")\n' % file
+
+
+loader = fetcher.sub(point, loader)
+exported = len(re.findall(r'^export const __wasm_split_load_', loader, flags=re.M))
+if not modules or len(modules) != exported or 'instantiateStreaming' in loader:
+    sys.exit("split-loader.py: %d fetchers rewritten for %d modules" % (len(modules), exported))
+table = "const DEMO_MODULES = %s;\n" % json.dumps(modules, sort_keys=True)
+open(loader_path, "w").write(loader + table + open(os.path.join(scripts, "split-loader.js")).read())
+
+# Right after <base> (the URLs are relative to it) and before the stylesheet,
+# which a classic script would wait for.
+index = open(index_path).read()
+head = '<link rel="modulepreload" href="%s%s" crossorigin="anonymous">\n<script>\n%s</script>\n' % (
+    public_url,
+    os.path.basename(loader_path),
+    open(os.path.join(scripts, "split-head.js")).read().replace("DEMO_MODULES", json.dumps(modules, sort_keys=True)),
+)
+base = re.search(r'<base href="[^"]*" */>\n', index)
+if base is None or index.find("<link rel=\"stylesheet\"") < base.end():
+    sys.exit("split-loader.py: index.html has no <base> before its stylesheet")
+open(index_path, "w").write(index[: base.end()] + head + index[base.end():])
+print("split-loader.py: %d demo modules" % len(modules))

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Trunk post_build hook (see Trunk.toml): cuts the app's wasm into a main
+# module (the shell, the renderer, and all code more than one demo uses) and
+# one module per demo, which the page fetches when that demo opens
+# (`split_open!` in src/catalogue/mod.rs marks where to cut).
+#
+# Trunk has already run wasm-bindgen on the whole wasm (and no wasm-opt:
+# index.html turns it off); this redoes wasm-bindgen on the cut modules from
+# cargo's output (built with
+# --emit-relocs, see .cargo/config.toml) and replaces Trunk's two files under
+# their hashed names, so index.html stays as Trunk wrote it. Every file it adds
+# carries the same hash, so a browser never mixes two builds.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+export PATH="$root/tools/bin:$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+staging=${TRUNK_STAGING_DIR:?"run by Trunk as a post_build hook"}
+
+shopt -s nullglob
+built=("$staging"/stack-lab-*_bg.wasm)
+# Another app built with this Trunk.toml (the bench's counter): nothing to cut.
+[ ${#built[@]} -eq 1 ] || exit 0
+name=$(basename "${built[0]}" _bg.wasm)
+raw="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/$TRUNK_PROFILE/stack-lab.wasm"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+wasm-split-cli "$raw" "$work/split" --out-name "$name"
+# --keep-lld-exports: the demo modules link against the main module's exports.
+wasm-bindgen --target web --no-typescript --keep-lld-exports \
+  --out-dir "$work/bindgen" --out-name "$name" "$work/split/$name.wasm"
+
+# The loader and the demo modules take the build's hashed name.
+mv "$work/split/__wasm_split.js" "$work/loader.js"
+for module in "$work/split"/split_*.wasm; do
+  demo=$(basename "$module" .wasm)
+  demo=${demo#split_}
+  mv "$module" "$work/$name-$demo.wasm"
+  sed -i "s#\"./split_$demo.wasm\"#\"./$name-$demo.wasm\"#" "$work/loader.js"
+done
+mv "$work/loader.js" "$work/$name-split.js"
+python3 "$root/scripts/split-loader.py" "$work/$name-split.js" "$staging/index.html" "${TRUNK_PUBLIC_URL:-/}"
+sed -i "s#from \"./__wasm_split.js\"#from \"./$name-split.js\"#" "$work/bindgen/$name.js"
+mv "$work/bindgen/$name.js" "$work/bindgen/${name}_bg.wasm" "$work/"
+if grep -q '"\./split_' "$work/$name-split.js" || grep -q 'from "\./__wasm_split' "$work/$name.js"; then
+  echo "split-wasm.sh: a file name was left unrenamed" >&2
+  exit 1
+fi
+
+# What Trunk would do for a release build: wasm-opt -Oz, two at a time.
+if [ "$TRUNK_PROFILE" = release ]; then
+  printf '%s\0' "$work"/*.wasm | xargs -0 -P 2 -I{} wasm-opt -Oz {} -o {}
+fi
+cp "$work"/*.wasm "$work"/*.js "$staging/"
