@@ -1,0 +1,64 @@
+// Each demo's code is a wasm module of its own (scripts/split-wasm.sh): a page
+// fetches the main module and the module of the demo it shows, once, and no
+// other demo's.
+import { test, expect } from './fixtures.js';
+import { DemoPage } from '../pages/demo-page.js';
+import { HomePage } from '../pages/home-page.js';
+
+/** Every .wasm the page requests, by file name. */
+function wasmRequests(page) {
+  const files = [];
+  page.on('request', (request) => {
+    const file = new URL(request.url()).pathname.split('/').pop();
+    if (file.endsWith('.wasm')) files.push(file);
+  });
+  return files;
+}
+
+const mainModule = (file) => file.endsWith('_bg.wasm');
+
+for (const [path, module] of [['/cpu/tlb', 'tlb'], ['/memory/reordering', 'reordering'], ['/nic/descriptor-ring', 'descriptor_ring']]) {
+  test(`${path} fetches the main module and its own, once each, and no other demo's`, async ({ page }) => {
+    const files = wasmRequests(page);
+    const demo = new DemoPage(page, path);
+    await demo.open();
+    await expect(demo.latest).not.toBeEmpty();
+    expect(files.filter(mainModule)).toHaveLength(1);
+    expect(files.filter((f) => !mainModule(f))).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
+  });
+}
+
+test('the home page fetches no demo module; opening a card fetches that one demo', async ({ page }) => {
+  const files = wasmRequests(page);
+  const home = new HomePage(page);
+  await home.open();
+  expect(files.filter((f) => !mainModule(f))).toEqual([]);
+  await page.getByTestId('card-napi').click();
+  const demo = new DemoPage(page, '/nic/napi');
+  await expect(demo.demo).toBeVisible();
+  await expect(demo.latest).not.toBeEmpty();
+  expect(files.filter((f) => !mainModule(f))).toEqual([expect.stringMatching(/-napi\.wasm$/)]);
+});
+
+test.describe('a demo module that cannot be fetched', () => {
+  // The failed fetch is reported in the console; that is expected here.
+  test.use({ allowConsoleErrors: true });
+
+  test('is said, and Try again opens the demo once the network is back', async ({ page }) => {
+    await page.route('**/*-napi.wasm', (route) => route.abort());
+    await page.goto('/nic/napi');
+    const failed = page.getByTestId('demo-failed');
+    await expect(failed).toBeVisible();
+    await expect(failed).toContainText('could not be fetched');
+    await expect(page.getByTestId('demo')).toHaveCount(0);
+
+    await page.unroute('**/*-napi.wasm');
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    const demo = new DemoPage(page, '/nic/napi');
+    await expect(demo.demo).toBeVisible();
+    await expect(failed).toHaveCount(0);
+    // The model answers: NAPI with an empty ring refuses Step, with the reason.
+    await demo.step();
+    await expect(demo.latest).toContainText('Nothing to step: the ring is empty');
+  });
+});
