@@ -1,38 +1,52 @@
 #!/usr/bin/env bash
-# Marginal size of demos: the release wasm (wasm-bindgen + wasm-opt -Oz, as
-# Trunk builds it) with every demo, then without each named demo's catalogue
-# entry; prints what each demo adds, raw and gzip -9. `section:ID` removes a
-# whole section and also prints the average per demo of that section.
+# Marginal size of demos. The release wasm is built as `make build` builds it
+# (cut into a main module and one module per demo by wasm-split, then
+# wasm-bindgen and wasm-opt -Oz) with every demo, then without each named
+# demo's catalogue entry. Prints, raw and gzip -9, what each demo adds to the
+# main module (what every page fetches) and to all modules together (the main
+# one and its own, which only its page fetches). `section:ID` removes a whole
+# section and also prints the average per demo of that section.
 # Usage: scripts/size-marginal.sh SLUG|section:ID...   (run by `make size`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/target/size-work"
 export CARGO_TARGET_DIR="$root/target/size-target"
-export PATH="$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-bindgen_out="$work/out"
+export PATH="$root/tools/bin:$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+out="$work/out"
 
 copy_tree() {
   rm -rf "$work"
   mkdir -p "$work"
-  (cd "$root" && tar cf - Cargo.toml Cargo.lock .cargo demos views src static index.html rust-toolchain.toml end2end/bench/counter/Cargo.toml end2end/bench/counter/src) | (cd "$work" && tar xf -)
+  (cd "$root" && tar cf - Cargo.toml Cargo.lock build.rs .cargo demos views src static index.html rust-toolchain.toml end2end/bench/counter/Cargo.toml end2end/bench/counter/src) | (cd "$work" && tar xf -)
 }
 
-# Builds the copy in $work; prints "raw gzip" of the optimised wasm.
+# Builds the copy in $work; prints "main_raw main_gzip all_raw all_gzip".
 measure() {
   cargo build -q --release --target wasm32-unknown-unknown --manifest-path "$work/Cargo.toml" --bin stack-lab 2>/dev/null
-  rm -rf "$bindgen_out"
-  wasm-bindgen --target web --no-typescript --out-dir "$bindgen_out" "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/stack-lab.wasm"
-  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-    -o "$bindgen_out/opt.wasm" "$bindgen_out/stack-lab_bg.wasm"
-  echo "$(stat -c %s "$bindgen_out/opt.wasm") $(gzip -9 -c "$bindgen_out/opt.wasm" | wc -c)"
+  rm -rf "$out"
+  wasm-split-cli "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/stack-lab.wasm" "$out" --out-name main
+  wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$out/bindgen" "$out/main.wasm"
+  mv "$out/bindgen/main_bg.wasm" "$out/main.wasm"
+  printf '%s\0' "$out"/*.wasm | xargs -0 -P 2 -I{} wasm-opt -Oz {} -o {} 2>/dev/null
+  local main_raw main_gz all_raw=0 all_gz=0 f
+  main_raw=$(stat -c %s "$out/main.wasm")
+  main_gz=$(gzip -9 -c "$out/main.wasm" | wc -c)
+  for f in "$out"/*.wasm; do
+    all_raw=$((all_raw + $(stat -c %s "$f")))
+    all_gz=$((all_gz + $(gzip -9 -c "$f" | wc -c)))
+  done
+  echo "$main_raw $main_gz $all_raw $all_gz"
 }
 
+kib() { echo "($1)/1024" | bc -l; }
+
 copy_tree
-read -r full_raw full_gz < <(measure)
-printf '%-24s %10s %10s\n' "demo" "adds raw" "adds gzip"
+read -r full_main_raw full_main_gz full_all_raw full_all_gz < <(measure)
+printf '%-22s %24s %24s\n' "" "adds to the main module" "adds to all modules"
+printf '%-22s %11s %12s %11s %12s\n' "demo" "raw" "gzip" "raw" "gzip"
 for slug in "$@"; do
   copy_tree
-  count=$(python3 - "$work/src/catalogue" "$slug" <<'PY'
+  count=$(python3 - "$work/src/catalogue" "$slug" <<'PY2'
 import glob, re, sys
 folder, what = sys.argv[1], sys.argv[2]
 removed = 0
@@ -42,19 +56,29 @@ for path in sorted(glob.glob(folder + "/*.rs")):
         pattern = r'\n    Demo \{\n(?:(?!\n    \},).)*?section: "%s",.*?\n    \},' % re.escape(what[8:])
     else:
         pattern = r'\n    Demo \{\n(?:(?!\n    \},).)*?slug: "%s",.*?\n    \},' % re.escape(what)
-    new, n = re.subn(pattern, '', text, flags=re.S)
-    removed += n
-    open(path, 'w').write(new)
+    entries = re.findall(pattern, text, flags=re.S)
+    for entry in entries:
+        text = text.replace(entry, '')
+        # and its module's opener, whose code would otherwise stay exported
+        module = re.search(r'open: (\w+),', entry).group(1)
+        text, n = re.subn(r'\nsplit_open!\(%s: \w+\);' % module, '', text)
+        assert n == 1, module
+    removed += len(entries)
+    open(path, 'w').write(text)
 if removed == 0:
     sys.exit(f"no catalogue entry for {what}")
 print(removed)
-PY
+PY2
 )
-  read -r raw gz < <(measure)
-  printf '%-24s %8.1f KiB %8.1f KiB' "$slug" "$(echo "($full_raw - $raw)/1024" | bc -l)" "$(echo "($full_gz - $gz)/1024" | bc -l)"
+  read -r main_raw main_gz all_raw all_gz < <(measure)
+  printf '%-22s %7.1f KiB %8.1f KiB %7.1f KiB %8.1f KiB' "$slug" \
+    "$(kib "$full_main_raw - $main_raw")" "$(kib "$full_main_gz - $main_gz")" \
+    "$(kib "$full_all_raw - $all_raw")" "$(kib "$full_all_gz - $all_gz")"
   if [ "$count" -gt 1 ]; then
-    printf '   %d demos, %.1f KiB gzip each' "$count" "$(echo "($full_gz - $gz)/1024/$count" | bc -l)"
+    printf '   %d demos, each: %.1f KiB gzip to the main module, %.1f KiB gzip in all' "$count" \
+      "$(kib "($full_main_gz - $main_gz)/$count")" "$(kib "($full_all_gz - $all_gz)/$count")"
   fi
   printf '\n'
 done
-printf '%-24s %8.1f KiB %8.1f KiB\n' "all demos (wasm)" "$(echo "$full_raw/1024" | bc -l)" "$(echo "$full_gz/1024" | bc -l)"
+printf '%-22s %7.1f KiB %8.1f KiB %7.1f KiB %8.1f KiB\n' "every demo (wasm)" \
+  "$(kib "$full_main_raw")" "$(kib "$full_main_gz")" "$(kib "$full_all_raw")" "$(kib "$full_all_gz")"

@@ -5,11 +5,11 @@
 # (`split_open!` in src/catalogue/mod.rs marks where to cut).
 #
 # Trunk has already run wasm-bindgen on the whole wasm (and no wasm-opt:
-# index.html turns it off); this redoes wasm-bindgen on the cut modules from
-# cargo's output (built with
-# --emit-relocs, see .cargo/config.toml) and replaces Trunk's two files under
-# their hashed names, so index.html stays as Trunk wrote it. Every file it adds
-# carries the same hash, so a browser never mixes two builds.
+# index.html turns it off). This redoes wasm-bindgen and wasm-opt on the cut
+# modules, from cargo's output (linked with --emit-relocs, see build.rs), and
+# replaces Trunk's two files under their hashed names; every file it adds
+# carries the same hash, so a browser never mixes two builds. Last,
+# split-loader.py adapts the loader and adds two lines to index.html.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/tools/bin:$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"

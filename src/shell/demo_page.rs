@@ -242,7 +242,7 @@ pub fn DemoPage(
             let retry = fetch.clone();
             view! {
                 <div class="notice demo-failed" role="alert" data-testid="demo-failed">
-                    <p>"This demo's code could not be fetched: the network or the server failed."</p>
+                    <p>"The code of " {demo.title} " could not be fetched: the network or the server failed."</p>
                     <button class="btn primary" on:click=move |_| retry()>"Try again"</button>
                 </div>
             }
