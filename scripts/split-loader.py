@@ -50,7 +50,8 @@ head = '<link rel="modulepreload" href="%s%s" crossorigin="anonymous">\n<script>
     open(os.path.join(scripts, "split-head.js")).read().replace("DEMO_MODULES", json.dumps(modules, sort_keys=True)),
 )
 base = re.search(r'<base href="[^"]*" */>\n', index)
-if base is None or index.find("<link rel=\"stylesheet\"") < base.end():
+sheet = index.find("<link rel=\"stylesheet\"")
+if base is None or -1 < sheet < base.end():
     sys.exit("split-loader.py: index.html has no <base> before its stylesheet")
 open(index_path, "w").write(index[: base.end()] + head + index[base.end():])
 print("split-loader.py: %d demo modules" % len(modules))
