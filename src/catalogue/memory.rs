@@ -15,57 +15,48 @@ pub const DEMOS: &[Demo] = &[
         slug: "reordering",
         title: "Memory reordering: the litmus explorer",
         one_liner: "Pick a litmus test and a memory model: see every outcome it allows, the cycle that forbids the rest, and schedule the run yourself.",
-        open: reordering,
+        open: split_open!(reordering: Reordering),
     },
     Demo {
         section: "memory",
         slug: "cas",
         title: "CAS retry loop",
         one_liner: "Schedule threads on a shared counter: plain increments lose updates, a CAS loop retries, fetch_add never has to.",
-        open: cas,
+        open: split_open!(cas: Cas),
     },
     Demo {
         section: "memory",
         slug: "aba",
         title: "The ABA problem",
         one_liner: "A stale CAS on a Treiber stack succeeds because the node came back; a tag or hazard pointers stop it.",
-        open: aba,
+        open: split_open!(aba: Aba),
     },
     Demo {
         section: "memory",
         slug: "spsc",
         title: "SPSC ring buffer",
         one_liner: "Step a lock-free single-producer single-consumer ring through a store buffer, then publish the tail too early and read a stale slot.",
-        open: spsc,
+        open: split_open!(spsc: Spsc),
     },
     Demo {
         section: "memory",
         slug: "mpmc",
         title: "MPMC ring",
         one_liner: "Two producers and two consumers race for Vyukov's slots; sequence numbers say when a slot is really full.",
-        open: mpmc,
+        open: split_open!(mpmc: Mpmc),
     },
     Demo {
         section: "memory",
         slug: "rcu",
         title: "RCU grace period",
         one_liner: "Replace a list node under running readers, then free the old one only when every earlier reader has left.",
-        open: rcu,
+        open: split_open!(rcu: Rcu),
     },
     Demo {
         section: "memory",
         slug: "false-sharing",
         title: "False sharing",
         one_liner: "Two cores write two variables on one cache line and the line ping-pongs; pad them apart and it stops.",
-        open: false_sharing,
+        open: split_open!(false_sharing: FalseSharing),
     },
 ];
-
-// Each demo's model and picture are their own wasm chunk, fetched when it opens.
-split_open!(reordering: Reordering);
-split_open!(cas: Cas);
-split_open!(aba: Aba);
-split_open!(spsc: Spsc);
-split_open!(mpmc: Mpmc);
-split_open!(rcu: Rcu);
-split_open!(false_sharing: FalseSharing);

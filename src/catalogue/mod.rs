@@ -7,29 +7,26 @@ use std::future::Future;
 use std::pin::Pin;
 use views::LiveDemo;
 
-/// Declares `const $module: Open`, the opener of one demo. The model and
+/// `split_open!(module: Model)`: the [`Open`] of one demo. The model and
 /// picture it reaches are cut into a wasm module of their own, named
-/// `$module` (`scripts/split-wasm.sh`), so a page fetches the code of the one
+/// `module` (`scripts/split-wasm.sh`), so a page fetches the code of the one
 /// demo it shows, and a new demo adds almost nothing to the others.
 macro_rules! split_open {
-    ($module:ident: $model:ty) => {
-        #[allow(non_upper_case_globals)]
-        pub const $module: $crate::catalogue::Open = {
-            #[leptos::wasm_split::wasm_split($module, wasm_split_path = leptos::wasm_split, fallible)]
-            fn open(
-                link: Option<String>,
-            ) -> Result<$crate::catalogue::Opened, leptos::wasm_split::SplitLoaderError> {
-                Ok(views::open::<$model>(link.as_deref()))
-            }
-            fn load(link: Option<String>) -> $crate::catalogue::Loading {
-                Box::pin(open(link))
-            }
-            $crate::catalogue::Open {
-                module: stringify!($module),
-                load,
-            }
-        };
-    };
+    ($module:ident: $model:ty) => {{
+        #[leptos::wasm_split::wasm_split($module, wasm_split_path = leptos::wasm_split, fallible)]
+        fn open(
+            link: Option<String>,
+        ) -> Result<$crate::catalogue::Opened, leptos::wasm_split::SplitLoaderError> {
+            Ok(views::open::<$model>(link.as_deref()))
+        }
+        fn load(link: Option<String>) -> $crate::catalogue::Loading {
+            Box::pin(open(link))
+        }
+        $crate::catalogue::Open {
+            module: stringify!($module),
+            load,
+        }
+    }};
 }
 
 mod cpu;
@@ -49,8 +46,8 @@ pub struct Section {
 /// the link could not be restored.
 pub type Opened = (Box<dyn LiveDemo>, Option<String>);
 
-/// Fetches a demo's chunk (once) and opens it; fails only if the chunk
-/// cannot be fetched.
+/// Fetches a demo's module (once) and opens the demo; fails only if the
+/// module cannot be fetched.
 pub type Loading = Pin<Box<dyn Future<Output = Result<Opened, SplitLoaderError>>>>;
 
 /// How a demo opens: the wasm module its code is in, and the function that
