@@ -11,5 +11,7 @@
   link.as = "fetch";
   link.crossOrigin = "anonymous";
   link.href = new URL(file, document.baseURI).href;
+  // The loader (scripts/split-loader.js) reads which module this is.
+  link.dataset.demoModule = file;
   document.head.append(link);
 })();

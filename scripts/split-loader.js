@@ -35,11 +35,11 @@ function instantiator(file) {
 }
 
 {
-    // `/nic/cache-hierarchy` (below any base path) → the `cache_hierarchy` module.
-    const slug = location.pathname.split("/").filter((s) => s !== "").pop() ?? "";
-    const file = DEMO_MODULES[slug.replaceAll("-", "_")];
-    // Top-level await: the main module, which imports this one, starts once
-    // the bytes are here (it has been downloading meanwhile). A failure only
-    // shows when the demo opens, where the page can say so and retry.
+    // The module index.html's first script picked for the address bar
+    // (scripts/split-head.js). Top-level await: the main module, which
+    // imports this one, starts once the bytes are here (it has been
+    // downloading meanwhile). A failure only shows when the demo opens, where
+    // the page can say so and retry.
+    const file = document.querySelector("link[data-demo-module]")?.dataset.demoModule;
     if (file !== undefined) await fetchModule(file).promise.catch(() => {});
 }

@@ -38,8 +38,7 @@ loader = fetcher.sub(point, loader)
 exported = len(re.findall(r'^export const __wasm_split_load_', loader, flags=re.M))
 if not modules or len(modules) != exported or 'instantiateStreaming' in loader:
     sys.exit("split-loader.py: %d fetchers rewritten for %d modules" % (len(modules), exported))
-table = "const DEMO_MODULES = %s;\n" % json.dumps(modules, sort_keys=True)
-open(loader_path, "w").write(loader + table + open(os.path.join(scripts, "split-loader.js")).read())
+open(loader_path, "w").write(loader + open(os.path.join(scripts, "split-loader.js")).read())
 
 # Right after <base> (the URLs are relative to it) and before the stylesheet,
 # which a classic script would wait for.
