@@ -1,6 +1,7 @@
 // Stack Lab (appended by scripts/split-wasm.sh to wasm-split's loader, whose
 // fetchers it points here): the module of the demo in the address bar is
-// fetched before the main module starts, and compiled and instantiated
+// fetched before the main module starts (index.html's first script starts
+// the fetch, scripts/split-head.js), and compiled and instantiated
 // synchronously when the demo opens (a demo's module is small: 18–128 KB).
 // The demo then opens in the same task as the page. Measured without this:
 // the demo's bytes, though on the wire by then, reached the page only after
@@ -11,9 +12,19 @@ function fetchModule(file) {
     let entry = fetched.get(file);
     if (entry === undefined) {
         const url = new URL(file, import.meta.url);
+        // The head script's fetch of this module, taken once: a retry
+        // after a failure fetches anew.
+        const early = window.stackLabEarlyModule;
+        let response;
+        if (early?.file === file) {
+            response = early.response;
+            delete window.stackLabEarlyModule;
+        } else {
+            response = fetch(url);
+        }
         entry = {
             bytes: undefined,
-            promise: fetch(url).then((response) => {
+            promise: response.then((response) => {
                 if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
                 return response.arrayBuffer();
             }),
@@ -40,6 +51,6 @@ function instantiator(file) {
     // imports this one, starts once the bytes are here (it has been
     // downloading meanwhile). A failure only shows when the demo opens, where
     // the page can say so and retry.
-    const file = document.querySelector("link[data-demo-module]")?.dataset.demoModule;
+    const file = window.stackLabEarlyModule?.file;
     if (file !== undefined) await fetchModule(file).promise.catch(() => {});
 }
