@@ -62,3 +62,20 @@ test.describe('a demo module that cannot be fetched', () => {
     await expect(demo.latest).toContainText('Nothing to step: the ring is empty');
   });
 });
+
+test('a host that serves a demo module without the wasm MIME type still opens the demo', async ({ page }) => {
+  // Streaming compilation refuses such a response; the loader compiles the
+  // module from its bytes instead.
+  let served = 0;
+  await page.route('**/*-napi.wasm', async (route) => {
+    const response = await route.fetch();
+    served += 1;
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+  });
+  const demo = new DemoPage(page, '/nic/napi');
+  await demo.open();
+  // The model answers: NAPI with an empty ring refuses Step, with the reason.
+  await demo.step();
+  await expect(demo.latest).toContainText('Nothing to step: the ring is empty');
+  expect(served).toBe(1);
+});
