@@ -46,6 +46,15 @@ if grep -q '"\./split_' "$work/$name-split.js" || grep -q 'from "\./__wasm_split
   exit 1
 fi
 
+# Chrome (136 on) compiles every function of a script that starts with this
+# comment ahead, off the main thread; otherwise each glue function start-up
+# calls is compiled on the main thread when first called. Measured: a demo
+# page interactive 3-14 ms sooner. Other browsers read a comment.
+for js in "$work/$name.js" "$work/$name-split.js"; do
+  { echo '//# allFunctionsCalledOnLoad'; cat "$js"; } > "$js.hinted"
+  mv "$js.hinted" "$js"
+done
+
 # What Trunk would do for a release build: wasm-opt -Oz, two at a time.
 if [ "$TRUNK_PROFILE" = release ]; then
   # wasm-split writes a name subsection binaryen does not know; it warns
