@@ -2,7 +2,7 @@
 // in the catalogue (read from the home page, so new demos are benched too):
 //  - navigation → interactive: performance.now() when the Step button is in
 //    the DOM, median over runs, against the bare Leptos counter in
-//    ../dist-counter measured in the same run (budget ≤ 1.3×);
+//    ../dist-counter loaded just before each demo load (budget ≤ 1.3×);
 //  - Step → DOM: a Step click until the demo's DOM has been patched (the first
 //    mutation record arrives after the whole synchronous update), p95
 //    (budget ≤ 16 ms). The clicks come once the loaded page has settled
@@ -97,15 +97,17 @@ const paths = (await home.locator('.card a').evaluateAll((as) => as.map((a) => n
   .filter((p) => p.includes(only));
 await home.close();
 
-// Interleaved: each round loads the counter, then every demo, so that a busy
-// machine slows both alike and the ratio stays meaningful.
+// Interleaved: every demo load comes right after a load of the counter, so
+// that a busy machine slows both alike and the ratio stays meaningful. (One
+// counter load per round, as before, gave medians of 63 to 103 ms from one
+// run to the next: ten samples of a noisy machine.)
 const counter = [];
 const results = new Map(paths.map((p) => [p, { loads: [], steps: [], early: 0, longest: 0 }]));
 for (let i = 0; i < runs; i += 1) {
-  const c = await loadTime(`http://127.0.0.1:${counterPort}/`);
-  counter.push(c.ms);
-  await c.context.close();
   for (const path of paths) {
+    const c = await loadTime(`http://127.0.0.1:${counterPort}/`);
+    counter.push(c.ms);
+    await c.context.close();
     const r = results.get(path);
     const { context, page, ms } = await loadTime(`http://127.0.0.1:${labPort}${path}`);
     r.loads.push(ms);
@@ -122,7 +124,7 @@ for (let i = 0; i < runs; i += 1) {
   }
 }
 const counterMs = median(counter);
-console.log(`bare Leptos counter: navigation→interactive median ${counterMs.toFixed(0)} ms (${runs} runs)`);
+console.log(`bare Leptos counter: navigation→interactive median ${counterMs.toFixed(0)} ms (${counter.length} loads, one before each demo load)`);
 
 let worst = { ratio: 0, step: 0, task: 0 };
 for (const [path, { loads, steps, early, longest }] of results) {
