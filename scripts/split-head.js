@@ -8,7 +8,8 @@
   const modules = DEMO_MODULES;
   const file = modules[slug.replaceAll("-", "_")];
   if (file === undefined) return;
-  const response = fetch(new URL(file, document.baseURI));
+  // Relative: it resolves against <base>, as the loader's URLs do.
+  const response = fetch(file);
   // A failure is the loader's to report, when the demo opens; until it
   // takes this promise, it must not count as unhandled.
   response.catch(() => {});
