@@ -1,13 +1,14 @@
 //! The root component: routes and the page frame.
 
 use crate::catalogue::{find, section};
-use crate::platform::set_title;
+use crate::platform::{install_scene_styles, set_title};
 use crate::router;
 use crate::shell::{demo_page::DemoPage, frame::Frame, home::Home, not_found::NotFound};
 use leptos::prelude::*;
 
 #[component]
 pub fn App() -> impl IntoView {
+    install_scene_styles();
     let location = router::install();
     let page = move || {
         let here = location.get();
