@@ -15,54 +15,20 @@
 //    Long Tasks API (budget: none over 50 ms).
 // Usage: node bench/bench.mjs [runs] [only]   (serves ../dist and ../dist-counter
 // itself; `only` keeps the demos whose path contains it)
-import { spawn } from 'node:child_process';
-import { chromium } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config.js';
+import { launch, loadTime as load, median, serve, sorted } from './load.mjs';
 
 const runs = Number(process.argv[2] ?? 10);
 const only = process.argv[3] ?? '';
 const labPort = 4199;
 const counterPort = 4198;
 const servers = [
-  spawn('node', ['serve.mjs', String(labPort)], { stdio: 'ignore' }),
-  spawn('node', ['serve.mjs', String(counterPort)], { stdio: 'ignore', env: { ...process.env, DIST_DIR: '../dist-counter/' } }),
+  await serve(labPort, '../dist/', 'lab'),
+  await serve(counterPort, '../dist-counter/', 'counter: run make bench, which builds dist-counter'),
 ];
 
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
 const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-
-// Records when the Step button first exists, and every long task.
-const probe = () => {
-  window.__longest = 0;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-  }).observe({ type: 'longtask', buffered: true });
-  new MutationObserver((_, obs) => {
-    if (document.querySelector('[data-testid="step"]')) { window.__ready = performance.now(); obs.disconnect(); }
-  }).observe(document, { childList: true, subtree: true });
-};
-
-async function until(url, check) {
-  for (let i = 0; i < 100; i += 1) {
-    try { if ((await fetch(url)).ok) return; } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up (${check})`);
-}
-await until(`http://127.0.0.1:${labPort}/`, 'lab');
-await until(`http://127.0.0.1:${counterPort}/`, 'counter: run make bench, which builds dist-counter');
-
-async function loadTime(url) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.addInitScript(probe);
-  await page.goto(url, { waitUntil: 'commit' });
-  await page.waitForFunction(() => window.__ready !== undefined);
-  const ms = await page.evaluate(() => window.__ready);
-  return { context, page, ms };
-}
+const browser = await launch();
+const loadTime = (url) => load(browser, url);
 
 async function stepTime(page) {
   return page.evaluate(() => new Promise((resolve) => {

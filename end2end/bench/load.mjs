@@ -1,0 +1,45 @@
+// What bench.mjs and ab.mjs share: static servers for built sites, and one
+// page load in a fresh browser context, timed from navigation until the page
+// is interactive (the counter's button or a demo's Step button exists).
+import { spawn } from 'node:child_process';
+import { chromium } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config.js';
+
+export const sorted = (xs) => [...xs].sort((a, b) => a - b);
+export const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+
+export const launch = () => chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+
+/** Serves `dir` (relative to end2end/, with a trailing slash) on `port`, once it answers. */
+export async function serve(port, dir, hint) {
+  const server = spawn('node', ['serve.mjs', String(port)], { stdio: 'ignore', env: { ...process.env, DIST_DIR: dir } });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i += 1) {
+    try { if ((await fetch(url)).ok) return server; } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  server.kill();
+  throw new Error(`${url} did not come up (${hint ?? dir})`);
+}
+
+// Records when the page is first interactive, and every long task.
+const probe = () => {
+  window.__longest = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('[data-testid="step"]')) { window.__ready = performance.now(); obs.disconnect(); }
+  }).observe(document, { childList: true, subtree: true });
+};
+
+/** Loads `url` in a fresh context; `ms` is navigation → interactive. */
+export async function loadTime(browser, url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(probe);
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForFunction(() => window.__ready !== undefined);
+  const ms = await page.evaluate(() => window.__ready);
+  return { context, page, ms };
+}
