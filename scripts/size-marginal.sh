@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Marginal size of demos. The release wasm is built as `make build` builds it
-# (cut into a main module and one module per demo by wasm-split, then
-# wasm-bindgen and wasm-opt -Oz) with every demo, then without each named
-# demo's catalogue entry. Prints, raw and gzip -9, what each demo adds to the
-# main module (what every page fetches) and to all modules together (the main
-# one and its own, which only its page fetches). `section:ID` removes a whole
+# Marginal size of demos. The release site is built as `make build` builds it
+# (Trunk, whose hook scripts/split-wasm.sh cuts the wasm into a main module and
+# one module per demo) with every demo, then without each named demo's
+# catalogue entry. Prints, raw and gzip -9, what each demo adds to the main
+# module (what every page fetches) and to all modules together (the main one
+# and its own, which only its page fetches). `section:ID` removes a whole
 # section and also prints the average per demo of that section.
 # Usage: scripts/size-marginal.sh SLUG|section:ID...   (run by `make size`)
 set -euo pipefail
@@ -12,30 +12,25 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/target/size-work"
 export CARGO_TARGET_DIR="$root/target/size-target"
 export PATH="$root/tools/bin:$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-out="$work/out"
+out="$work/dist"
 
 copy_tree() {
   rm -rf "$work"
   mkdir -p "$work"
-  (cd "$root" && tar cf - Cargo.toml Cargo.lock build.rs .cargo demos views src static index.html rust-toolchain.toml end2end/bench/counter/Cargo.toml end2end/bench/counter/src) | (cd "$work" && tar xf -)
+  (cd "$root" && tar cf - Cargo.toml Cargo.lock build.rs .cargo Trunk.toml scripts demos views src static index.html rust-toolchain.toml end2end/bench/counter/Cargo.toml end2end/bench/counter/src) | (cd "$work" && tar xf -)
 }
 
-# Builds the copy in $work; prints "main_raw main_gzip all_raw all_gzip".
+# Builds the copy in $work exactly as `make build` does; prints
+# "main_raw main_gzip all_raw all_gzip" of the wasm it ships.
 measure() {
-  cargo build -q --release --target wasm32-unknown-unknown --manifest-path "$work/Cargo.toml" --bin stack-lab 2>/dev/null
-  rm -rf "$out"
-  wasm-split-cli "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/stack-lab.wasm" "$out" --out-name main
-  wasm-bindgen --target web --no-typescript --keep-lld-exports --out-dir "$out/bindgen" "$out/main.wasm"
-  mv "$out/bindgen/main_bg.wasm" "$out/main.wasm"
-  printf '%s\0' "$out"/*.wasm | xargs -0 -P 2 -I{} wasm-opt -Oz {} -o {} 2>/dev/null
-  local main_raw main_gz all_raw=0 all_gz=0 f
-  main_raw=$(stat -c %s "$out/main.wasm")
-  main_gz=$(gzip -9 -c "$out/main.wasm" | wc -c)
+  (cd "$work" && trunk --offline=true build --release --dist "$out" >/dev/null 2>&1)
+  local main all_raw=0 all_gz=0 f
+  main=$(echo "$out"/*_bg.wasm)
   for f in "$out"/*.wasm; do
     all_raw=$((all_raw + $(stat -c %s "$f")))
     all_gz=$((all_gz + $(gzip -9 -c "$f" | wc -c)))
   done
-  echo "$main_raw $main_gz $all_raw $all_gz"
+  echo "$(stat -c %s "$main") $(gzip -9 -c "$main" | wc -c) $all_raw $all_gz"
 }
 
 kib() { echo "($1)/1024" | bc -l; }
