@@ -1,37 +1,182 @@
-//! The root component: routes and the page frame.
+//! The app: one container, `#app-root`, showing what the address names (the
+//! catalogue, a demo, or "no such page") as elements drawn in one go, and
+//! shown anew when the learner follows a link inside the site or goes back.
 
-use crate::catalogue::{find, section};
-use crate::platform::{install_scene_styles, set_title};
-use crate::router;
-use crate::shell::{demo_page::DemoPage, frame::Frame, home::Home, not_found::NotFound};
-use leptos::prelude::*;
+use crate::catalogue::{find, section, Demo};
+use crate::platform::{base_path, install_scene_styles, set_title};
+use crate::router::{self, Location};
+use crate::shell::demo_page::DemoPage;
+use crate::shell::frame::{embed, frame};
+use crate::shell::home::{self, home};
+use crate::shell::not_found::{self, not_found};
+use std::cell::RefCell;
+use views::element::El;
+use web_sys::Element;
 
-#[component]
-pub fn App() -> impl IntoView {
-    install_scene_styles();
-    let location = router::install();
-    let page = move || {
-        let here = location.get();
+/// What an address names.
+pub enum Route {
+    Home,
+    Demo {
+        demo: &'static Demo,
+        embed: bool,
+        /// The share-link value (`?s=`), if any.
+        link: Option<String>,
+        /// Test hook: `?debug=panic` crashes the page once it is shown.
+        panic: bool,
+    },
+    NotFound,
+}
+
+impl Route {
+    pub fn of(here: &Location) -> Route {
         match here.segments().as_slice() {
-            [] => view! { <Home /> }.into_any(),
+            [] => Route::Home,
             [section_id, slug] => match find(section_id, slug) {
-                Some(demo) => {
-                    let section_title = section(demo.section).map_or("", |s| s.title);
-                    set_title(&format!("{} · {section_title} · Stack Lab", demo.title));
-                    let embed = here.param("embed") == Some("1");
-                    let link = here.param("s").map(str::to_string);
-                    let panic = here.param("debug") == Some("panic");
-                    let page = view! { <DemoPage demo embed link panic /> };
-                    if embed {
-                        view! { <div class="embed" data-testid="embed">{page}</div> }.into_any()
-                    } else {
-                        view! { <Frame>{page}</Frame> }.into_any()
-                    }
-                }
-                None => view! { <NotFound /> }.into_any(),
+                Some(demo) => Route::Demo {
+                    demo,
+                    embed: here.param("embed") == Some("1"),
+                    link: here.param("s").map(str::to_string),
+                    panic: here.param("debug") == Some("panic"),
+                },
+                None => Route::NotFound,
             },
-            _ => view! { <NotFound /> }.into_any(),
+            _ => Route::NotFound,
         }
+    }
+}
+
+/// The container every demo page runs in.
+fn demo_root() -> El {
+    El::html("div", "demo-root").attr("class", "demo-root")
+}
+
+/// The page for `route`: its title and its elements.
+pub fn page(route: &Route, base: &str) -> (String, Vec<El>) {
+    match route {
+        Route::Home => (home::TITLE.into(), frame(base, home(base))),
+        Route::NotFound => (not_found::TITLE.into(), frame(base, not_found(base))),
+        Route::Demo {
+            demo, embed: true, ..
+        } => (demo_title(demo), embed(demo_root())),
+        Route::Demo { demo, .. } => (demo_title(demo), frame(base, demo_root())),
+    }
+}
+
+fn demo_title(demo: &Demo) -> String {
+    let section_title = section(demo.section).map_or("", |s| s.title);
+    format!("{} · {section_title} · Stack Lab", demo.title)
+}
+
+struct App {
+    root: Element,
+    /// The demo on the page, if one is: dropping it stops it.
+    demo: Option<DemoPage>,
+}
+
+impl App {
+    fn show(&mut self, here: &Location) {
+        self.demo = None;
+        let route = Route::of(here);
+        let (title, elements) = page(&route, &base_path());
+        set_title(&title);
+        let mut markup = String::new();
+        for el in &elements {
+            el.markup(&mut markup);
+        }
+        // Escaped by `El::markup`: nothing from the address is parsed as markup.
+        self.root.set_inner_html(&markup);
+        if let Route::Demo {
+            demo,
+            embed,
+            link,
+            panic,
+        } = route
+        {
+            if let Ok(Some(container)) = self.root.query_selector(".demo-root") {
+                self.demo = Some(DemoPage::start(container, demo, embed, link));
+            }
+            if panic {
+                // After this task, as a bug in a running demo would.
+                wasm_bindgen_futures::spawn_local(async {
+                    panic!("deliberate panic requested with ?debug=panic")
+                });
+            }
+        }
+    }
+}
+
+thread_local! {
+    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+}
+
+/// Shows the page the address names, then follows the learner's navigation.
+pub fn start() {
+    install_scene_styles();
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
     };
-    view! { <div id="app-root">{page}</div> }
+    let (Ok(root), Some(body)) = (doc.create_element("div"), doc.body()) else {
+        return;
+    };
+    root.set_id("app-root");
+    let _ = body.append_child(&root);
+    let show = |here: Location| {
+        APP.with(|app| {
+            if let Some(app) = app.borrow_mut().as_mut() {
+                app.show(&here);
+            }
+        })
+    };
+    APP.with(|app| *app.borrow_mut() = Some(App { root, demo: None }));
+    show(router::current());
+    router::listen(show);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(path: &str, query: &[(&str, &str)]) -> Location {
+        Location {
+            path: path.into(),
+            query: query
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn addresses_name_the_catalogue_a_demo_or_nothing() {
+        assert!(matches!(Route::of(&at("/", &[])), Route::Home));
+        assert!(matches!(
+            Route::of(&at("/nic/napi", &[("s", "abc")])),
+            Route::Demo { demo, link: Some(l), embed: false, .. } if demo.slug == "napi" && l == "abc"
+        ));
+        for path in [
+            "/nic",
+            "/nic/no-such-demo",
+            "/nic/napi/extra",
+            "/memory/napi",
+        ] {
+            assert!(
+                matches!(Route::of(&at(path, &[])), Route::NotFound),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_embedded_demo_has_no_site_chrome_and_a_framed_one_does() {
+        let embedded = Route::of(&at("/cpu/tlb", &[("embed", "1")]));
+        let (title, els) = page(&embedded, "");
+        assert!(title.starts_with("TLB"), "{title}");
+        assert_eq!(els.len(), 1);
+        assert_eq!(els[0].get("data-testid"), Some("embed"));
+        let (_, framed) = page(&Route::of(&at("/cpu/tlb", &[])), "");
+        assert!(framed.iter().any(|e| e.tag == "header"));
+        assert!(framed
+            .iter()
+            .any(|e| e.walk().iter().any(|d| d.get("class") == Some("demo-root"))));
+    }
 }

@@ -1,6 +1,8 @@
 //! Stack Lab's front-end: the shell (catalogue, routes, embed mode, share
-//! links, keyboard), shared widgets, and the one renderer that draws any
-//! demo's picture and controls.
+//! links, keyboard) and the one renderer that draws every page: the
+//! catalogue, the site frame, and any demo's picture and controls, all
+//! element trees. No UI framework runs in the page (see ARCHITECTURE.md for
+//! the start-up measurement behind that).
 //!
 //! Architecture invariant: a demo's picture is data. Every demo's scene and
 //! controls come from the `views` crate as plain data; this crate draws them

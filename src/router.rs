@@ -1,11 +1,11 @@
-//! A small router: the path (below the site's base) as a signal, links that
-//! navigate without reloading, and the back button. Two kinds of route only,
+//! A small router: the path below the site's base and the query, links
+//! that navigate without reloading, and the back button. Two kinds of route only,
 //! `/` and `/:section/:demo`, so a general-purpose router would only add
 //! weight (measured: leptos_router and the async machinery it brings were a
 //! large share of the wasm).
 
 use crate::platform::base_path;
-use leptos::prelude::*;
+use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
 
 /// Where the learner is: the path below the base, and the query.
@@ -63,59 +63,65 @@ pub fn current() -> Location {
     Location { path, query }
 }
 
-/// Starts routing: the current location as a signal that follows link clicks
-/// inside the site and the browser's back and forward buttons.
-pub fn install() -> RwSignal<Location> {
-    let location = RwSignal::new(current());
-    let pop = window_event_listener(leptos::ev::popstate, move |_| location.set(current()));
-    let click = window_event_listener(leptos::ev::click, move |e: web_sys::MouseEvent| {
-        if e.default_prevented()
-            || e.button() != 0
-            || e.ctrl_key()
-            || e.meta_key()
-            || e.shift_key()
-            || e.alt_key()
-        {
-            return;
+/// Routing: calls `go` with the new location after a link click inside the
+/// site (which it turns into a history entry instead of a page load) and
+/// after the browser's back and forward buttons. Lives as long as the page.
+pub fn listen(go: impl Fn(Location) + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let go = std::rc::Rc::new(go);
+    let on_pop = {
+        let go = go.clone();
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_| go(current()))
+    };
+    let on_click = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+        if let Some(href) = inside_link(&e) {
+            e.prevent_default();
+            if let Some(window) = web_sys::window() {
+                if let Ok(history) = window.history() {
+                    let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&href));
+                }
+                window.scroll_to_with_x_and_y(0.0, 0.0);
+            }
+            go(current());
         }
-        let Some(anchor) = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("a[href]").ok().flatten())
-        else {
-            return;
-        };
-        if anchor.has_attribute("target")
-            || anchor.has_attribute("download")
-            || anchor.get_attribute("rel").as_deref() == Some("external")
-        {
-            return;
-        }
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let href = js_sys::Reflect::get(anchor.as_ref(), &"href".into())
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
-        let origin = window.location().origin().unwrap_or_default();
-        let base = base_path();
-        let inside = href
-            .strip_prefix(&origin)
-            .is_some_and(|rest| rest.starts_with(&format!("{base}/")) || rest == base);
-        if !inside {
-            return;
-        }
-        e.prevent_default();
-        if let Ok(history) = window.history() {
-            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&href));
-        }
-        window.scroll_to_with_x_and_y(0.0, 0.0);
-        location.set(current());
     });
-    on_cleanup(move || {
-        pop.remove();
-        click.remove();
-    });
-    location
+    let _ = window.add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+    let _ = window.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());
+    // The page's lifetime: the listeners are never removed.
+    on_pop.forget();
+    on_click.forget();
+}
+
+/// The address of the link a plain left click went to, when that link is a
+/// page of this site that the app shows itself.
+fn inside_link(e: &web_sys::MouseEvent) -> Option<String> {
+    if e.default_prevented()
+        || e.button() != 0
+        || e.ctrl_key()
+        || e.meta_key()
+        || e.shift_key()
+        || e.alt_key()
+    {
+        return None;
+    }
+    let anchor = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("a[href]").ok().flatten())?;
+    if anchor.has_attribute("target")
+        || anchor.has_attribute("download")
+        || anchor.get_attribute("rel").as_deref() == Some("external")
+    {
+        return None;
+    }
+    let window = web_sys::window()?;
+    let href = js_sys::Reflect::get(anchor.as_ref(), &"href".into())
+        .ok()
+        .and_then(|v| v.as_string())?;
+    let origin = window.location().origin().ok()?;
+    let base = base_path();
+    let rest = href.strip_prefix(&origin)?;
+    (rest.starts_with(&format!("{base}/")) || rest == base).then_some(href)
 }

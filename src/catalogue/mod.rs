@@ -2,10 +2,10 @@
 //! A demo is on the site if and only if it has an entry in one of the
 //! section files below (one file per section, so sections grow independently).
 
-use leptos::wasm_split::SplitLoaderError;
 use std::future::Future;
 use std::pin::Pin;
 use views::LiveDemo;
+use wasm_split_helpers::SplitLoaderError;
 
 /// `split_open!(module: Model)`: the [`Open`] of one demo. The model and
 /// picture it reaches are cut into a wasm module of their own, named
@@ -13,10 +13,10 @@ use views::LiveDemo;
 /// demo it shows, and a new demo adds almost nothing to the others.
 macro_rules! split_open {
     ($module:ident: $model:ty) => {{
-        #[leptos::wasm_split::wasm_split($module, wasm_split_path = leptos::wasm_split, fallible)]
+        #[wasm_split_helpers::wasm_split($module, wasm_split_path = wasm_split_helpers, fallible)]
         fn open(
             link: Option<String>,
-        ) -> Result<$crate::catalogue::Opened, leptos::wasm_split::SplitLoaderError> {
+        ) -> Result<$crate::catalogue::Opened, wasm_split_helpers::SplitLoaderError> {
             Ok(views::open::<$model>(link.as_deref()))
         }
         fn load(link: Option<String>) -> $crate::catalogue::Loading {

@@ -1,28 +1,36 @@
-//! A demo page, for any demo. Its code arrives first (each demo is a wasm
-//! module of its own); the model's type is hidden behind
-//! `views::LiveDemo`; the page is one element tree from `views::page`,
-//! patched in by the one renderer after every change. Everything the page
-//! holds lives in one [`Page`]; every change goes through [`Page::act`] or
-//! [`Page::input`] and bumps one version signal, which redraws.
+//! A demo page, for any demo. Its state is one [`Page`]; every change goes
+//! through one function that changes it and then redraws it, at once; the
+//! one renderer patches the element tree from `views::page` into the page's
+//! container. The demo's code arrives first (each demo is a wasm module of
+//! its own); meanwhile the same renderer draws "loading", or what failed and
+//! a Try again button.
 
-use crate::catalogue::{Demo, Opened};
+use crate::catalogue::Demo;
 use crate::platform::{copy_to_clipboard, download, page_url};
 use crate::render::events::{self, Sent};
 use crate::render::patch::Patcher;
 use crate::shell::keyboard;
 use gloo_timers::callback::Interval;
-use leptos::html::Div;
-use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 use views::element::El;
 use views::export::{export, file_name};
+use views::page::arrival;
 use views::page::chrome::{page, speed_value, Chrome, SPEEDS};
 use views::{Frame, LiveDemo};
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
+use web_sys::{Element, Event, EventTarget};
 
-/// The page's own state around the live demo.
-struct Page {
-    demo: &'static Demo,
-    embed: bool,
+/// Where the demo's code is: being fetched, failed to arrive, or running.
+enum Arrival {
+    Fetching,
+    Failed,
+    Running(Box<Running>),
+}
+
+/// The page's own state around the running demo.
+struct Running {
     notice: Option<String>,
     live: Box<dyn LiveDemo>,
     playing: bool,
@@ -34,19 +42,123 @@ struct Page {
     /// What the page last had to say about a control, by control id.
     messages: Vec<(String, String)>,
     clock: Option<Interval>,
-    patcher: Option<Patcher>,
+    /// The last frame drawn: what the page shows.
     frame: Option<Frame>,
 }
 
-type Shared = StoredValue<Page, LocalStorage>;
-
-/// Runs `f` on the page, then redraws.
-fn change(page: Shared, version: RwSignal<u32>, f: impl FnOnce(&mut Page)) {
-    page.update_value(f);
-    version.update(|v| *v = v.wrapping_add(1));
+struct Page {
+    demo: &'static Demo,
+    embed: bool,
+    link: Option<String>,
+    arrival: Arrival,
+    patcher: Patcher,
 }
 
-impl Page {
+type Shared = Rc<RefCell<Page>>;
+
+/// An event listener the page added, to remove when it stops.
+type Listener = (EventTarget, &'static str, Closure<dyn FnMut(Event)>);
+
+/// The running demo page in `root`; dropping it stops the page (its clock,
+/// its listeners), as leaving the page does.
+pub struct DemoPage {
+    page: Shared,
+    listeners: Vec<Listener>,
+}
+
+impl Drop for DemoPage {
+    fn drop(&mut self) {
+        for (target, name, listener) in &self.listeners {
+            let _ =
+                target.remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        }
+        if let Ok(mut page) = self.page.try_borrow_mut() {
+            if let Arrival::Running(run) = &mut page.arrival {
+                run.clock = None;
+            }
+        }
+    }
+}
+
+impl DemoPage {
+    /// Fetches `demo`'s code and runs it in `root`, opened from the share
+    /// link value `link`.
+    pub fn start(root: Element, demo: &'static Demo, embed: bool, link: Option<String>) -> Self {
+        let page = Rc::new(RefCell::new(Page {
+            demo,
+            embed,
+            link,
+            arrival: Arrival::Fetching,
+            patcher: Patcher::new(root.clone()),
+        }));
+        let weak = Rc::downgrade(&page);
+        let on = |target: &EventTarget, name: &'static str, f: fn(&Shared, &Event)| {
+            let weak = weak.clone();
+            let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+                if let Some(page) = weak.upgrade() {
+                    f(&page, &e);
+                }
+            });
+            let _ =
+                target.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+            (target.clone(), name, listener)
+        };
+        let root: &EventTarget = root.as_ref();
+        let mut listeners = vec![
+            on(root, "click", on_click),
+            on(root, "change", on_change),
+            on(root, "keydown", |p, e| {
+                forward(p, e.dyn_ref().and_then(events::on_key))
+            }),
+            on(root, "input", |p, e| forward(p, events::on_input(e))),
+            on(root, "submit", |p, e| forward(p, events::on_submit(e))),
+        ];
+        if let Some(window) = web_sys::window() {
+            listeners.push(on(window.as_ref(), "keydown", on_shortcut));
+        }
+        fetch(&page);
+        DemoPage { page, listeners }
+    }
+}
+
+/// Fetches the demo's module (again, after a failure: a failure is never
+/// cached), then opens the demo.
+fn fetch(page: &Shared) {
+    let loading = {
+        let mut p = page.borrow_mut();
+        p.arrival = Arrival::Fetching;
+        (p.demo.open.load)(p.link.clone())
+    };
+    redraw(page);
+    let weak = Rc::downgrade(page);
+    wasm_bindgen_futures::spawn_local(async move {
+        let arrived = loading.await;
+        // The learner may have left the page meanwhile.
+        let Some(page) = weak.upgrade() else { return };
+        page.borrow_mut().arrival = match arrived {
+            Ok((live, notice)) => Arrival::Running(Box::new(Running::new(live, notice))),
+            Err(_) => Arrival::Failed,
+        };
+        redraw(&page);
+    });
+}
+
+impl Running {
+    fn new(live: Box<dyn LiveDemo>, notice: Option<String>) -> Self {
+        Running {
+            notice,
+            live,
+            playing: false,
+            speed: 10,
+            help: false,
+            share_shown: false,
+            share_message: String::new(),
+            messages: Vec::new(),
+            clock: None,
+            frame: None,
+        }
+    }
+
     fn say(&mut self, id: &str, message: Option<String>) {
         self.messages.retain(|(k, _)| k != id);
         if let Some(m) = message {
@@ -58,34 +170,17 @@ impl Page {
         format!("{}?s={}", page_url(), self.live.link())
     }
 
-    fn draw(&mut self, root: web_sys::Element) {
-        let frame = self.live.frame();
-        // The last frame drawn is what the page shows: shapes equal to its
-        // ones are only stand-ins (see `views::page::scene::figure`). Should
-        // the page lack one, draw all.
-        let before = self.frame.as_ref().map(|f| &f.scene);
-        let tree = self.tree(&frame, before);
-        let patcher = self.patcher.get_or_insert_with(|| Patcher::new(root));
-        if !patcher.patch(vec![tree]) {
-            let tree = self.tree(&frame, None);
-            if let Some(patcher) = &mut self.patcher {
-                patcher.patch(vec![tree]);
-            }
-        }
-        self.frame = Some(frame);
-    }
-
     /// The whole page for `frame`, built over `before` when there is one.
-    fn tree(&self, frame: &Frame, before: Option<&views::Scene>) -> El {
+    fn tree(&self, demo: &Demo, embed: bool, frame: &Frame, before: Option<&views::Scene>) -> El {
         let status = self.live.status();
         let why = self.live.why();
         let url = self.share_url();
         page(
             &Chrome {
-                slug: self.demo.slug,
-                title: self.demo.title,
-                one_liner: self.demo.one_liner,
-                embed: self.embed,
+                slug: demo.slug,
+                title: demo.title,
+                one_liner: demo.one_liner,
+                embed,
                 notice: self.notice.as_deref(),
                 playing: self.playing,
                 speed: self.speed,
@@ -107,48 +202,125 @@ impl Page {
     }
 }
 
+/// Draws the page as it is now.
+fn redraw(page: &Shared) {
+    let Ok(mut guard) = page.try_borrow_mut() else {
+        return;
+    };
+    let Page {
+        demo,
+        embed,
+        arrival,
+        patcher,
+        ..
+    } = &mut *guard;
+    match arrival {
+        Arrival::Fetching => {
+            patcher.patch(vec![arrival::fetching(demo.title)]);
+        }
+        Arrival::Failed => {
+            patcher.patch(vec![arrival::failed(demo.title)]);
+        }
+        Arrival::Running(run) => {
+            let frame = run.live.frame();
+            // The last frame drawn is what the page shows: shapes equal to
+            // its ones are only stand-ins (see `views::page::scene::figure`).
+            // Should the page lack one, draw all.
+            let before = run.frame.as_ref().map(|f| &f.scene);
+            if !patcher.patch(vec![run.tree(demo, *embed, &frame, before)]) {
+                patcher.patch(vec![run.tree(demo, *embed, &frame, None)]);
+            }
+            run.frame = Some(frame);
+        }
+    }
+}
+
+/// Runs `f` on the running demo, then redraws.
+fn change(page: &Shared, f: impl FnOnce(&mut Running)) {
+    {
+        let Ok(mut p) = page.try_borrow_mut() else {
+            return;
+        };
+        let Arrival::Running(run) = &mut p.arrival else {
+            return;
+        };
+        f(run);
+    }
+    redraw(page);
+}
+
+/// Reads the running demo, if the demo is running.
+fn read<T>(page: &Shared, f: impl FnOnce(&Running) -> T) -> Option<T> {
+    match &page.try_borrow().ok()?.arrival {
+        Arrival::Running(run) => Some(f(run)),
+        _ => None,
+    }
+}
+
+/// A clock that presses Step `tenths / 10` times a second; the model
+/// decides what a step is.
+fn clock(page: &Shared, tenths: u32) -> Interval {
+    let weak: Weak<RefCell<Page>> = Rc::downgrade(page);
+    Interval::new(10_000 / tenths.max(1), move || {
+        if let Some(page) = weak.upgrade() {
+            act(&page, "step");
+        }
+    })
+}
+
 /// A page action: the control bar, keyboard shortcuts, sharing, the figure.
-fn act(page: Shared, version: RwSignal<u32>, name: &str) {
+fn act(page: &Shared, name: &str) {
     match name {
-        "step" => change(page, version, |p| {
-            if !p.live.step() {
-                p.playing = false;
-                p.clock = None;
+        "retry" => {
+            if matches!(page.borrow().arrival, Arrival::Failed) {
+                fetch(page);
+            }
+        }
+        "step" => change(page, |run| {
+            if !run.live.step() {
+                run.playing = false;
+                run.clock = None;
             }
         }),
         "play" => {
-            let playing = page.with_value(|p| !p.playing);
-            let period = page.with_value(|p| 10_000 / p.speed.max(1));
-            change(page, version, |p| {
-                p.playing = playing;
-                // The clock only presses Step; the model decides what a step is.
-                p.clock =
-                    playing.then(|| Interval::new(period, move || act(page, version, "step")));
+            let Some((playing, speed)) = read(page, |run| (!run.playing, run.speed)) else {
+                return;
+            };
+            let clock = playing.then(|| clock(page, speed));
+            change(page, |run| {
+                run.playing = playing;
+                run.clock = clock;
             });
         }
-        "back" | "reset" => change(page, version, |p| {
-            p.playing = false;
-            p.clock = None;
+        "back" | "reset" => change(page, |run| {
+            run.playing = false;
+            run.clock = None;
             if name == "back" {
-                p.live.back();
+                run.live.back();
             } else {
-                p.live.reset();
-                p.messages.clear();
+                run.live.reset();
+                run.messages.clear();
             }
         }),
-        "help" => change(page, version, |p| p.help = !p.help),
-        "help-close" => change(page, version, |p| p.help = false),
-        "download" => page.with_value(|p| {
-            if let Some(frame) = &p.frame {
-                download(&file_name(p.demo.slug), &export(&frame.scene));
+        "help" => change(page, |run| run.help = !run.help),
+        "help-close" => change(page, |run| run.help = false),
+        "download" => {
+            let slug = page.borrow().demo.slug;
+            if let Some(Some(svg)) = read(page, |run| run.frame.as_ref().map(|f| export(&f.scene)))
+            {
+                download(&file_name(slug), &svg);
             }
-        }),
+        }
         "copy" => {
-            let url = page.with_value(|p| p.share_url());
-            change(page, version, |p| p.share_shown = true);
+            let Some(url) = read(page, Running::share_url) else {
+                return;
+            };
+            change(page, |run| run.share_shown = true);
+            let weak = Rc::downgrade(page);
             copy_to_clipboard(&url, move |copied| {
-                change(page, version, |p| {
-                    p.share_message = if copied {
+                let Some(page) = weak.upgrade() else { return };
+                change(&page, |run| {
+                    run.share_message = if copied {
                         "Link copied. It reopens this demo exactly as it is now.".into()
                     } else {
                         "The browser blocked the clipboard: copy the link from the box.".into()
@@ -161,174 +333,72 @@ fn act(page: Shared, version: RwSignal<u32>, name: &str) {
 }
 
 /// A new autoplay speed; a running clock restarts at it.
-fn set_speed(page: Shared, version: RwSignal<u32>, value: &str) {
+fn set_speed(page: &Shared, value: &str) {
     let Some((tenths, _)) = SPEEDS.iter().find(|(t, _)| speed_value(*t) == value) else {
         return;
     };
-    let tenths = *tenths;
-    change(page, version, |p| {
-        p.speed = tenths;
-        if p.playing {
-            let period = 10_000 / tenths.max(1);
-            p.clock = Some(Interval::new(period, move || act(page, version, "step")));
+    let Some(playing) = read(page, |run| run.playing) else {
+        return;
+    };
+    let clock = playing.then(|| clock(page, *tenths));
+    change(page, |run| {
+        run.speed = *tenths;
+        if clock.is_some() {
+            run.clock = clock;
         }
     });
 }
 
 /// What the learner did to a control or a shape.
-fn input(page: Shared, version: RwSignal<u32>, sent: Sent) {
-    match sent {
-        Sent::Send(id, slot, input) => change(page, version, |p| {
-            let result = p.live.send(slot, &input);
-            p.say(&id, result.err());
-        }),
-        Sent::Check(id, slot, input) => change(page, version, |p| {
-            let result = p.live.check(slot, &input);
-            p.say(&id, result.err());
-        }),
-        Sent::Note(id, text) => change(page, version, |p| p.say(&id, Some(text))),
-    }
-}
-
-/// Where the demo's code is: being fetched, failed to arrive, or running.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Arrival {
-    Fetching,
-    Failed,
-    Running,
-}
-
-/// A demo page: fetches the demo's own wasm module (see `split_open!` in
-/// `catalogue`), then hands the opened demo to [`LivePage`]. A failed fetch
-/// says so and offers to try again; a failure is never cached.
-#[component]
-pub fn DemoPage(
-    demo: &'static Demo,
-    embed: bool,
-    link: Option<String>,
-    panic: bool,
-) -> impl IntoView {
-    if panic {
-        // Test hook: proves a crash shows the recovery panel, not a blank page.
-        Effect::new(|| panic!("deliberate panic requested with ?debug=panic"));
-    }
-    let arrival = RwSignal::new(Arrival::Fetching);
-    let opened = StoredValue::new_local(None::<Opened>);
-    let fetch = move || {
-        arrival.set(Arrival::Fetching);
-        let loading = (demo.open.load)(link.clone());
-        leptos::task::spawn_local(async move {
-            // `try_`: the learner may have left the page meanwhile.
-            match loading.await {
-                Ok(demo) => {
-                    opened.try_set_value(Some(demo));
-                    arrival.try_set(Arrival::Running);
-                }
-                Err(_) => {
-                    arrival.try_set(Arrival::Failed);
-                }
-            }
-        });
-    };
-    fetch();
-    move || match arrival.get() {
-        Arrival::Fetching => view! {
-            <p class="demo-fetching" role="status" data-testid="demo-fetching">
-                "Loading the " {demo.title} " model…"
-            </p>
+fn forward(page: &Shared, sent: Option<Sent>) {
+    let Some(sent) = sent else { return };
+    change(page, |run| match sent {
+        Sent::Send(id, slot, input) => {
+            let result = run.live.send(slot, &input);
+            run.say(&id, result.err());
         }
-        .into_any(),
-        Arrival::Failed => {
-            let retry = fetch.clone();
-            view! {
-                <div class="notice demo-failed" role="alert" data-testid="demo-failed">
-                    <p>"The code of " {demo.title} " could not be fetched: the network or the server failed."</p>
-                    <button class="btn primary" on:click=move |_| retry()>"Try again"</button>
-                </div>
-            }
-            .into_any()
+        Sent::Check(id, slot, input) => {
+            let result = run.live.check(slot, &input);
+            run.say(&id, result.err());
         }
-        Arrival::Running => match opened.try_update_value(Option::take).flatten() {
-            Some((live, notice)) => view! { <LivePage demo embed live notice /> }.into_any(),
-            None => ().into_any(),
-        },
-    }
-}
-
-/// The page of a running demo.
-#[component]
-fn LivePage(
-    demo: &'static Demo,
-    embed: bool,
-    live: Box<dyn LiveDemo>,
-    notice: Option<String>,
-) -> impl IntoView {
-    let page: Shared = StoredValue::new_local(Page {
-        demo,
-        embed,
-        notice,
-        live,
-        playing: false,
-        speed: 10,
-        help: false,
-        share_shown: false,
-        share_message: String::new(),
-        messages: Vec::new(),
-        clock: None,
-        patcher: None,
-        frame: None,
+        Sent::Note(id, text) => run.say(&id, Some(text)),
     });
-    let version = RwSignal::new(0_u32);
-    keyboard::install(
-        move |name| act(page, version, name),
-        move || page.with_value(|p| p.help),
-    );
+}
 
-    let root = NodeRef::<Div>::new();
-    Effect::new(move |_| {
-        version.track();
-        if let Some(root) = root.get() {
-            page.update_value(|p| p.draw(root.into()));
-        }
-    });
+fn on_click(page: &Shared, e: &Event) {
+    let action = e
+        .target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .and_then(|el| el.closest("button[data-act]").ok().flatten())
+        .and_then(|el| el.get_attribute("data-act"));
+    match action {
+        Some(name) => act(page, &name),
+        None => forward(page, e.dyn_ref().and_then(events::on_click)),
+    }
+}
 
-    let on_click = move |e: web_sys::MouseEvent| {
-        let action = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("button[data-act]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-act"));
-        match action {
-            Some(name) => act(page, version, &name),
-            None => events::on_click(&e)
-                .into_iter()
-                .for_each(|s| input(page, version, s)),
-        }
+fn on_change(page: &Shared, e: &Event) {
+    let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
+    if let Some(t) = target.filter(|t| t.get_attribute("data-act").as_deref() == Some("speed")) {
+        let value = js_sys::Reflect::get(t.as_ref(), &"value".into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        set_speed(page, &value);
+        return;
+    }
+    forward(page, events::on_change(e));
+}
+
+fn on_shortcut(page: &Shared, e: &Event) {
+    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+        return;
     };
-    let on_change = move |e: web_sys::Event| {
-        let target = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-        if let Some(t) = target.filter(|t| t.get_attribute("data-act").as_deref() == Some("speed"))
-        {
-            let value = js_sys::Reflect::get(t.as_ref(), &"value".into())
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default();
-            set_speed(page, version, &value);
-            return;
-        }
-        events::on_change(&e)
-            .into_iter()
-            .for_each(|s| input(page, version, s));
+    let Some(help_open) = read(page, |run| run.help) else {
+        return;
     };
-
-    view! {
-        <div class="demo-root" node_ref=root
-            on:click=on_click
-            on:change=on_change
-            on:keydown=move |e| events::on_key(&e).into_iter().for_each(|s| input(page, version, s))
-            on:input=move |e| events::on_input(&e).into_iter().for_each(|s| input(page, version, s))
-            on:submit=move |e: web_sys::SubmitEvent| events::on_submit(&e).into_iter().for_each(|s| input(page, version, s))></div>
+    if let Some(name) = keyboard::shortcut(e, help_open) {
+        e.prevent_default();
+        act(page, name);
     }
 }

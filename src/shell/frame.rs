@@ -1,24 +1,81 @@
-//! The site chrome: header and footer around every page (hidden when embedded).
+//! The site chrome around every page, as elements: a skip link, the header
+//! and the footer; an embedded demo gets a bare container instead.
 
-use crate::platform::base_path;
-use leptos::prelude::*;
+use views::element::El;
 
-#[component]
-pub fn Frame(children: Children) -> impl IntoView {
-    let home = format!("{}/", base_path());
-    view! {
-        <a class="skip-link" href="#main">"Skip to content"</a>
-        <header class="site-header">
-            <a class="brand" href=home>
-                <img src="static/icon.svg" alt="" width="28" height="28" />
-                <span>"Stack Lab"</span>
-            </a>
-            <span class="tagline">"Demos you drive, from the NIC to the fabric"</span>
-        </header>
-        <main id="main" tabindex="-1">{children()}</main>
-        <footer class="site-footer">
-            "Every figure on these pages is computed by a model running in your browser. "
-            "Press "<kbd>"?"</kbd>" on a demo for keyboard shortcuts."
-        </footer>
+/// `content` inside the site's header and footer. `base`: the site's base
+/// path (see `platform::base_path`).
+pub fn frame(base: &str, content: El) -> Vec<El> {
+    vec![
+        El::html("a", "skip")
+            .attr("class", "skip-link")
+            .attr("href", "#main")
+            .text("Skip to content"),
+        El::html("header", "header")
+            .attr("class", "site-header")
+            .child(
+                El::html("a", "brand")
+                    .attr("class", "brand")
+                    .attr("href", format!("{base}/"))
+                    .child(
+                        El::html("img", "icon")
+                            .attr("src", "static/icon.svg")
+                            .attr("alt", "")
+                            .attr("width", "28")
+                            .attr("height", "28"),
+                    )
+                    .child(El::html("span", "name").text("Stack Lab")),
+            )
+            .child(
+                El::html("span", "tagline")
+                    .attr("class", "tagline")
+                    .text("Demos you drive, from the NIC to the fabric"),
+            ),
+        El::html("main", "main")
+            .attr("id", "main")
+            .attr("tabindex", "-1")
+            .child(content),
+        El::html("footer", "footer")
+            .attr("class", "site-footer")
+            .child(El::html("span", "computed").text(
+                "Every figure on these pages is computed by a model running in your browser. Press ",
+            ))
+            .child(El::html("kbd", "key").text("?"))
+            .child(El::html("span", "shortcuts").text(" on a demo for keyboard shortcuts.")),
+    ]
+}
+
+/// An embedded demo: no header, footer or skip link (the lecturer's page
+/// has its own).
+pub fn embed(content: El) -> Vec<El> {
+    vec![El::html("div", "embed")
+        .attr("class", "embed")
+        .attr("data-testid", "embed")
+        .child(content)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_brand_links_home_under_the_base_path_and_content_is_the_main_landmark() {
+        let page = frame("/labs/stack", El::html("p", "x").text("hello"));
+        let header = &page[1];
+        assert_eq!(header.children[0].get("href"), Some("/labs/stack/"));
+        let main = &page[2];
+        assert_eq!(main.get("id"), Some("main"));
+        assert_eq!(main.all_text(), "hello");
+        assert_eq!(page[0].get("href"), Some("#main"));
+    }
+
+    #[test]
+    fn an_embedded_page_has_no_site_chrome() {
+        let page = embed(El::html("p", "x"));
+        assert_eq!(page.len(), 1);
+        assert!(page[0]
+            .walk()
+            .iter()
+            .all(|e| e.tag != "header" && e.tag != "footer"));
     }
 }

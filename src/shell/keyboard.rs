@@ -2,8 +2,6 @@
 //! Keys typed into a form control, or with a modifier, are left alone; Space
 //! on a focused button presses that button, as it should.
 
-use leptos::ev;
-use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The page action a key stands for, if any (`help_open`: the list is shown).
@@ -19,26 +17,20 @@ fn action(key: &str, pressable: bool, help_open: bool) -> Option<&'static str> {
     })
 }
 
-/// Listens on the window while the calling component is mounted and sends
-/// each shortcut to `act` as the page action's name.
-pub fn install(act: impl Fn(&'static str) + 'static, help_open: impl Fn() -> bool + 'static) {
-    let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
-        if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
-            return;
-        }
-        let tag = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-            .map(|el| (el.tag_name(), el.is_content_editable()));
-        let (tag, editable) = tag.unwrap_or_default();
-        if editable || matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") {
-            return;
-        }
-        let pressable = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
-        if let Some(name) = action(&e.key(), pressable, help_open()) {
-            e.prevent_default();
-            act(name);
-        }
-    });
-    on_cleanup(move || handle.remove());
+/// The page action a key press stands for, if any (`help_open`: the list
+/// is shown).
+pub fn shortcut(e: &web_sys::KeyboardEvent, help_open: bool) -> Option<&'static str> {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
+        return None;
+    }
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        .map(|el| (el.tag_name(), el.is_content_editable()));
+    let (tag, editable) = tag.unwrap_or_default();
+    if editable || matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") {
+        return None;
+    }
+    let pressable = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+    action(&e.key(), pressable, help_open)
 }

@@ -1,17 +1,21 @@
-use crate::platform::{base_path, set_title};
-use crate::shell::frame::Frame;
-use leptos::prelude::*;
+//! The page for an address that matches no demo, as elements.
 
-#[component]
-pub fn NotFound() -> impl IntoView {
-    set_title("Not found · Stack Lab");
-    let home = format!("{}/", base_path());
-    view! {
-        <Frame>
-            <section class="not-found" data-testid="not-found">
-                <h1>"No such page"</h1>
-                <p>"This address matches no demo. "<a href=home>"Back to the catalogue"</a></p>
-            </section>
-        </Frame>
-    }
+use views::element::El;
+
+pub const TITLE: &str = "Not found · Stack Lab";
+
+pub fn not_found(base: &str) -> El {
+    El::html("section", "not-found")
+        .attr("class", "not-found")
+        .attr("data-testid", "not-found")
+        .child(El::html("h1", "h1").text("No such page"))
+        .child(
+            El::html("p", "p")
+                .child(El::html("span", "why").text("This address matches no demo. "))
+                .child(
+                    El::html("a", "home")
+                        .attr("href", format!("{base}/"))
+                        .text("Back to the catalogue"),
+                ),
+        )
 }

@@ -172,6 +172,11 @@ impl El {
             return;
         }
         out.push('>');
+        // HTML's void elements take no end tag (the parser ignores a stray
+        // `</img>`, but a page should not need that forgiveness).
+        if !self.svg && VOID.contains(&self.tag) {
+            return;
+        }
         if let Some(text) = &self.text {
             escape_into(text, out);
         }
@@ -183,6 +188,12 @@ impl El {
         out.push('>');
     }
 }
+
+/// HTML elements that cannot have content (HTML Standard, 13.1.2 "Elements").
+const VOID: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+    "wbr",
+];
 
 fn escape_into(text: &str, out: &mut String) {
     for c in text.chars() {
@@ -266,5 +277,16 @@ mod tests {
             out,
             "<text aria-label=\"a &quot;b&quot; &lt;c&gt;\">x &amp; y</text>"
         );
+    }
+
+    #[test]
+    fn void_html_elements_have_no_end_tag_and_empty_svg_ones_close_themselves() {
+        let mut out = String::new();
+        El::html("p", "p")
+            .child(El::html("img", "i").attr("alt", ""))
+            .child(El::html("input", "n").attr("type", "number"))
+            .child(El::svg("circle", "c"))
+            .markup(&mut out);
+        assert_eq!(out, "<p><img alt=\"\"><input type=\"number\"><circle/></p>");
     }
 }
