@@ -12,14 +12,19 @@ export const launch = () => chromium.launch({ executablePath: '/usr/bin/chromium
 
 /** Serves `dir` (relative to end2end/, with a trailing slash) on `port`, once it answers. */
 export async function serve(port, dir, hint) {
-  const server = spawn('node', ['serve.mjs', String(port)], { stdio: 'ignore', env: { ...process.env, DIST_DIR: dir } });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i += 1) {
-    try { if ((await fetch(url)).ok) return server; } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
+  const server = spawn('node', ['serve.mjs', String(port)], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DIST_DIR: dir } });
+  // Up once it says so. A server left over on the port (a crashed run)
+  // would answer too, with another build: this one then exits, and so do we.
+  const up = await new Promise((resolve) => {
+    server.stdout.once('data', () => resolve(true));
+    server.once('exit', () => resolve(false));
+    setTimeout(() => resolve(false), 10000);
+  });
+  if (!up) {
+    server.kill();
+    throw new Error(`http://127.0.0.1:${port}/ did not come up for ${hint ?? dir} (is the port taken?)`);
   }
-  server.kill();
-  throw new Error(`${url} did not come up (${hint ?? dir})`);
+  return server;
 }
 
 // Records when the page is first interactive, and every long task.
