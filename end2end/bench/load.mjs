@@ -10,6 +10,10 @@ export const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
 
 export const launch = () => chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
 
+// Every server this process started goes when it exits, even on an error.
+const started = [];
+process.on('exit', () => started.forEach((s) => s.kill()));
+
 /** Serves `dir` (relative to end2end/, with a trailing slash) on `port`, once it answers. */
 export async function serve(port, dir, hint) {
   const server = spawn('node', ['serve.mjs', String(port)], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DIST_DIR: dir } });
@@ -20,6 +24,7 @@ export async function serve(port, dir, hint) {
     server.once('exit', () => resolve(false));
     setTimeout(() => resolve(false), 10000);
   });
+  started.push(server);
   if (!up) {
     server.kill();
     throw new Error(`http://127.0.0.1:${port}/ did not come up for ${hint ?? dir} (is the port taken?)`);
