@@ -112,9 +112,9 @@ impl<M: Model> Timeline<M> {
 
     /// Undoes the last action. Returns false at the initial state.
     pub fn back(&mut self) -> bool {
-        let Some(undone) = self.actions.pop() else {
+        if self.actions.pop().is_none() {
             return false;
-        };
+        }
         self.current = match self.snapshots.pop_back() {
             Some(snapshot) => snapshot,
             None => self.replayed(self.actions.len()),
@@ -128,7 +128,9 @@ impl<M: Model> Timeline<M> {
         self.narration.retain(|line| line.step <= step);
         let text = match undone_line {
             Some(text) => format!("Stepped back, undoing: {text}"),
-            None => format!("Stepped back to step {step}: {undone:?} undone."),
+            // Never the action's Debug form: that is code, not a sentence
+            // (and would put every action's Debug impl in the wasm).
+            None => format!("Stepped back to step {step}."),
         };
         self.narration.push(NarrationLine {
             step,
