@@ -4,6 +4,7 @@
 
 use crate::catalogue::{find, section, Demo};
 use crate::platform::{base_path, install_scene_styles, set_title};
+use crate::render::patch::Patcher;
 use crate::router::{self, Location};
 use crate::shell::demo_page::DemoPage;
 use crate::shell::frame::{embed, frame};
@@ -79,12 +80,8 @@ impl App {
         let route = Route::of(here);
         let (title, elements) = page(&route, &base_path());
         set_title(&title);
-        let mut markup = String::new();
-        for el in &elements {
-            el.markup(&mut markup);
-        }
-        // Escaped by `El::markup`: nothing from the address is parsed as markup.
-        self.root.set_inner_html(&markup);
+        // The one renderer, fresh for each page: its first render is one parse.
+        Patcher::new(self.root.clone()).patch(elements);
         if let Route::Demo {
             demo,
             embed,

@@ -26,7 +26,8 @@ fn is(el: &Element, tag: &str) -> bool {
     el.tag_name().eq_ignore_ascii_case(tag)
 }
 
-fn property(el: &Element, name: &str) -> JsValue {
+/// A DOM property of `el` (`value`, `checked`, …), read live.
+pub fn property(el: &Element, name: &str) -> JsValue {
     js_sys::Reflect::get(el.as_ref(), &JsValue::from_str(name)).unwrap_or(JsValue::NULL)
 }
 

@@ -33,7 +33,6 @@ enum Arrival {
 struct Running {
     notice: Option<String>,
     live: Box<dyn LiveDemo>,
-    playing: bool,
     /// Steps per second, in tenths.
     speed: u32,
     help: bool,
@@ -41,6 +40,7 @@ struct Running {
     share_message: String,
     /// What the page last had to say about a control, by control id.
     messages: Vec<(String, String)>,
+    /// The autoplay clock: playing while there is one.
     clock: Option<Interval>,
     /// The last frame drawn: what the page shows.
     frame: Option<Frame>,
@@ -148,7 +148,6 @@ impl Running {
         Running {
             notice,
             live,
-            playing: false,
             speed: 10,
             help: false,
             share_shown: false,
@@ -182,7 +181,7 @@ impl Running {
                 one_liner: demo.one_liner,
                 embed,
                 notice: self.notice.as_deref(),
-                playing: self.playing,
+                playing: self.clock.is_some(),
                 speed: self.speed,
                 can_back: self.live.can_back(),
                 step_count: self.live.step_count(),
@@ -278,22 +277,17 @@ fn act(page: &Shared, name: &str) {
         }
         "step" => change(page, |run| {
             if !run.live.step() {
-                run.playing = false;
                 run.clock = None;
             }
         }),
         "play" => {
-            let Some((playing, speed)) = read(page, |run| (!run.playing, run.speed)) else {
+            let Some((playing, speed)) = read(page, |run| (run.clock.is_some(), run.speed)) else {
                 return;
             };
-            let clock = playing.then(|| clock(page, speed));
-            change(page, |run| {
-                run.playing = playing;
-                run.clock = clock;
-            });
+            let clock = (!playing).then(|| clock(page, speed));
+            change(page, |run| run.clock = clock);
         }
         "back" | "reset" => change(page, |run| {
-            run.playing = false;
             run.clock = None;
             if name == "back" {
                 run.live.back();
@@ -337,7 +331,7 @@ fn set_speed(page: &Shared, value: &str) {
     let Some((tenths, _)) = SPEEDS.iter().find(|(t, _)| speed_value(*t) == value) else {
         return;
     };
-    let Some(playing) = read(page, |run| run.playing) else {
+    let Some(playing) = read(page, |run| run.clock.is_some()) else {
         return;
     };
     let clock = playing.then(|| clock(page, *tenths));
@@ -380,9 +374,8 @@ fn on_click(page: &Shared, e: &Event) {
 fn on_change(page: &Shared, e: &Event) {
     let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
     if let Some(t) = target.filter(|t| t.get_attribute("data-act").as_deref() == Some("speed")) {
-        let value = js_sys::Reflect::get(t.as_ref(), &"value".into())
-            .ok()
-            .and_then(|v| v.as_string())
+        let value = events::property(&t, "value")
+            .as_string()
             .unwrap_or_default();
         set_speed(page, &value);
         return;
