@@ -1,6 +1,6 @@
-// Stack Lab (put in index.html by scripts/split-wasm.sh): the module of the
-// demo in the address bar is fetched alongside the main one, by a plain
-// fetch() that the loader (scripts/split-loader.js) then takes over. A fetch
+// Stack Lab (put last in index.html's <body> by scripts/split-loader.py): the
+// module of the demo in the address bar is fetched alongside the main one, by
+// a plain fetch() that the loader (scripts/split-loader.js) then takes over. A fetch
 // rather than a <link rel="preload"> made here: in A/B runs of 16 loads, the
 // document finished parsing 8–20 ms sooner.
 (() => {

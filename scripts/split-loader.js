@@ -1,6 +1,6 @@
 // Stack Lab (appended by scripts/split-wasm.sh to wasm-split's loader, whose
 // fetchers it points here): the module of the demo in the address bar is
-// fetched before the main module starts (index.html's first script starts
+// fetched before the main module starts (index.html's classic script starts
 // the fetch, scripts/split-head.js) and compiled as it streams in, off the
 // main thread; it is instantiated synchronously when the demo opens, so the
 // demo opens in the same task as the page. Measured without this: the
@@ -52,7 +52,7 @@ function instantiator(file) {
 }
 
 {
-    // The module index.html's first script picked for the address bar
+    // The module index.html's classic script picked for the address bar
     // (scripts/split-head.js). Top-level await: the main module, which
     // imports this one, starts once this one is compiled (it has been
     // downloading meanwhile). A failure only shows when the demo opens, where
