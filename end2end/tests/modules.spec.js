@@ -40,6 +40,25 @@ test('the home page fetches no demo module; opening a card fetches that one demo
   expect(files.filter((f) => !mainModule(f))).toEqual([expect.stringMatching(/-napi\.wasm$/)]);
 });
 
+test('a demo module still on its way is said, then the demo replaces the notice', async ({ page }) => {
+  // Held back until the notice is seen: the page must say why it is empty.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/*-napi.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const home = new HomePage(page);
+  await home.open();
+  await page.getByTestId('card-napi').click();
+  const loading = page.getByTestId('demo-fetching');
+  await expect(loading).toHaveText('Loading the NAPI poll loop model…');
+  release();
+  const demo = new DemoPage(page, '/nic/napi');
+  await expect(demo.demo).toBeVisible();
+  await expect(loading).toHaveCount(0);
+});
+
 test.describe('a demo module that cannot be fetched', () => {
   // The failed fetch is reported in the console; that is expected here.
   test.use({ allowConsoleErrors: true });

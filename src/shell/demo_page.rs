@@ -10,7 +10,7 @@ use crate::platform::{copy_to_clipboard, download, page_url};
 use crate::render::events::{self, Sent};
 use crate::render::patch::Patcher;
 use crate::shell::keyboard;
-use gloo_timers::callback::Interval;
+use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use views::element::El;
@@ -52,6 +52,8 @@ struct Page {
     link: Option<String>,
     arrival: Arrival,
     patcher: Patcher,
+    /// Draws "Loading…" if the code is still on its way one task later.
+    notice_timer: Option<Timeout>,
 }
 
 type Shared = Rc<RefCell<Page>>;
@@ -90,6 +92,7 @@ impl DemoPage {
             link,
             arrival: Arrival::Fetching,
             patcher: Patcher::new(root.clone()),
+            notice_timer: None,
         }));
         let weak = Rc::downgrade(&page);
         let on = |target: &EventTarget, name: &'static str, f: fn(&Shared, &Event)| {
@@ -123,13 +126,31 @@ impl DemoPage {
 
 /// Fetches the demo's module (again, after a failure: a failure is never
 /// cached), then opens the demo.
+///
+/// "Loading…" waits one task: on a first visit the module is compiled before
+/// the main one starts (scripts/split-head.js), so it opens in this task and
+/// the demo is the page's first and only parse into its container, with no
+/// notice drawn and removed on the way. Try again says at once that it is on it.
 fn fetch(page: &Shared) {
-    let loading = {
+    let (loading, retrying) = {
         let mut p = page.borrow_mut();
+        let retrying = matches!(p.arrival, Arrival::Failed);
         p.arrival = Arrival::Fetching;
-        (p.demo.open.load)(p.link.clone())
+        ((p.demo.open.load)(p.link.clone()), retrying)
     };
-    redraw(page);
+    if retrying {
+        redraw(page);
+    } else {
+        let weak = Rc::downgrade(page);
+        let timer = Timeout::new(0, move || {
+            if let Some(page) = weak.upgrade() {
+                if matches!(page.borrow().arrival, Arrival::Fetching) {
+                    redraw(&page);
+                }
+            }
+        });
+        page.borrow_mut().notice_timer = Some(timer);
+    }
     let weak = Rc::downgrade(page);
     wasm_bindgen_futures::spawn_local(async move {
         let arrived = loading.await;
