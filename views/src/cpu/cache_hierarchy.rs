@@ -604,6 +604,16 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_way_shows_a_dash_and_no_place_in_the_eviction_order() {
+        let scene = crate::build(&small(), &Look::default()).0;
+        assert_eq!(state(&scene, "l1-set-0-way-0"), "invalid");
+        let cell = scene.find("l1-set-0-way-0").unwrap().children();
+        let keys: Vec<&str> = cell.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, ["r", "tag"]);
+        assert_eq!(cell[1].text_content(), Some("—"));
+    }
+
+    #[test]
     fn a_store_is_dirty_in_l1_and_clicks_follow_the_chosen_kind() {
         let m = small();
         let look = Look {
