@@ -607,10 +607,14 @@ mod tests {
     fn an_empty_way_shows_a_dash_and_no_place_in_the_eviction_order() {
         let scene = crate::build(&small(), &Look::default()).0;
         assert_eq!(state(&scene, "l1-set-0-way-0"), "invalid");
-        let cell = scene.find("l1-set-0-way-0").unwrap().children();
-        let keys: Vec<&str> = cell.iter().map(|s| s.key.as_str()).collect();
-        assert_eq!(keys, ["r", "tag"]);
-        assert_eq!(cell[1].text_content(), Some("—"));
+        let page = crate::page::scene::scene(&scene, None);
+        let cell = page
+            .iter()
+            .find_map(|el| el.by_testid("l1-set-0-way-0"))
+            .unwrap();
+        let keys: Vec<&str> = cell.children.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["title", "r", "tag"]);
+        assert_eq!(cell.children[2].all_text(), "—");
     }
 
     #[test]

@@ -178,12 +178,13 @@ pub fn grid(
                 }
                 _ => format!("{word}{dirty}"),
             };
-            // An empty way has no order word: no text element for it (a big
-            // level has hundreds, and every element costs the first render).
-            let note = note.trim_start();
-            if !note.is_empty() {
-                cell.push(text("order", cx, y + 35.0, note.into(), MONO | SMALL));
-            }
+            cell.push(text(
+                "order",
+                cx,
+                y + 35.0,
+                note.trim_start().into(),
+                MONO | SMALL,
+            ));
             let key = format!("{set_key}-way-{way}");
             row.push(
                 Shape::group(key.clone(), cell)

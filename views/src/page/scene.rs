@@ -67,13 +67,18 @@ fn as_text(scene: &Scene) -> El {
 pub fn figure(f: &Figure, target: Target, before: Option<&Figure>) -> El {
     let interactive = f.walk().iter().any(|s| s.on_click.is_some());
     let before = before.map_or(&[][..], |b| &b.shapes[..]);
-    let shapes = f.shapes.iter().enumerate().map(|(i, s)| {
-        if before.get(i) == Some(s) {
-            El::unchanged(s.key.clone())
-        } else {
-            shape(s, target)
-        }
-    });
+    let shapes = f
+        .shapes
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| draws(s))
+        .map(|(i, s)| {
+            if before.get(i) == Some(s) {
+                El::unchanged(s.key.clone())
+            } else {
+                shape(s, target)
+            }
+        });
     let svg = El::svg("svg", "svg")
         .attr("class", "scene")
         .attr("viewBox", format!("0 0 {} {}", num(f.width), num(f.height)))
@@ -96,6 +101,18 @@ pub fn figure(f: &Figure, target: Target, before: Option<&Figure>) -> El {
         );
     }
     out
+}
+
+/// Whether a shape puts anything on the page. A text with no words, no label
+/// and no click draws nothing, so it gets no element: pictures keep a slot
+/// for a word that comes and goes (a cache way's place in the eviction
+/// order, a descriptor's note), and on a first render those empty slots were
+/// up to 300 elements, each one parsed. When the word comes, the patcher
+/// inserts the element where a fresh render puts it.
+fn draws(s: &Shape) -> bool {
+    !matches!(&s.kind, Kind::Text { text, .. } if text.is_empty())
+        || s.label.is_some()
+        || s.on_click.is_some()
 }
 
 fn size_class(size: Size) -> &'static str {
@@ -193,7 +210,12 @@ pub fn shape(s: &Shape, target: Target) -> El {
                     }
                 };
             }
-            g.children(children.iter().map(|c| shape(c, target)))
+            g.children(
+                children
+                    .iter()
+                    .filter(|c| draws(c))
+                    .map(|c| shape(c, target)),
+            )
         }
     };
     el.key = s.key.clone();
@@ -404,5 +426,32 @@ mod tests {
         }
         let els = scene(&picture("nic"), Some(&other));
         assert!(svg_children(&els).iter().all(|e| !e.unchanged));
+    }
+
+    #[test]
+    fn a_text_without_words_draws_no_element_unless_it_is_labelled_or_clickable() {
+        let mut figure = Figure::new("fig", "A picture", 100.0, 50.0);
+        figure.push(Shape::text("empty", 0.0, 0.0, ""));
+        figure.push(Shape::text("labelled", 0.0, 0.0, "").label("nothing yet"));
+        figure.push(Shape::group(
+            "g",
+            vec![
+                Shape::rect("r", 0.0, 0.0, 10.0, 10.0),
+                Shape::text("word", 0.0, 0.0, ""),
+            ],
+        ));
+        let unchanged = Scene::new("t", "s").figure(figure);
+        let draw = |before| {
+            let els = scene(&unchanged, before);
+            let keys = |els: &[El]| els.iter().map(|e| e.key.clone()).collect::<Vec<_>>();
+            let shapes = svg_children(&els);
+            (keys(shapes), keys(&shapes[1].children))
+        };
+        let drawn = (vec!["labelled".into(), "g".into()], vec!["r".into()]);
+        assert_eq!(draw(None), drawn);
+        // Patched over itself: the empty text is not a stand-in for a node
+        // the page never had.
+        let (top, _) = draw(Some(&unchanged));
+        assert_eq!(top, drawn.0);
     }
 }
