@@ -36,7 +36,12 @@ for (let i = 0; i < runs; i += 1) {
 for (const x of [counter, ...builds]) {
   console.log(`${x.name.padEnd(8)} ${median(x.ms).toFixed(0).padStart(4)} ms median of ${x.ms.length}${x.dir ? ` (${x.dir})` : ''}`);
 }
+// Paired too: the median of each round's difference, which a slow spell of
+// the machine (it moves every load of a round alike) shifts far less.
 const base = median(builds[0].ms);
-for (const x of builds.slice(1)) console.log(`${x.name} − A: ${(median(x.ms) - base).toFixed(1)} ms on ${path}`);
+for (const x of builds.slice(1)) {
+  const paired = median(x.ms.map((ms, i) => ms - builds[0].ms[i]));
+  console.log(`${x.name} − A: ${(median(x.ms) - base).toFixed(1)} ms on ${path} (paired: ${paired.toFixed(1)} ms)`);
+}
 await browser.close();
 for (const s of servers) s.kill();
