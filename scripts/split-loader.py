@@ -1,9 +1,9 @@
 """Points the fetchers of wasm-split's loader at scripts/split-loader.js, and
-makes index.html fetch the loader and the open demo's module early
+makes index.html compile the main module and the open demo's module early
 (scripts/split-head.js, last in <body>).
 
-Usage: split-loader.py LOADER.js INDEX.html PUBLIC_URL  (rewrites both in
-place; run by scripts/split-wasm.sh). Fails unless every demo module's fetcher
+Usage: split-loader.py LOADER.js INDEX.html  (rewrites both in place; run by
+scripts/split-wasm.sh). Fails unless every demo module's fetcher
 has exactly the shape it expects, so a new wasm-split cannot change it
 unnoticed.
 """
@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-loader_path, index_path, public_url = sys.argv[1], sys.argv[2], sys.argv[3]
+loader_path, index_path = sys.argv[1], sys.argv[2]
 scripts = os.path.dirname(os.path.abspath(__file__))
 loader = open(loader_path).read()
 fetcher = re.compile(
@@ -40,23 +40,22 @@ if not modules or len(modules) != exported or 'instantiateStreaming' in loader:
     sys.exit("split-loader.py: %d fetchers rewritten for %d modules" % (len(modules), exported))
 open(loader_path, "w").write(loader + open(os.path.join(scripts, "split-loader.js")).read())
 
-# The loader's preload right after <base> (URLs are relative to it), so it is
-# fetched at once. The head script last in <body>: a classic script stops the
-# parser, which then finished the document 4-8 ms later when the script sat in
-# <head> (A/B, 30 loads); at the end it still starts the module's fetch as
-# early, because the parser reaches it in the same pass.
+# The head script last in <body>: a classic script stops the parser, which
+# then finished the document 4-8 ms later when the script sat in <head> (A/B,
+# 30 loads); at the end it still starts the modules' fetches as early,
+# because the parser reaches it in the same pass.
 index = open(index_path).read()
-preload = '<link rel="modulepreload" href="%s%s" crossorigin="anonymous">\n' % (
-    public_url,
-    os.path.basename(loader_path),
+main_module = os.path.basename(loader_path).replace("-split.js", "_bg.wasm")
+script = (
+    "<script>\n%s</script>\n"
+    % open(os.path.join(scripts, "split-head.js"))
+    .read()
+    .replace("DEMO_MODULES", json.dumps(modules, sort_keys=True))
+    .replace("MAIN_MODULE", json.dumps("./" + main_module))
 )
-script = '<script>\n%s</script>\n' % open(os.path.join(scripts, "split-head.js")).read().replace(
-    "DEMO_MODULES", json.dumps(modules, sort_keys=True)
-)
-base = re.search(r'<base href="[^"]*" */>\n', index)
 body_end = index.rfind("</body>")
-if base is None or body_end < base.end():
-    sys.exit("split-loader.py: index.html has no <base> before </body>")
-index = index[: base.end()] + preload + index[base.end() : body_end] + script + index[body_end:]
+if body_end < 0 or main_module not in index:
+    sys.exit("split-loader.py: index.html has no </body>, or does not load %s" % main_module)
+index = index[:body_end] + script + index[body_end:]
 open(index_path, "w").write(index)
 print("split-loader.py: %d demo modules" % len(modules))

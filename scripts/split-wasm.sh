@@ -7,9 +7,11 @@
 # Trunk has already run wasm-bindgen on the whole wasm (and no wasm-opt:
 # index.html turns it off). This redoes wasm-bindgen and wasm-opt on the cut
 # modules, from cargo's output (linked with --emit-relocs, see build.rs), and
-# replaces Trunk's two files under their hashed names; every file it adds
-# carries the same hash, so a browser never mixes two builds. Last,
-# split-loader.py adapts the loader and adds two lines to index.html.
+# replaces Trunk's main module under its hashed name; every file it adds
+# carries the same hash, so a browser never mixes two builds. split-loader.py
+# adapts the loader and adds the head script to index.html; inline-app-js.py
+# then puts the glue and the loader into index.html in place of Trunk's
+# script, and Trunk's glue file goes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/tools/bin:$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -38,23 +40,15 @@ for module in "$work/split"/split_*.wasm; do
   sed -i "s#\"./split_$demo.wasm\"#\"./$name-$demo.wasm\"#" "$work/loader.js"
 done
 mv "$work/loader.js" "$work/$name-split.js"
-python3 "$root/scripts/split-loader.py" "$work/$name-split.js" "$staging/index.html" "${TRUNK_PUBLIC_URL:-/}"
-sed -i "s#from \"./__wasm_split.js\"#from \"./$name-split.js\"#" "$work/bindgen/$name.js"
+python3 "$root/scripts/split-loader.py" "$work/$name-split.js" "$staging/index.html"
 mv "$work/bindgen/$name.js" "$work/bindgen/${name}_bg.wasm" "$work/"
-if grep -q '"\./split_' "$work/$name-split.js" || grep -q 'from "\./__wasm_split' "$work/$name.js"; then
+if grep -q '"\./split_' "$work/$name-split.js"; then
   echo "split-wasm.sh: a file name was left unrenamed" >&2
   exit 1
 fi
-
-# Chrome (136 on) compiles every function of a script that starts with this
-# comment ahead, off the main thread; otherwise each glue function start-up
-# calls is compiled on the main thread when first called. Measured: a demo
-# page interactive 3-9 ms sooner (A/B runs of 20-40 loads). Other browsers
-# read a comment.
-for js in "$work/$name.js" "$work/$name-split.js"; do
-  { echo '//# allFunctionsCalledOnLoad'; cat "$js"; } > "$js.hinted"
-  mv "$js.hinted" "$js"
-done
+# The glue and the loader go into index.html: the page fetches no script.
+python3 "$root/scripts/inline-app-js.py" "$work/$name.js" "$work/$name-split.js" "$staging/index.html"
+rm -f "$staging/$name.js"
 
 # What Trunk would do for a release build: wasm-opt -Oz, two at a time.
 if [ "$TRUNK_PROFILE" = release ]; then
@@ -63,4 +57,4 @@ if [ "$TRUNK_PROFILE" = release ]; then
   printf '%s\0' "$work"/*.wasm | xargs -0 -P 2 -I{} wasm-opt -Oz {} -o {} \
     2> >(grep -v '^warning: unknown name subsection' >&2)
 fi
-cp "$work"/*.wasm "$work"/*.js "$staging/"
+cp "$work"/*.wasm "$staging/"
