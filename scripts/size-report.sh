@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Size report of the release build in dist/: index.html (which holds the
-# page's stylesheet) and every wasm and JS file, raw and gzip -9, and the
-# totals; then what a page fetches: every page index.html, the main module and
-# the JS, and a demo page also its demo's own module.
+# page's stylesheet and JavaScript) and every wasm file, raw and gzip -9, and
+# the totals; then what a page fetches: every page index.html and the main module,
+# and a demo page also its demo's own module.
 # Run by `make size` after a release build.
 set -euo pipefail
 cd "$(dirname "$0")/../dist"
@@ -17,7 +17,7 @@ done | awk '
     else { page_raw += $2; page_gz += $3 } }
   END {
     printf "%-52s %10.1f %10.1f\n", "TOTAL", raw/1024, gz/1024
-    printf "\n%-52s %10.1f %10.1f\n", "every page fetches (index.html, main module, JS)", page_raw/1024, page_gz/1024
+    printf "\n%-52s %10.1f %10.1f\n", "every page fetches (index.html, main module)", page_raw/1024, page_gz/1024
     if (n > 0) {
       # sort the demo modules by gzip size
       for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (demo[j] < demo[i]) {
