@@ -5,8 +5,8 @@ the page fetches no script at all.
 Why: a module script that imports files runs only once they have arrived and
 the renderer has handled them, and Chrome draws a frame of the empty page
 first; inline, the script runs as soon as the document is parsed. Measured:
-a demo page interactive 14-17 ms sooner (A/B of 40-60 loads in turns, on
-/cpu/tlb, /nic/descriptor-ring and /cpu/cache-hierarchy).
+a demo page interactive 10-17 ms sooner (A/B of 40-60 loads in turns, on
+/cpu/tlb, /nic/descriptor-ring, /cpu/cache-hierarchy and /memory/reordering).
 
 Usage: inline-app-js.py GLUE.js LOADER.js INDEX.html  (rewrites INDEX.html;
 run by scripts/split-wasm.sh, which then ships neither JS file). Fails
@@ -77,17 +77,17 @@ if len(found) != 1:
     fail("index.html has not exactly one script of Trunk's expected shape")
 main_module = found[0]
 
-# The loader's namespace under the glue's names for it, then what Trunk's
-# script did, starting from the head script's compile of the main module.
+# The loader's namespace under the glue's names for it, then the start of the
+# main module from the head script's compile. Trunk's script also set
+# window.wasmBindings and sent a TrunkApplicationStarted event, for page
+# scripts that call into the wasm; this page has none.
 names = "const %s = { %s };\n" % (namespaces[0], ", ".join(loads))
 names += "".join("const %s = %s;\n" % (n, namespaces[0]) for n in namespaces[1:])
 start = """// The main module as the head script compiled it (scripts/split-head.js);
 // should that have failed, the glue fetches it anew and reports what fails.
-const stackLabStarted = await __wbg_init({
+await __wbg_init({
     module_or_path: (await window.stackLabMain?.catch(() => undefined)) ?? %s,
 });
-window.wasmBindings = { initSync, default: __wbg_init };
-dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm: stackLabStarted } }));
 """ % json.dumps(main_module)
 
 # Chrome (136 on) compiles every function of a script that starts with this
