@@ -96,9 +96,13 @@ await __wbg_init({
 # files): a demo page interactive 3-9 ms sooner (A/B runs of 20-40 loads).
 # Other browsers read a comment.
 code = "//# allFunctionsCalledOnLoad\n" + glue + "\n" + loader + "\n" + names + start
-# Inline, import.meta.url is the page's address; the files sat at the base.
+# import.meta.url is a module script's base URL: for a file its own address
+# (the files sat at the site's base), inline the document's base URL (HTML
+# Living Standard, "prepare the script element"). document.baseURI says so
+# outright, <base> and sub-path included.
 code = code.replace("import.meta.url", "document.baseURI")
-# Either would change how the HTML parser reads the script's text.
+# Either would change how the HTML parser reads the script's text (HTML
+# Living Standard, 4.12.1.3 "Restrictions for contents of script elements").
 if "</script" in code.lower() or "<!--" in code:
     fail("the code holds </script or <!--, which an inline script cannot")
 index = trunk.sub(lambda _: '<script type="module">\n%s</script>' % code, index)
