@@ -1,0 +1,24 @@
+// On a phone, a picture or table wider than the screen scrolls inside its
+// own box (the page itself never scrolls sideways), and a shade on the edge
+// says that more lies that way.
+import { test, expect } from './fixtures.js';
+import { DemoPage } from '../pages/demo-page.js';
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test('a wide picture scrolls in its box, and its edge shows where more lies', async ({ page }) => {
+  const demo = new DemoPage(page, '/memory/reordering');
+  await demo.open();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const figure = page.locator('.scene-figure').first();
+  const box = await figure.evaluate((el) => ({
+    scrolls: el.scrollWidth > el.clientWidth,
+    background: getComputedStyle(el).backgroundImage,
+    attachment: getComputedStyle(el).backgroundAttachment,
+  }));
+  expect(box.scrolls).toBe(true);
+  // Two covers that scroll with the content hide the two shades that stay
+  // with the box, each once its edge is reached.
+  expect(box.background.match(/radial-gradient/g)).toHaveLength(2);
+  expect(box.attachment).toMatch(/^local, local, scroll, scroll/);
+});
