@@ -65,3 +65,21 @@ export async function loadTime(browser, url) {
   const ms = await page.evaluate(() => window.__ready);
   return { context, page, ms };
 }
+
+/**
+ * When the interactive page was first on screen: its first contentful paint
+ * (nothing contentful is drawn before the app draws, on the counter's page or
+ * the lab's), or the interactive time should that come later. Call it right
+ * after `loadTime`.
+ */
+export async function paintedTime(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    new PerformanceObserver((list, obs) => {
+      const fcp = list.getEntries().find((e) => e.name === 'first-contentful-paint');
+      if (fcp) {
+        obs.disconnect();
+        resolve(Math.max(window.__ready, fcp.startTime));
+      }
+    }).observe({ type: 'paint', buffered: true });
+  }));
+}
