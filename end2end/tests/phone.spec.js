@@ -3,6 +3,7 @@
 // says that more lies that way.
 import { test, expect } from './fixtures.js';
 import { DemoPage } from '../pages/demo-page.js';
+import { HomePage } from '../pages/home-page.js';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -21,4 +22,19 @@ test('a wide picture scrolls in its box, and its edge shows where more lies', as
   // with the box, each once its edge is reached.
   expect(box.background.match(/radial-gradient/g)).toHaveLength(2);
   expect(box.attachment).toMatch(/^local, local, scroll, scroll/);
+});
+
+test('no page of the lab scrolls sideways on a phone', async ({ page }) => {
+  const home = new HomePage(page);
+  await home.open();
+  const paths = await home.demoPaths();
+  expect(paths.length).toBeGreaterThan(0);
+  const wide = [];
+  for (const path of ['/', ...paths]) {
+    await page.goto(path);
+    await expect(page.locator('#app-root h1').first()).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 390) wide.push(`${path}: ${width}px`);
+  }
+  expect(wide).toEqual([]);
 });
