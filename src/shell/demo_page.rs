@@ -194,14 +194,7 @@ impl Running {
     fn tree(&self, demo: &Demo, embed: bool, frame: &Frame, before: Option<&views::Scene>) -> El {
         let status = self.live.status();
         let why = self.live.why();
-        // Only embed mode's link and the open share box show the address:
-        // asking the browser for it at every redraw cost ~1.4 ms of a
-        // page's start-up (a CPU profile of /cpu/tlb).
-        let url = if embed || self.share_shown {
-            self.share_url()
-        } else {
-            String::new()
-        };
+        let url = self.share_url();
         page(
             &Chrome {
                 slug: demo.slug,

@@ -41,8 +41,7 @@ pub struct Chrome<'a> {
     pub narration: &'a [NarrationLine],
     pub why: &'a [String],
     pub leaves_out: &'a str,
-    /// The link to this state. Read only in embed mode and once the link
-    /// box is shown, so a caller may leave it empty otherwise.
+    /// The link to this state.
     pub share_url: &'a str,
     /// The link box, once "Copy link" was pressed, and what the copy said.
     pub share_shown: bool,
