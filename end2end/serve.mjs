@@ -1,5 +1,6 @@
 // A small static server for dist/ with SPA fallback: unknown paths get
-// index.html, as a static host configured for a single-page app would.
+// index.html, as a static host configured for a single-page app would, and
+// /a/b gets a/b.html where there is one, as GitHub Pages does.
 // Usage: node serve.mjs [port] [base]   (base: a sub-path such as /labs/stack)
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -22,7 +23,13 @@ createServer(async (req, res) => {
   const file = normalize(join(root, path));
   let target = join(root, 'index.html');
   if (file.startsWith(root)) {
-    try { if ((await stat(file)).isFile()) target = file; } catch { /* fall back to the app */ }
+    // The file itself, else <path>.html (a demo's own entry document, as
+    // GitHub Pages serves /cpu/tlb from cpu/tlb.html), else the app.
+    for (const candidate of [file, `${file}.html`]) {
+      try {
+        if ((await stat(candidate)).isFile()) { target = candidate; break; }
+      } catch { /* the next candidate */ }
+    }
   }
   let body;
   try { body = await readFile(target); } catch { res.writeHead(404).end('not built'); return; }

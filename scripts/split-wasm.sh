@@ -11,7 +11,8 @@
 # carries the same hash, so a browser never mixes two builds. split-loader.py
 # adapts the loader and adds the head script to index.html; inline-app-js.py
 # then puts the glue and the loader into index.html in place of Trunk's
-# script, and Trunk's glue file goes.
+# script, and Trunk's glue file goes; demo-pages.py writes each demo's own
+# copy of index.html, <section>/<slug>.html.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$root/tools/bin:$root/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -33,9 +34,11 @@ wasm-bindgen --target web --no-typescript --keep-lld-exports \
 
 # The loader and the demo modules take the build's hashed name.
 mv "$work/split/__wasm_split.js" "$work/loader.js"
+demos=()
 for module in "$work/split"/split_*.wasm; do
   demo=$(basename "$module" .wasm)
   demo=${demo#split_}
+  demos+=("$demo")
   mv "$module" "$work/$name-$demo.wasm"
   sed -i "s#\"./split_$demo.wasm\"#\"./$name-$demo.wasm\"#" "$work/loader.js"
 done
@@ -58,3 +61,5 @@ if [ "$TRUNK_PROFILE" = release ]; then
     2> >(grep -v '^warning: unknown name subsection' >&2)
 fi
 cp "$work"/*.wasm "$staging/"
+# Each demo's own entry document, which preloads its module too.
+python3 "$root/scripts/demo-pages.py" "$staging/index.html" "$root/src/catalogue" "${demos[@]}"

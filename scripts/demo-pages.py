@@ -1,0 +1,66 @@
+"""Writes each demo's own entry document, <section>/<slug>.html beside
+index.html: index.html with one more <link rel="preload">, for that demo's
+module, next to Trunk's preload of the main module.
+
+Why: a page opened at a demo's address (a link, a share link, an embed)
+needs two modules, and the browser's preload scanner can only see what the
+document names. From index.html the demo's module is asked for by the head
+script (scripts/split-head.js), which runs once the parser has reached the
+end of <body>, 15-40 ms after the main module's request in Chrome traces on
+this machine; the demo then waited for its module. Named in the document,
+both go out together. Measured: /cpu/cache-hierarchy interactive 7 ms
+sooner (A/B of 59 loads in turns, paired median of the differences). The
+head script still fetches the module, and gets the preloaded response.
+
+A static host that maps /cpu/tlb to cpu/tlb.html (GitHub Pages, Netlify,
+Cloudflare Pages, nginx with `try_files $uri $uri.html`; end2end/serve.mjs)
+serves these; any other serves index.html or 404.html, which work as before.
+
+Usage: demo-pages.py INDEX.html CATALOGUE_DIR MODULE...  (run by
+scripts/split-wasm.sh). MODULE: a demo module's name as wasm-split gave it
+(`cache_hierarchy`). Fails unless every module is exactly one demo of the
+catalogue and every demo a module, and unless index.html preloads the main
+module exactly once.
+"""
+import glob
+import os
+import re
+import sys
+
+index_path, catalogue_dir, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
+index = open(index_path).read()
+
+
+def fail(why):
+    sys.exit("demo-pages.py: " + why)
+
+
+# The catalogue's entries (src/catalogue/*.rs): section, slug, then the
+# module that `split_open!` cuts.
+entry = re.compile(
+    r'section: "(\w+)",\s*slug: "([\w-]+)",.*?split_open!\((\w+):', re.S
+)
+demos = {}
+for source in sorted(glob.glob(os.path.join(catalogue_dir, "*.rs"))):
+    for section, slug, module in entry.findall(open(source).read()):
+        if module in demos:
+            fail("module %s is cut for two demos" % module)
+        demos[module] = (section, slug)
+if sorted(demos) != sorted(modules):
+    fail("the catalogue's modules %s are not the built ones %s" % (sorted(demos), sorted(modules)))
+
+# Trunk's preload of the main module; its href carries the public URL.
+main_preload = re.compile(r'<link rel="preload" href="([^"]*)_bg\.wasm"[^>]*>')
+found = main_preload.findall(index)
+if len(found) != 1:
+    fail("index.html preloads the main module %d times, not once" % len(found))
+link = main_preload.search(index).group(0)
+dist = os.path.dirname(index_path)
+for module, (section, slug) in sorted(demos.items()):
+    own = link.replace('_bg.wasm"', '-%s.wasm"' % module)
+    if not os.path.exists(os.path.join(dist, os.path.basename(own.split('"')[3]))):
+        fail("%s preloads %s, which the build lacks" % (slug, own))
+    os.makedirs(os.path.join(dist, section), exist_ok=True)
+    with open(os.path.join(dist, section, slug + ".html"), "w") as page:
+        page.write(index.replace(link, link + own))
+print("demo-pages.py: %d demo documents" % len(demos))
