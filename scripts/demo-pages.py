@@ -22,10 +22,11 @@ scripts/split-wasm.sh). MODULE: a demo module's name as wasm-split gave it
 catalogue and every demo a module, and unless index.html preloads the main
 module exactly once.
 """
-import glob
 import os
 import re
 import sys
+
+from catalogue import entries
 
 index_path, catalogue_dir, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
 index = open(index_path).read()
@@ -35,17 +36,13 @@ def fail(why):
     sys.exit("demo-pages.py: " + why)
 
 
-# The catalogue's entries (src/catalogue/*.rs): section, slug, then the
-# module that `split_open!` cuts.
-entry = re.compile(
-    r'section: "(\w+)",\s*slug: "([\w-]+)",.*?split_open!\((\w+):', re.S
-)
 demos = {}
-for source in sorted(glob.glob(os.path.join(catalogue_dir, "*.rs"))):
-    for section, slug, module in entry.findall(open(source).read()):
-        if module in demos:
-            fail("module %s is cut for two demos" % module)
-        demos[module] = (section, slug)
+for section, slug, module in entries(catalogue_dir):
+    if None in (section, slug, module):
+        fail("a catalogue entry lacks its section, slug or split_open!: %s" % [section, slug, module])
+    if module in demos:
+        fail("module %s is cut for two demos" % module)
+    demos[module] = (section, slug)
 if sorted(demos) != sorted(modules):
     fail("the catalogue's modules %s are not the built ones %s" % (sorted(demos), sorted(modules)))
 
@@ -54,12 +51,13 @@ main_preload = re.compile(r'<link rel="preload" href="([^"]*)_bg\.wasm"[^>]*>')
 found = main_preload.findall(index)
 if len(found) != 1:
     fail("index.html preloads the main module %d times, not once" % len(found))
-link = main_preload.search(index).group(0)
+link, stem = main_preload.search(index).group(0), found[0]
 dist = os.path.dirname(index_path)
 for module, (section, slug) in sorted(demos.items()):
-    own = link.replace('_bg.wasm"', '-%s.wasm"' % module)
-    if not os.path.exists(os.path.join(dist, os.path.basename(own.split('"')[3]))):
-        fail("%s preloads %s, which the build lacks" % (slug, own))
+    href = "%s-%s.wasm" % (stem, module)
+    if not os.path.exists(os.path.join(dist, os.path.basename(href))):
+        fail("%s would preload %s, which the build lacks" % (slug, href))
+    own = link.replace('%s_bg.wasm"' % stem, '%s"' % href)
     os.makedirs(os.path.join(dist, section), exist_ok=True)
     with open(os.path.join(dist, section, slug + ".html"), "w") as page:
         page.write(index.replace(link, link + own))

@@ -41,19 +41,23 @@ printf '%-22s %24s %24s\n' "" "adds to the main module" "adds to all modules"
 printf '%-22s %11s %12s %11s %12s\n' "demo" "raw" "gzip" "raw" "gzip"
 for slug in "$@"; do
   copy_tree
-  count=$(python3 - "$work/src/catalogue" "$slug" <<'PY2'
-import glob, re, sys
-folder, what = sys.argv[1], sys.argv[2]
+  count=$(python3 - "$work/src/catalogue" "$slug" "$root/scripts" <<'PY2'
+import sys
+folder, what, scripts = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, scripts)
+from catalogue import ENTRY, fields, sources
+section, slug = (what[8:], None) if what.startswith("section:") else (None, what)
 removed = 0
-for path in sorted(glob.glob(folder + "/*.rs")):
+def drop(entry):
+    global removed
+    s, g, _ = fields(entry.group(0))
+    if (section is not None and s == section) or (slug is not None and g == slug):
+        removed += 1
+        return ""
+    return entry.group(0)
+for path in sources(folder):
     text = open(path).read()
-    if what.startswith("section:"):
-        pattern = r'\n    Demo \{\n(?:(?!\n    \},).)*?section: "%s",.*?\n    \},' % re.escape(what[8:])
-    else:
-        pattern = r'\n    Demo \{\n(?:(?!\n    \},).)*?slug: "%s",.*?\n    \},' % re.escape(what)
-    new, n = re.subn(pattern, '', text, flags=re.S)
-    removed += n
-    open(path, 'w').write(new)
+    open(path, "w").write(ENTRY.sub(drop, text))
 if removed == 0:
     sys.exit(f"no catalogue entry for {what}")
 print(removed)

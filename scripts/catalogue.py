@@ -1,0 +1,30 @@
+"""The lab's catalogue as the build scripts read it: src/catalogue/*.rs, one
+`Demo { … }` literal per demo, its fields one a line (rustfmt's layout).
+
+Used by demo-pages.py (each demo's section, slug and module) and
+size-marginal.sh (which drops entries to measure what a demo adds).
+"""
+import glob
+import os
+import re
+
+ENTRY = re.compile(r"\n    Demo \{\n(?:(?!\n    \},).)*?\n    \},", re.S)
+
+
+def sources(folder):
+    """The catalogue's files, in a stable order."""
+    return sorted(glob.glob(os.path.join(folder, "*.rs")))
+
+
+def fields(entry):
+    """An entry's section, slug and module (the name `split_open!` cuts it
+    under), from its text; None for a field it lacks."""
+    section = re.search(r'\bsection: "(\w+)",', entry)
+    slug = re.search(r'\bslug: "([\w-]+)",', entry)
+    module = re.search(r"\bsplit_open!\((\w+):", entry)
+    return tuple(m.group(1) if m else None for m in (section, slug, module))
+
+
+def entries(folder):
+    """(section, slug, module) of every demo in the catalogue."""
+    return [fields(m.group(0)) for path in sources(folder) for m in ENTRY.finditer(open(path).read())]
