@@ -99,6 +99,9 @@ test('a host that serves a demo module without the wasm MIME type still opens th
   expect(served).toBe(1);
 });
 
+/** The .wasm files a document preloads, by file name. */
+const preloaded = (html) => [...html.matchAll(/<link rel="preload" href="[^"]*?([^/"]+\.wasm)"/g)].map((m) => m[1]);
+
 test('every demo\'s address is served a document that preloads that demo\'s module, and only it', async ({ page, request }) => {
   // scripts/demo-pages.py: the browser asks for both modules at once, before
   // any script has run.
@@ -107,13 +110,11 @@ test('every demo\'s address is served a document that preloads that demo\'s modu
   const paths = await home.demoPaths();
   expect(paths.length).toBeGreaterThan(0);
   for (const path of paths) {
-    const html = await (await request.get(path)).text();
-    const preloads = [...html.matchAll(/<link rel="preload" href="[^"]*?([^/"]+\.wasm)"/g)].map((m) => m[1]);
+    const files = preloaded(await (await request.get(path)).text());
     const module = path.split('/').pop().replaceAll('-', '_');
-    expect(preloads.filter((f) => !mainModule(f)), path).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
-    expect(preloads.filter(mainModule), path).toHaveLength(1);
+    expect(files.filter((f) => !mainModule(f)), path).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
+    expect(files.filter(mainModule), path).toHaveLength(1);
   }
   // The home page's document names no demo's module.
-  const index = await (await request.get('/')).text();
-  expect([...index.matchAll(/<link rel="preload" href="[^"]*?([^/"]+\.wasm)"/g)].map((m) => m[1]).filter((f) => !mainModule(f))).toEqual([]);
+  expect(preloaded(await (await request.get('/')).text()).filter((f) => !mainModule(f))).toEqual([]);
 });
