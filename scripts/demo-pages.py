@@ -12,9 +12,12 @@ both go out together. Measured: /cpu/cache-hierarchy interactive 7 ms
 sooner (A/B of 59 loads in turns, paired median of the differences). The
 head script still fetches the module, and gets the preloaded response.
 
-A static host that maps /cpu/tlb to cpu/tlb.html (GitHub Pages, Netlify,
-Cloudflare Pages, nginx with `try_files $uri $uri.html`; end2end/serve.mjs)
-serves these; any other serves index.html or 404.html, which work as before.
+A static host that maps /cpu/tlb to cpu/tlb.html serves these: GitHub Pages,
+Netlify, Cloudflare Pages, Render and Azure Static Web Apps do by default,
+Vercel with `cleanUrls` (tested host by host in slorber/trailing-slash-guide,
+docs/Hosting-Providers.md; Cloudflare's "Serving Pages", "Route matching"),
+nginx with `try_files $uri $uri.html`, and end2end/serve.mjs. Any other
+serves index.html or 404.html, which work as before.
 
 Usage: demo-pages.py INDEX.html CATALOGUE_DIR MODULE...  (run by
 scripts/split-wasm.sh). MODULE: a demo module's name as wasm-split gave it
