@@ -3,7 +3,7 @@
 //! shown anew when the learner follows a link inside the site or goes back.
 
 use crate::catalogue::{find, section, Demo};
-use crate::platform::{base_path, install_scene_styles, set_title};
+use crate::platform::{base_path, install_scene_styles, mark, set_title};
 use crate::render::patch::Patcher;
 use crate::router::{self, Location};
 use crate::shell::demo_page::DemoPage;
@@ -108,6 +108,7 @@ thread_local! {
 
 /// Shows the page the address names, then follows the learner's navigation.
 pub fn start() {
+    mark("stack-lab:app-start");
     install_scene_styles();
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;

@@ -138,3 +138,18 @@ pub fn install_scene_styles() {
     style.set_text_content(Some(views::export::SCENE_CSS));
     let _ = head.insert_before(&style, head.first_child().as_ref());
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `performance.mark` (User Timing), without web-sys's `Performance`.
+    #[wasm_bindgen(js_namespace = performance, js_name = mark)]
+    fn performance_mark(name: &str);
+}
+
+/// Marks a stage of a page's start-up on the browser's performance
+/// timeline (`stack-lab:…`), where `make bench` reads how long the app's
+/// own work took, apart from the network and the browser. Start-up only:
+/// one call each, none per step.
+pub fn mark(stage: &str) {
+    performance_mark(stage);
+}

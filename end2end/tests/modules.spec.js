@@ -118,3 +118,18 @@ test('every demo\'s address is served a document that preloads that demo\'s modu
   // The home page's document names no demo's module.
   expect(preloaded(await (await request.get('/')).text()).filter((f) => !mainModule(f))).toEqual([]);
 });
+
+test('a demo page marks its start-up stages once, in order, and a step marks nothing', async ({ page }) => {
+  // make bench reads these to split the app's own start-up work by stage.
+  const demo = new DemoPage(page, '/cpu/batching');
+  await demo.open();
+  await expect(demo.latest).not.toBeEmpty();
+  const marks = () => page.evaluate(() => performance.getEntriesByType('mark')
+    .filter((m) => m.name.startsWith('stack-lab:'))
+    .map((m) => m.name));
+  const stages = ['stack-lab:app-start', 'stack-lab:demo-open', 'stack-lab:demo-frame', 'stack-lab:demo-drawn'];
+  expect(await marks()).toEqual(stages);
+  await demo.step();
+  await expect(demo.stepCount).toHaveText('step 1');
+  expect(await marks()).toEqual(stages);
+});

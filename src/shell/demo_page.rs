@@ -6,7 +6,7 @@
 //! a Try again button.
 
 use crate::catalogue::Demo;
-use crate::platform::{copy_to_clipboard, download, page_url};
+use crate::platform::{copy_to_clipboard, download, mark, page_url};
 use crate::render::events::{self, Sent};
 use crate::render::patch::Patcher;
 use crate::shell::keyboard;
@@ -156,6 +156,7 @@ fn fetch(page: &Shared) {
         let arrived = loading.await;
         // The learner may have left the page meanwhile.
         let Some(page) = weak.upgrade() else { return };
+        mark("stack-lab:demo-open");
         page.borrow_mut().arrival = match arrived {
             Ok((live, notice)) => Arrival::Running(Box::new(Running::new(live, notice))),
             Err(_) => Arrival::Failed,
@@ -242,7 +243,11 @@ fn redraw(page: &Shared) {
             patcher.patch(vec![arrival::failed(demo.title)]);
         }
         Arrival::Running(run) => {
+            let first = run.frame.is_none();
             let frame = run.live.frame();
+            if first {
+                mark("stack-lab:demo-frame");
+            }
             // The last frame drawn is what the page shows: shapes equal to
             // its ones are only stand-ins (see `views::page::scene::figure`).
             // Should the page lack one, draw all.
@@ -251,6 +256,9 @@ fn redraw(page: &Shared) {
                 patcher.patch(vec![run.tree(demo, *embed, &frame, None)]);
             }
             run.frame = Some(frame);
+            if first {
+                mark("stack-lab:demo-drawn");
+            }
         }
     }
 }
