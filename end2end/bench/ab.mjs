@@ -9,7 +9,7 @@
 //   (DIST_*: built sites, e.g. a copy of ../dist made before a change)
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { launch, loadTime, median, serve } from './load.mjs';
+import { launch, loadTime, median, serve, stages } from './load.mjs';
 
 const args = process.argv.slice(2);
 const isDir = (x) => existsSync(x) && statSync(x).isDirectory();
@@ -17,8 +17,8 @@ const dirs = args.filter(isDir).map((d) => `${resolve(d)}/`);
 const runs = Number(args.find((x) => !isDir(x) && /^\d+$/.test(x)) ?? 40);
 const path = args.find((x) => !isDir(x) && x.startsWith('/')) ?? '/cpu/tlb';
 if (dirs.length < 2) throw new Error('usage: node bench/ab.mjs DIST_A DIST_B [DIST_C…] [runs] [path]');
-const builds = dirs.map((dir, i) => ({ name: String.fromCharCode(65 + i), dir, port: 4196 - i, ms: [] }));
-const counter = { name: 'counter', ms: [] };
+const builds = dirs.map((dir, i) => ({ name: String.fromCharCode(65 + i), dir, port: 4196 - i, ms: [], own: [] }));
+const counter = { name: 'counter', ms: [], own: [] };
 const servers = [
   await serve(4198, '../dist-counter/', 'counter: run make build-counter'),
   ...await Promise.all(builds.map((x) => serve(x.port, x.dir))),
@@ -28,9 +28,14 @@ for (let i = 0; i < runs; i += 1) {
   // Every build goes first as often as last: the order turns each round.
   const order = builds.map((_, j) => builds[(i + j) % builds.length]);
   for (const [x, url] of [[counter, 'http://127.0.0.1:4198/'], ...order.map((x) => [x, `http://127.0.0.1:${x.port}${path}`])]) {
-    const { context, ms } = await loadTime(browser, url);
+    const { context, page, ms } = await loadTime(browser, url);
+    // The app's own work (a lab build's marks; none on the counter's page).
+    const own = x.dir ? (await stages(page)).reduce((a, b) => a + b) : NaN;
     await context.close();
-    if (i > 0) x.ms.push(ms); // the first round warms the browser up
+    if (i > 0) { // the first round warms the browser up
+      x.ms.push(ms);
+      x.own.push(own);
+    }
   }
 }
 for (const x of [counter, ...builds]) {
@@ -42,6 +47,11 @@ const base = median(builds[0].ms);
 for (const x of builds.slice(1)) {
   const paired = median(x.ms.map((ms, i) => ms - builds[0].ms[i]));
   console.log(`${x.name} − A: ${(median(x.ms) - base).toFixed(1)} ms on ${path} (paired: ${paired.toFixed(1)} ms)`);
+}
+// The app's own start-up work alone (see bench.mjs): without the network,
+// the document and the browser's start, a change to the app shows clearly.
+for (const x of builds) {
+  console.log(`${x.name} app's own work: median ${median(x.own).toFixed(1)} ms`);
 }
 await browser.close();
 for (const s of servers) s.kill();

@@ -26,7 +26,7 @@
 //    comes after "interactive" and costs far more than the counter's button.
 // Usage: node bench/bench.mjs [runs] [only]   (serves ../dist and ../dist-counter
 // itself; `only` keeps the demos whose path contains it)
-import { launch, loadTime as load, median, paintedTime, serve, sorted } from './load.mjs';
+import { launch, loadTime as load, median, paintedTime, serve, sorted, stages } from './load.mjs';
 
 const runs = Number(process.argv[2] ?? 10);
 const only = process.argv[3] ?? '';
@@ -82,12 +82,6 @@ const counter = [];
 const counterPainted = [];
 const results = new Map(paths.map((p) => [p, { loads: [], stages: [], painted: [], steps: [], early: 0, longest: 0 }]));
 
-// The app's start-up stages on this page, in ms: [opened, frame, drawn].
-const stages = (page) => page.evaluate(() => {
-  const at = (name) => performance.getEntriesByName(`stack-lab:${name}`)[0]?.startTime ?? NaN;
-  const t = ['app-start', 'demo-open', 'demo-frame', 'demo-drawn'].map(at);
-  return [t[1] - t[0], t[2] - t[1], t[3] - t[2]];
-});
 for (let i = 0; i < runs; i += 1) {
   for (const path of paths) {
     const c = await loadTime(`http://127.0.0.1:${counterPort}/`);

@@ -83,3 +83,15 @@ export async function paintedTime(page) {
     }).observe({ type: 'paint', buffered: true });
   }));
 }
+
+/**
+ * The app's own start-up work on a loaded demo page, in ms, from its marks
+ * (src/platform.rs `mark`): [until the demo opened (the shell, the demo's
+ * module, its model), its first frame (scene, controls), the page drawn
+ * (elements, the DOM)].
+ */
+export const stages = (page) => page.evaluate(() => {
+  const at = (name) => performance.getEntriesByName(`stack-lab:${name}`)[0]?.startTime ?? NaN;
+  const t = ['app-start', 'demo-open', 'demo-frame', 'demo-drawn'].map(at);
+  return [t[1] - t[0], t[2] - t[1], t[3] - t[2]];
+});
