@@ -142,8 +142,10 @@ pub fn install_scene_styles() {
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
     /// `performance.mark` (User Timing), without web-sys's `Performance`.
-    #[wasm_bindgen(js_namespace = performance, js_name = mark)]
-    fn performance_mark(name: &str);
+    /// Caught: a browser that throws here must not stop the page (an
+    /// exception through the wasm would leave its state borrowed).
+    #[wasm_bindgen(catch, js_namespace = performance, js_name = mark)]
+    fn performance_mark(name: &str) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>;
 }
 
 /// Marks a stage of a page's start-up on the browser's performance
@@ -151,5 +153,5 @@ extern "C" {
 /// own work took, apart from the network and the browser. Start-up only:
 /// one call each, none per step.
 pub fn mark(stage: &str) {
-    performance_mark(stage);
+    let _ = performance_mark(stage);
 }

@@ -133,3 +133,15 @@ test('a demo page marks its start-up stages once, in order, and a step marks not
   await expect(demo.stepCount).toHaveText('step 1');
   expect(await marks()).toEqual(stages);
 });
+
+test('a browser whose performance.mark throws still runs the demo', async ({ page }) => {
+  await page.addInitScript(() => {
+    performance.mark = () => { throw new Error('no User Timing here'); };
+  });
+  const demo = new DemoPage(page, '/cpu/batching');
+  await demo.open();
+  await expect(demo.latest).not.toBeEmpty();
+  await demo.step();
+  await expect(demo.stepCount).toHaveText('step 1');
+  await expect(page.locator('#crash')).toBeHidden();
+});
