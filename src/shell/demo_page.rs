@@ -156,9 +156,11 @@ fn fetch(page: &Shared) {
         let arrived = loading.await;
         // The learner may have left the page meanwhile.
         let Some(page) = weak.upgrade() else { return };
-        mark("stack-lab:demo-open");
         page.borrow_mut().arrival = match arrived {
-            Ok((live, notice)) => Arrival::Running(Box::new(Running::new(live, notice))),
+            Ok((live, notice)) => {
+                mark("stack-lab:demo-open");
+                Arrival::Running(Box::new(Running::new(live, notice)))
+            }
             Err(_) => Arrival::Failed,
         };
         redraw(&page);
