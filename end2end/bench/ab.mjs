@@ -18,7 +18,7 @@ const runs = Number(args.find((x) => !isDir(x) && /^\d+$/.test(x)) ?? 40);
 const path = args.find((x) => !isDir(x) && x.startsWith('/')) ?? '/cpu/tlb';
 if (dirs.length < 2) throw new Error('usage: node bench/ab.mjs DIST_A DIST_B [DIST_C…] [runs] [path]');
 const builds = dirs.map((dir, i) => ({ name: String.fromCharCode(65 + i), dir, port: 4196 - i, ms: [], own: [] }));
-const counter = { name: 'counter', ms: [], own: [] };
+const counter = { name: 'counter', ms: [] };
 const servers = [
   await serve(4198, '../dist-counter/', 'counter: run make build-counter'),
   ...await Promise.all(builds.map((x) => serve(x.port, x.dir))),
@@ -29,12 +29,12 @@ for (let i = 0; i < runs; i += 1) {
   const order = builds.map((_, j) => builds[(i + j) % builds.length]);
   for (const [x, url] of [[counter, 'http://127.0.0.1:4198/'], ...order.map((x) => [x, `http://127.0.0.1:${x.port}${path}`])]) {
     const { context, page, ms } = await loadTime(browser, url);
-    // The app's own work (a lab build's marks; none on the counter's page).
-    const own = x.dir ? (await stages(page)).reduce((a, b) => a + b) : NaN;
+    // The app's own work: a lab build's marks (the counter's page has none).
+    const own = x.own && (await stages(page)).reduce((a, b) => a + b);
     await context.close();
     if (i > 0) { // the first round warms the browser up
       x.ms.push(ms);
-      x.own.push(own);
+      x.own?.push(own);
     }
   }
 }
