@@ -8,6 +8,7 @@
 //! controls come from the `views` crate as plain data; this crate draws them
 //! and sends back what the learner did. Nothing here is specific to a demo.
 
+mod allocator;
 pub mod app;
 pub mod catalogue;
 pub mod platform;
