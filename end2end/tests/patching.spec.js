@@ -4,6 +4,7 @@
 // load of the same state draws from scratch.
 import { test, expect } from './fixtures.js';
 import { DemoPage } from '../pages/demo-page.js';
+import { ReorderingPage } from '../pages/reordering-page.js';
 
 // Every element under the picture as tag, sorted attributes and own text:
 // a patched node may list its attributes in another order than a parsed one.
@@ -59,3 +60,23 @@ for (const [path, setup] of Object.entries(demos)) {
     await fresh.close();
   });
 }
+
+// A first frame is parsed, not patched: each form control must come out of
+// the markup holding the model's state (a select's choice as its option's
+// `selected`), not the browser's default of the first option.
+test('a fresh page\'s controls hold the model\'s state, not the first option', async ({ page, browser }) => {
+  const lab = new ReorderingPage(page);
+  await lab.open();
+  await expect(page.getByTestId('speed')).toHaveValue('1');
+  await lab.chooseTest('MP+rel+acq');
+  await lab.chooseModel('ARMv8');
+  const link = await lab.copyLink();
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('test')).toHaveValue('MP+rel+acq');
+  await expect(other.getByTestId('speed')).toHaveValue('1');
+  await expect(other.locator('[data-testid="test"] option:checked')).toHaveText(/MP\+rel\+acq/);
+  await fresh.close();
+});

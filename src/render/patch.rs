@@ -77,7 +77,7 @@ fn nth_child(parent: &Element, index: usize) -> Option<Element> {
 /// so nothing from a link or a form is ever parsed as markup.
 fn first_render(doc: &Document, root: &Element, new: Vec<El>) -> Vec<Mounted> {
     if parse_into(root, &new) {
-        return adopt(doc, root, new);
+        return adopt(new);
     }
     // The parser built another shape (views emit no markup it rewrites, so
     // this should not happen): build the page the slow way instead.
@@ -109,35 +109,11 @@ fn parse_into(holder: &Element, new: &[El]) -> bool {
     holder.get_elements_by_tag_name("*").length() as usize == built
 }
 
-/// Whether an element or anything below it has a live form property, which
-/// the patcher keeps in step on the page at every render.
-fn has_live_property(from: &El, children: &[El]) -> bool {
-    from.attrs.iter().any(|(n, _)| n.starts_with('.'))
-        || children.iter().any(|c| has_live_property(c, &c.children))
-}
-
-/// Pairs parsed nodes with the elements they came from. Only form controls
-/// (and the path to them) are looked up now; the rest on first change.
-fn adopt(doc: &Document, parent: &Element, new: Vec<El>) -> Vec<Mounted> {
-    new.into_iter()
-        .enumerate()
-        .map(|(i, mut from)| {
-            let kids = std::mem::take(&mut from.children);
-            let el = if has_live_property(&from, &kids) {
-                nth_child(parent, i)
-            } else {
-                None
-            };
-            let children = match &el {
-                Some(node) => adopt(doc, node, kids),
-                None => unresolved(kids),
-            };
-            if let Some(node) = &el {
-                sync_properties(doc, node, &from);
-            }
-            Mounted { el, from, children }
-        })
-        .collect()
+/// Pairs parsed nodes with the elements they came from, looking none up:
+/// the markup already gave every form control its state (`El::markup`), and
+/// a node's handle is found the first time a patch changes it.
+fn adopt(new: Vec<El>) -> Vec<Mounted> {
+    unresolved(new)
 }
 
 /// Nodes on the page not looked up yet.
@@ -292,8 +268,7 @@ fn create_all(doc: &Document, parent: &Element, fresh: Vec<El>) -> Vec<Mounted> 
         .map(|(mut from, top)| match top {
             Some(node) => {
                 let kids = std::mem::take(&mut from.children);
-                let children = adopt(doc, &node, kids);
-                sync_properties(doc, &node, &from);
+                let children = adopt(kids);
                 Mounted {
                     el: Some(node),
                     from,

@@ -153,7 +153,19 @@ impl El {
     }
 
     /// The element as markup (XML-escaped; properties written as attributes).
+    ///
+    /// Parsed, the markup already holds every live property's value, so the
+    /// renderer adopts parsed nodes without setting any: `.checked` is the
+    /// `checked` attribute (absent when false), an input's `.value` its
+    /// `value` attribute (the initial value, HTML Standard 4.10.5.4), and a
+    /// select's `.value`, which no attribute of the select holds, is the
+    /// `selected` attribute of its option of that value (4.10.10).
     pub fn markup(&self, out: &mut String) {
+        self.markup_within(out, None);
+    }
+
+    /// `chosen`: the `.value` of the select this element is an option of.
+    fn markup_within(&self, out: &mut String, chosen: Option<&str>) {
         out.push('<');
         out.push_str(self.tag);
         for (name, value) in &self.attrs {
@@ -166,6 +178,9 @@ impl El {
             out.push_str("=\"");
             escape_into(value, out);
             out.push('"');
+        }
+        if self.tag == "option" && chosen.is_some() && self.get("value") == chosen {
+            out.push_str(" selected");
         }
         if self.text.is_none() && self.children.is_empty() && self.svg {
             out.push_str("/>");
@@ -180,8 +195,13 @@ impl El {
         if let Some(text) = &self.text {
             escape_into(text, out);
         }
+        let chosen = if self.tag == "select" {
+            self.get(".value")
+        } else {
+            None
+        };
         for child in &self.children {
-            child.markup(out);
+            child.markup_within(out, chosen);
         }
         out.push_str("</");
         out.push_str(self.tag);
@@ -296,6 +316,20 @@ mod tests {
         assert_eq!(
             out,
             "<text aria-label=\"a &quot;b&quot; &lt;c&gt;\">x &amp; y</text>"
+        );
+    }
+
+    #[test]
+    fn a_select_value_is_its_chosen_option_selected() {
+        let mut out = String::new();
+        El::html("select", "s")
+            .attr(".value", "b")
+            .children(["a", "b"].map(|v| El::html("option", v).attr("value", v).text(v)))
+            .markup(&mut out);
+        assert_eq!(
+            out,
+            "<select value=\"b\"><option value=\"a\">a</option>\
+             <option value=\"b\" selected>b</option></select>"
         );
     }
 
