@@ -77,7 +77,7 @@ fn nth_child(parent: &Element, index: usize) -> Option<Element> {
 /// so nothing from a link or a form is ever parsed as markup.
 fn first_render(doc: &Document, root: &Element, new: Vec<El>) -> Vec<Mounted> {
     if parse_into(root, &new) {
-        return adopt(new);
+        return unresolved(new);
     }
     // The parser built another shape (views emit no markup it rewrites, so
     // this should not happen): build the page the slow way instead.
@@ -109,14 +109,10 @@ fn parse_into(holder: &Element, new: &[El]) -> bool {
     holder.get_elements_by_tag_name("*").length() as usize == built
 }
 
-/// Pairs parsed nodes with the elements they came from, looking none up:
-/// the markup already gave every form control its state (`El::markup`), and
-/// a node's handle is found the first time a patch changes it.
-fn adopt(new: Vec<El>) -> Vec<Mounted> {
-    unresolved(new)
-}
-
-/// Nodes on the page not looked up yet.
+/// Nodes on the page not looked up yet. Parsed nodes are adopted this way,
+/// none looked up: the markup already gave every form control its state
+/// (`El::markup`), and a node's handle is found the first time a patch
+/// changes it.
 fn unresolved(new: Vec<El>) -> Vec<Mounted> {
     new.into_iter()
         .map(|mut from| {
@@ -268,7 +264,7 @@ fn create_all(doc: &Document, parent: &Element, fresh: Vec<El>) -> Vec<Mounted> 
         .map(|(mut from, top)| match top {
             Some(node) => {
                 let kids = std::mem::take(&mut from.children);
-                let children = adopt(kids);
+                let children = unresolved(kids);
                 Mounted {
                     el: Some(node),
                     from,

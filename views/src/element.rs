@@ -156,10 +156,12 @@ impl El {
     ///
     /// Parsed, the markup already holds every live property's value, so the
     /// renderer adopts parsed nodes without setting any: `.checked` is the
-    /// `checked` attribute (absent when false), an input's `.value` its
-    /// `value` attribute (the initial value, HTML Standard 4.10.5.4), and a
-    /// select's `.value`, which no attribute of the select holds, is the
-    /// `selected` attribute of its option of that value (4.10.10).
+    /// `checked` attribute (absent when false: the default checkedness), an
+    /// input's `.value` its `value` attribute (which sets the value while the
+    /// control is not dirty; HTML Standard, input.html#attr-input-value), and
+    /// a select's `.value`, which no attribute of the select holds, is the
+    /// `selected` attribute of its option of that value (the option's default
+    /// selectedness; form-elements.html#attr-option-selected).
     pub fn markup(&self, out: &mut String) {
         self.markup_within(out, None);
     }
