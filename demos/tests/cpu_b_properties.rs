@@ -2,7 +2,7 @@
 //! model obeys over random settings and action sequences (out-of-range ones
 //! included), plus each demo's own claims.
 
-use demos::cpu::batching::{BatchAction, BatchConfig, Batching};
+use demos::cpu::batching::{BatchAction, BatchConfig, Batching, CURVE_SIZES};
 use demos::cpu::branch::{
     count_mispredicts, Branch, BranchAction, BranchConfig, Data, Pattern, Predictor, PredictorKind,
 };
@@ -327,6 +327,30 @@ proptest! {
         prop_assert!(m.max_fill_wait <= u64::from(config.timeout_ns));
         let floor = u64::from(config.fixed_ns) + u64::from(config.per_item_ns);
         prop_assert!(m.latencies.iter().all(|&l| u64::from(l) >= floor));
+    }
+
+    #[test]
+    fn batching_sweep_agrees_with_running_the_engine_at_each_batch_size(
+        config in valid_timed_batch_config(), no_timer in any::<bool>(), tight in any::<bool>(),
+    ) {
+        // Without a timer, batches that never fill; with tight gaps, the
+        // consumer falls behind and batches queue.
+        let config = BatchConfig {
+            timeout_ns: if no_timer { 0 } else { config.timeout_ns },
+            gap_ns: if tight { config.gap_ns % 400 + 1 } else { config.gap_ns },
+            ..config
+        };
+        let sweep = Batching::new(&config).sweep();
+        prop_assert_eq!(sweep.len(), CURVE_SIZES.len());
+        for (point, &batch) in sweep.iter().zip(CURVE_SIZES.iter()) {
+            let mut run = Batching::new(&BatchConfig { batch, ..config.clone() });
+            let _ = run.apply(&BatchAction::Finish);
+            prop_assert_eq!(point.batch, batch);
+            prop_assert_eq!(point.done as usize, run.latencies.len());
+            prop_assert_eq!(point.mean_ns, run.mean_latency_ns());
+            prop_assert_eq!(point.p99_ns, run.p99_latency_ns());
+            prop_assert_eq!(point.first_wait_ns, run.max_fill_wait);
+        }
     }
 
     #[test]

@@ -11,22 +11,31 @@ pub(super) fn timer_text(c: &BatchConfig) -> String {
     }
 }
 
+/// Mean of latencies, ns (0 for none).
+pub(super) fn mean_ns(latencies: &[u32]) -> u64 {
+    let sum: u64 = latencies.iter().map(|&l| u64::from(l)).sum();
+    ratio(sum, latencies.len() as u64, 0) as u64
+}
+
+/// 99th percentile of latencies by nearest rank, ns (0 for none); sorts them.
+pub(super) fn p99_ns(latencies: &mut [u32]) -> u64 {
+    latencies.sort_unstable();
+    let n = latencies.len();
+    if n == 0 {
+        return 0;
+    }
+    u64::from(latencies[(n * 99).div_ceil(100) - 1])
+}
+
 impl Batching {
     /// Mean latency of finished items, ns.
     pub fn mean_latency_ns(&self) -> u64 {
-        let sum: u64 = self.latencies.iter().map(|&l| u64::from(l)).sum();
-        ratio(sum, self.latencies.len() as u64, 0) as u64
+        mean_ns(&self.latencies)
     }
 
     /// 99th percentile latency of finished items, ns (nearest rank).
     pub fn p99_latency_ns(&self) -> u64 {
-        let mut sorted = self.latencies.clone();
-        sorted.sort_unstable();
-        let n = sorted.len();
-        if n == 0 {
-            return 0;
-        }
-        u64::from(sorted[(n * 99).div_ceil(100) - 1])
+        p99_ns(&mut self.latencies.clone())
     }
 
     /// Items that have left their batch (finished, queued or in service).

@@ -48,23 +48,62 @@ impl Batching {
             .get(&self.config, || Self::sweep_for(&self.config))
     }
 
+    /// The sweep without the event engine: the batches, their times and the
+    /// latencies follow from the arrival times alone, by the engine's rules
+    /// (see `sim.rs`). Nine engine runs cost the first frame a few ms of
+    /// wasm; this costs a tenth of that. The property tests hold it equal to
+    /// the engine's runs.
     fn sweep_for(config: &BatchConfig) -> Vec<SweepPoint> {
+        let arrivals = arrival_times(config, config.items as usize);
+        let mut latencies = Vec::with_capacity(arrivals.len());
         CURVE_SIZES
             .iter()
-            .map(|&batch| {
-                let m = Batching::new(&BatchConfig {
-                    batch,
-                    ..config.clone()
-                })
-                .finished();
-                SweepPoint {
-                    batch,
-                    done: m.latencies.len() as u32,
-                    mean_ns: m.mean_latency_ns(),
-                    p99_ns: m.p99_latency_ns(),
-                    first_wait_ns: m.max_fill_wait,
-                }
-            })
+            .map(|&batch| run_at(config, batch, &arrivals, &mut latencies))
             .collect()
+    }
+}
+
+/// One run at batch size `batch` over these arrivals:
+/// - a batch leaves when its `batch`-th item arrives, or when the timer its
+///   first item started fires; an item arriving at that very nanosecond
+///   still joins, because arrivals run before the timer;
+/// - with no timer, a last batch that never fills never leaves, and its
+///   items never finish;
+/// - the one consumer takes batches in the order they left, each as soon as
+///   both it and the batch are ready, for `fixed + n × per_item`.
+fn run_at(c: &BatchConfig, batch: u32, arrivals: &[u64], latencies: &mut Vec<u32>) -> SweepPoint {
+    latencies.clear();
+    let size = batch as usize;
+    let cost = |n: usize| u64::from(c.fixed_ns) + n as u64 * u64::from(c.per_item_ns);
+    let (mut free_at, mut first_wait) = (0u64, 0u64);
+    let mut waiting = arrivals;
+    while let Some(&first) = waiting.first() {
+        let deadline = (c.timeout_ns > 0).then(|| first + u64::from(c.timeout_ns));
+        let n = waiting
+            .iter()
+            .take(size)
+            .take_while(|&&a| deadline.is_none_or(|d| a <= d))
+            .count();
+        let left_at = match deadline {
+            _ if n == size => waiting[n - 1],
+            Some(d) => d,
+            None => break,
+        };
+        let done = left_at.max(free_at) + cost(n);
+        free_at = done;
+        first_wait = first_wait.max(left_at - first);
+        latencies.extend(
+            waiting[..n]
+                .iter()
+                .map(|&a| (done - a).min(u64::from(u32::MAX)) as u32),
+        );
+        waiting = &waiting[n..];
+    }
+    SweepPoint {
+        batch,
+        done: latencies.len() as u32,
+        mean_ns: report::mean_ns(latencies),
+        p99_ns: report::p99_ns(latencies),
+        first_wait_ns: first_wait,
     }
 }
