@@ -1,5 +1,7 @@
 //! Laws every model must obey, checked by each model's property tests over
 //! random action sequences:
+//! - building a model agrees with validating its configuration, then
+//!   making it;
 //! - no action panics, and the model's own invariants hold after every step;
 //! - a refused action leaves the state untouched;
 //! - replaying the scenario (also through its share-link encoding) rebuilds the
@@ -13,6 +15,9 @@ use crate::timeline::Timeline;
 /// Applies `actions` (accepted or not) and, every `auto_every` actions, one
 /// automatic step; then checks every law. Returns the first law broken.
 pub fn check_laws<M: Model>(config: M::Config, actions: &[M::Action]) -> Result<(), String> {
+    if M::build(&config) != M::validate(&config).map(|()| M::new(&config)) {
+        return Err("build disagrees with validate then new".into());
+    }
     let mut timeline = Timeline::<M>::new(config);
     let mut states = vec![timeline.model().clone()];
     timeline

@@ -106,6 +106,14 @@ pub trait Model: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send
     /// The initial state for a valid configuration.
     fn new(config: &Self::Config) -> Self;
 
+    /// `validate`, then `new`: the initial state, or why the configuration
+    /// is invalid. A model whose check already does most of building it
+    /// (reordering analyses the whole litmus test to validate its text)
+    /// answers both at once; it must agree with the pair.
+    fn build(config: &Self::Config) -> Result<Self, String> {
+        Self::validate(config).map(|()| Self::new(config))
+    }
+
     /// The narration shown before the first action.
     fn intro(&self) -> Event;
 

@@ -34,12 +34,20 @@ pub struct Timeline<M: Model> {
 impl<M: Model> Timeline<M> {
     /// A fresh timeline; an invalid configuration falls back to the default.
     pub fn new(config: M::Config) -> Self {
-        let config = if M::validate(&config).is_ok() {
-            config
-        } else {
-            M::Config::default()
-        };
-        let current = M::new(&config);
+        Self::try_new(config).unwrap_or_else(|_| {
+            let config = M::Config::default();
+            let current = M::new(&config);
+            Self::starting(config, current)
+        })
+    }
+
+    /// A fresh timeline, or why the configuration is invalid.
+    pub fn try_new(config: M::Config) -> Result<Self, String> {
+        let current = M::build(&config)?;
+        Ok(Self::starting(config, current))
+    }
+
+    fn starting(config: M::Config, current: M) -> Self {
         let intro = current.intro();
         let mut timeline = Timeline {
             config,
@@ -143,7 +151,8 @@ impl<M: Model> Timeline<M> {
 
     /// Back to the initial state of the current configuration.
     pub fn reset(&mut self) {
-        *self = Self::new(self.config.clone());
+        // The configuration was valid when this timeline began.
+        *self = Self::starting(self.config.clone(), M::new(&self.config));
     }
 
     /// The configuration and action log that rebuild this state.
@@ -157,8 +166,8 @@ impl<M: Model> Timeline<M> {
     /// Rebuilds a timeline by replaying a scenario; any refused step makes the
     /// whole scenario invalid (a share link must reproduce, not approximate).
     pub fn from_scenario(scenario: &Scenario<M>) -> Result<Self, ScenarioError> {
-        M::validate(&scenario.config).map_err(ScenarioError::BadConfig)?;
-        let mut timeline = Self::new(scenario.config.clone());
+        let mut timeline =
+            Self::try_new(scenario.config.clone()).map_err(ScenarioError::BadConfig)?;
         for (index, action) in scenario.actions.iter().enumerate() {
             timeline
                 .apply(action.clone())

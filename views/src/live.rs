@@ -192,8 +192,7 @@ impl<M: View> Live<M> {
         match command {
             Command::Do(action) => self.timeline.apply(action).map_err(|r| r.reason),
             Command::Restart(config) => {
-                M::validate(&config)?;
-                self.timeline = Timeline::new(config);
+                self.timeline = Timeline::try_new(config)?;
                 self.look = M::Look::default();
                 Ok(())
             }

@@ -335,28 +335,30 @@ impl Model for Reordering {
 
     fn new(config: &ReorderingConfig) -> Self {
         // An invalid text (never from a validated config) falls back to MP.
-        let (text, analysis) = match analyse(&config.text) {
-            Ok(a) => (config.text.clone(), a),
-            Err(_) => {
-                let mp = CATALOGUE[0].text;
-                (
-                    mp.to_string(),
-                    analyse(mp).expect("the catalogue's MP is valid"),
-                )
-            }
-        };
+        Self::build(config).unwrap_or_else(|_| {
+            Self::build(&ReorderingConfig {
+                text: CATALOGUE[0].text.to_string(),
+                model: config.model,
+            })
+            .expect("the catalogue's MP is valid")
+        })
+    }
+
+    /// Validating the text analyses the whole test, which is most of
+    /// building the model: one analysis serves both.
+    fn build(config: &ReorderingConfig) -> Result<Self, String> {
+        let analysis = analyse(&config.text)?;
         let machine = Machine::new(&analysis.test);
-        let entry = CATALOGUE.iter().position(|e| e.text == text);
-        Reordering {
-            text,
-            entry,
+        Ok(Reordering {
+            text: config.text.clone(),
+            entry: CATALOGUE.iter().position(|e| e.text == config.text),
             model: config.model,
             analysis: Arc::new(analysis),
             selected: None,
             machine,
             steps: Vec::new(),
             reached: Vec::new(),
-        }
+        })
     }
 
     fn intro(&self) -> Event {
