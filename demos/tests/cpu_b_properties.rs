@@ -2,7 +2,7 @@
 //! model obeys over random settings and action sequences (out-of-range ones
 //! included), plus each demo's own claims.
 
-use demos::cpu::batching::{BatchAction, BatchConfig, Batching, CURVE_SIZES};
+use demos::cpu::batching::{BatchAction, BatchConfig, Batching, RunEnd, CURVE_SIZES};
 use demos::cpu::branch::{
     count_mispredicts, Branch, BranchAction, BranchConfig, Data, Pattern, Predictor, PredictorKind,
 };
@@ -330,7 +330,7 @@ proptest! {
     }
 
     #[test]
-    fn batching_sweep_agrees_with_running_the_engine_at_each_batch_size(
+    fn batching_sweep_and_run_end_agree_with_running_the_engine(
         config in valid_timed_batch_config(), no_timer in any::<bool>(), tight in any::<bool>(),
     ) {
         // Without a timer, batches that never fill; with tight gaps, the
@@ -340,7 +340,10 @@ proptest! {
             gap_ns: if tight { config.gap_ns % 400 + 1 } else { config.gap_ns },
             ..config
         };
-        let sweep = Batching::new(&config).sweep();
+        let model = Batching::new(&config);
+        let end = model.finished();
+        prop_assert_eq!(model.run_end(), RunEnd { batches: end.batches_left, at_ns: end.now });
+        let sweep = model.sweep();
         prop_assert_eq!(sweep.len(), CURVE_SIZES.len());
         for (point, &batch) in sweep.iter().zip(CURVE_SIZES.iter()) {
             let mut run = Batching::new(&BatchConfig { batch, ..config.clone() });

@@ -18,9 +18,9 @@ use demos::text::{duration, grouped, tenths};
 /// The window of the time axis: the whole run when it fits the batches the
 /// model keeps, else from the oldest kept batch to now.
 fn window(m: &Batching) -> (u64, u64) {
-    let end = m.finished();
-    if end.batches_left as usize <= HISTORY_KEPT {
-        return (0, end.now.max(m.now).max(1));
+    let end = m.run_end();
+    if end.batches as usize <= HISTORY_KEPT {
+        return (0, end.at_ns.max(m.now).max(1));
     }
     let t0 = match m.history.first() {
         Some(b) if b.number > 1 => b.first_arrival,

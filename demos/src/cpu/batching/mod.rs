@@ -41,7 +41,7 @@ mod sweep;
 mod tests;
 
 pub use arrivals::next_gap;
-pub use sweep::{arrival_times, SweepPoint};
+pub use sweep::{arrival_times, RunEnd, SweepPoint};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::rng::Rng;
@@ -149,13 +149,13 @@ pub struct Batching {
     pub fixed_spent_ns: u64,
     pub history: Vec<BatchRecord>,
     pub rng: Rng,
-    /// Run without writing narration (the sweep's runs, Finish's steps).
+    /// Run without writing narration (Finish's steps, [`Batching::finished`]).
     #[serde(skip)]
     pub(super) quiet: bool,
-    /// The sweep for the current configuration (it depends on nothing else,
-    /// and the picture shows it at every step).
+    /// The sweep and the run's end for the current configuration (they
+    /// depend on nothing else, and the picture shows them at every step).
     #[serde(skip)]
-    pub(super) sweep_memo: crate::memo::Memo<BatchConfig, Vec<sweep::SweepPoint>>,
+    pub(super) sweep_memo: crate::memo::Memo<BatchConfig, (Vec<SweepPoint>, RunEnd)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

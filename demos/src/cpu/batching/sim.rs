@@ -223,7 +223,7 @@ impl Batching {
     }
 
     /// A narration line, unless this run is a quiet one whose lines nobody
-    /// reads (the sweep, or the steps inside Finish).
+    /// reads (the steps inside Finish, or [`Batching::finished`]).
     fn say(&self, event: impl FnOnce() -> Event) -> Option<Event> {
         (!self.quiet).then(event)
     }

@@ -19,6 +19,21 @@ pub struct SweepPoint {
     pub first_wait_ns: u64,
 }
 
+/// Where the whole run at the current settings ends, for the time axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunEnd {
+    /// Batches that leave the filling stage.
+    pub batches: u32,
+    /// When the last event happens (an arrival or a batch done), ns.
+    pub at_ns: u64,
+}
+
+/// One batch size's run over given arrivals.
+struct Run {
+    point: SweepPoint,
+    end: RunEnd,
+}
+
 /// The arrival times of the first `n` items under `c`: the same draws from
 /// the seeded generator that [`Batching`] makes as items arrive.
 pub fn arrival_times(c: &BatchConfig, n: usize) -> Vec<u64> {
@@ -33,7 +48,8 @@ pub fn arrival_times(c: &BatchConfig, n: usize) -> Vec<u64> {
 }
 
 impl Batching {
-    /// This run carried on to its last event, without narration.
+    /// This run carried on to its last event, without narration: what the
+    /// sweep and [`Batching::run_end`] are checked against.
     pub fn finished(&self) -> Batching {
         let mut m = self.clone();
         m.quiet = true;
@@ -44,6 +60,16 @@ impl Batching {
 
     /// Runs the whole workload once per batch size in [`CURVE_SIZES`].
     pub fn sweep(&self) -> Vec<SweepPoint> {
+        self.runs().0
+    }
+
+    /// Where this run ends once every event has happened. It depends on the
+    /// settings alone, so the picture's time axis knows it from the start.
+    pub fn run_end(&self) -> RunEnd {
+        self.runs().1
+    }
+
+    fn runs(&self) -> (Vec<SweepPoint>, RunEnd) {
         self.sweep_memo
             .get(&self.config, || Self::sweep_for(&self.config))
     }
@@ -53,13 +79,15 @@ impl Batching {
     /// (see `sim.rs`). Nine engine runs cost the first frame a few ms of
     /// wasm; this costs a tenth of that. The property tests hold it equal to
     /// the engine's runs.
-    fn sweep_for(config: &BatchConfig) -> Vec<SweepPoint> {
+    fn sweep_for(config: &BatchConfig) -> (Vec<SweepPoint>, RunEnd) {
         let arrivals = arrival_times(config, config.items as usize);
         let mut latencies = Vec::with_capacity(arrivals.len());
-        CURVE_SIZES
+        let points = CURVE_SIZES
             .iter()
-            .map(|&batch| run_at(config, batch, &arrivals, &mut latencies))
-            .collect()
+            .map(|&batch| run_at(config, batch, &arrivals, &mut latencies).point)
+            .collect();
+        let end = run_at(config, config.batch, &arrivals, &mut latencies).end;
+        (points, end)
     }
 }
 
@@ -71,8 +99,9 @@ impl Batching {
 ///   items never finish;
 /// - the one consumer takes batches in the order they left, each as soon as
 ///   both it and the batch are ready, for `fixed + n × per_item`.
-fn run_at(c: &BatchConfig, batch: u32, arrivals: &[u64], latencies: &mut Vec<u32>) -> SweepPoint {
+fn run_at(c: &BatchConfig, batch: u32, arrivals: &[u64], latencies: &mut Vec<u32>) -> Run {
     latencies.clear();
+    let mut batches = 0;
     let size = batch as usize;
     let cost = |n: usize| u64::from(c.fixed_ns) + n as u64 * u64::from(c.per_item_ns);
     let (mut free_at, mut first_wait) = (0u64, 0u64);
@@ -89,6 +118,7 @@ fn run_at(c: &BatchConfig, batch: u32, arrivals: &[u64], latencies: &mut Vec<u32
             Some(d) => d,
             None => break,
         };
+        batches += 1;
         let done = left_at.max(free_at) + cost(n);
         free_at = done;
         first_wait = first_wait.max(left_at - first);
@@ -99,11 +129,18 @@ fn run_at(c: &BatchConfig, batch: u32, arrivals: &[u64], latencies: &mut Vec<u32
         );
         waiting = &waiting[n..];
     }
-    SweepPoint {
-        batch,
-        done: latencies.len() as u32,
-        mean_ns: report::mean_ns(latencies),
-        p99_ns: report::p99_ns(latencies),
-        first_wait_ns: first_wait,
+    Run {
+        point: SweepPoint {
+            batch,
+            done: latencies.len() as u32,
+            mean_ns: report::mean_ns(latencies),
+            p99_ns: report::p99_ns(latencies),
+            first_wait_ns: first_wait,
+        },
+        // Every item arrives; a timer fires before its batch is done.
+        end: RunEnd {
+            batches,
+            at_ns: free_at.max(arrivals.last().copied().unwrap_or(0)),
+        },
     }
 }
