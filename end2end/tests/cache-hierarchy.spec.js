@@ -39,6 +39,19 @@ test('a cold load goes to DRAM for 350 cycles, the same line then hits L1 in 5',
   await expect(ch.latest).toContainText('Served by DRAM in 350 cycles (5 + 11 + 84 + 250).');
 });
 
+test('a line a cache holds is named on it, and a click on its name loads it', async ({ page }) => {
+  const ch = new CacheHierarchyPage(page);
+  await ch.open();
+  await ch.clickLine('0x140');
+  await ch.expectFigure('served', 'DRAM');
+  await expect(page.getByTestId('line-0x140-word')).toHaveText('L1');
+  // The word sits in the middle of the box, where a click lands: it lets
+  // the click through to the box (else Playwright finds it in the way).
+  await ch.clickLine('0x140');
+  await ch.expectFigure('served', 'L1');
+  await ch.expectWay('l1', 1, 0, 'valid · hit');
+});
+
 test('break it: three lines of one set miss every time in a nearly empty L1; more ways fix it', async ({ page }) => {
   // axe takes 10–20 s on a shared machine; two runs need more than the default 30 s.
   test.slow();

@@ -324,25 +324,33 @@ fn space(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Figure
         }
         let held = m.sim.levels.iter().find(|l| l.probe(base).is_some());
         let word = held.map_or("", |l| l.spec.name.as_str());
-        let cells = vec![
-            rect("r", x, y, 50.0, 30.0, ""),
-            text("t", x + 25.0, y + 20.0, word.into(), MONO | SMALL),
-        ];
+        // The line is one clickable box, its word drawn over it and letting
+        // clicks through: no group round the two, as 64 groups were a
+        // seventh of the page's elements.
+        let key = format!("line-{base:#x}");
         f.push(
-            part(
-                format!("line-{base:#x}"),
-                cells,
+            rect(
+                &key,
+                x,
+                y,
+                50.0,
+                30.0,
                 if held.is_some() { "done" } else { "idle" },
-                if held.is_some() {
-                    word.into()
-                } else {
-                    "DRAM".into()
-                },
-                false,
             )
             .class_if(last == Some(n), "thick")
+            .state(if held.is_some() { word } else { "DRAM" })
             .label(format!("{verb} {base:#x}"))
             .on_click(ui.act(action(look.store, base))),
+        );
+        f.push(
+            text(
+                &format!("{key}-word"),
+                x + 25.0,
+                y + 20.0,
+                word.into(),
+                MONO | SMALL,
+            )
+            .class("through"),
         );
     }
     f
@@ -604,17 +612,33 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_way_shows_a_dash_and_no_place_in_the_eviction_order() {
-        let scene = crate::build(&small(), &Look::default()).0;
-        assert_eq!(state(&scene, "l1-set-0-way-0"), "invalid");
+    fn an_empty_way_is_a_dashed_outline_and_its_set_says_which_ways_are_empty() {
+        let mut m = small();
+        m.apply(&CacheAction::Load(0x140)).unwrap();
+        let scene = crate::build(&m, &Look::default()).0;
         let page = crate::page::scene::scene(&scene, None);
-        let cell = page
-            .iter()
-            .find_map(|el| el.by_testid("l1-set-0-way-0"))
-            .unwrap();
-        let keys: Vec<&str> = cell.children.iter().map(|e| e.key.as_str()).collect();
-        assert_eq!(keys, ["title", "r", "tag"]);
-        assert_eq!(cell.children[2].all_text(), "—");
+        let find = |id: &str| page.iter().find_map(|el| el.by_testid(id)).unwrap();
+        let empty = find("l1-set-0-way-0");
+        assert_eq!(
+            (empty.tag, empty.get("data-state")),
+            ("rect", Some("invalid"))
+        );
+        assert!(empty.get("class").unwrap().contains("dashed"));
+        // No tag, no place in the eviction order: nothing to read but the set.
+        assert!(empty.children.is_empty() && empty.all_text().is_empty());
+        let label = |key: &str| scene.find(key).unwrap().label.clone().unwrap();
+        assert_eq!(label("l1-set-0"), "set 0: ways 0–1 empty");
+        assert_eq!(
+            label("l1-set-1"),
+            "set 1: way 0 0x1 (valid · filled); way 1 empty"
+        );
+        // Hover text and the picture as text both say it.
+        assert_eq!(
+            find("l1-set-0").children[0].all_text(),
+            "set 0: ways 0–1 empty"
+        );
+        let words = crate::page::scene::describe(&scene).join(" ");
+        assert!(words.contains("set 1: way 0 0x1 (valid · filled); way 1 empty"));
     }
 
     #[test]

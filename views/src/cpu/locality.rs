@@ -118,15 +118,21 @@ fn array(m: &Locality) -> Figure {
             Some(false) => ("miss", "miss", "M"),
             None => ("idle", "not yet", ""),
         };
-        let mut cell = vec![Shape::rect("r", x + 1.0, y + 1.0, cw - 2.0, ch - 2.0).rounded(2.0)];
-        if cw >= 20.0 && !letter.is_empty() {
-            cell.push(Shape::text("t", x + cw / 2.0, y + ch / 2.0 + 5.0, letter).mono());
-        }
-        let mut shape = Shape::group(format!("elem-{e}"), cell)
+        let key = format!("elem-{e}");
+        let frame = |key: &str| Shape::rect(key, x + 1.0, y + 1.0, cw - 2.0, ch - 2.0).rounded(2.0);
+        // An element not reached yet is its box alone (no group round one
+        // shape): the whole array is that way when the page opens.
+        let mut shape = if letter.is_empty() || cw < 20.0 {
+            frame(&key)
+        } else {
+            let t = Shape::text("t", x + cw / 2.0, y + ch / 2.0 + 5.0, letter).mono();
+            Shape::group(key.clone(), vec![frame("r"), t])
+        };
+        shape = shape
             .class(class)
             .class_if(m.last == Some(e as u32), "thick")
             .state(state)
-            .focus(format!("elem-{e}"));
+            .focus(key);
         if n <= 256 {
             shape = shape.label(format!("element {e}: {state}"));
         }

@@ -86,6 +86,29 @@ fn order_words(level: &Level, set: u64) -> Vec<String> {
     words
 }
 
+/// A set in words, its hover text and its line in the picture as text:
+/// each valid way's name and state, and runs of empty ways together
+/// (`set 1: way 0 0x1 (valid · hit); ways 1–3 empty`).
+fn set_words(set: u64, ways: &[(usize, Option<String>)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ways.len() {
+        let (way, said) = &ways[i];
+        if let Some(said) = said {
+            parts.push(format!("way {way} {said}"));
+            i += 1;
+            continue;
+        }
+        let run = ways[i..].iter().take_while(|(_, s)| s.is_none()).count();
+        parts.push(match run {
+            1 => format!("way {way} empty"),
+            _ => format!("ways {way}–{} empty", way + run - 1),
+        });
+        i += run;
+    }
+    format!("set {set}: {}", parts.join("; "))
+}
+
 /// The grid from `top` down, at most `width` wide; returns the shapes and
 /// the height and width used.
 /// `prefix` makes the keys (`l1-set-3`, `l1-set-3-way-1`); `name` is the
@@ -127,27 +150,40 @@ pub fn grid(
         let y0 = top + (r % rows) as f32 * row_h;
         let words = order_words(level, set);
         let set_key = format!("{prefix}-set-{set}");
+        // The set's focus is on its name: its empty ways are the row's own
+        // rects, and a focused group outlines its rects as its frame.
         let mut row = vec![text(
             "name",
             left + 4.0,
             y0 + 26.0,
             format!("set {set}"),
             START | MONO,
-        )];
+        )
+        .focus(set_key.clone())];
+        let mut said: Vec<(usize, Option<String>)> = Vec::with_capacity(ways);
         for (way, word) in words.into_iter().enumerate() {
             let x = left + LABEL_W + (way % per_row) as f32 * (cell_w + GAP);
             let y = y0 + (way / per_row) as f32 * (CELL_H + GAP);
-            let block = level.block(set, way);
-            let hot = mark.and_then(|(s, w, m)| (s == set && w == way).then_some(m));
-            let (mut state, class) = match block {
-                None => ("invalid".to_string(), "idle dashed"),
-                Some(b) if b.dirty => ("dirty".to_string(), "warn"),
-                Some(_) => ("valid".to_string(), ""),
+            let key = format!("{set_key}-way-{way}");
+            let Some(block) = level.block(set, way) else {
+                // An empty way is its dashed outline alone: a picture holds
+                // up to a hundred, all empty at first, and each element is
+                // parsed when the page opens. The set's label says it.
+                row.push(
+                    rect(&key, x, y, cell_w, CELL_H, "idle dashed")
+                        .state("invalid")
+                        .focus(key),
+                );
+                said.push((way, None));
+                continue;
             };
+            let hot = mark.and_then(|(s, w, m)| (s == set && w == way).then_some(m));
+            let mut state = if block.dirty { "dirty" } else { "valid" }.to_string();
             let class = match hot {
                 Some(Mark::Hit) => "hit thick",
                 Some(Mark::Filled(_)) => "accent thick",
-                None => class,
+                None if block.dirty => "warn",
+                None => "",
             };
             if let Some(m) = hot {
                 state.push_str(if m == Mark::Hit {
@@ -157,20 +193,10 @@ pub fn grid(
                 });
             }
             let cx = x + cell_w / 2.0;
+            let tag = name(&block);
             let mut cell = vec![rect("r", x, y, cell_w, CELL_H, "")];
-            let tag = block.map(|b| name(&b));
-            cell.extend(fitted(
-                "tag",
-                cx,
-                y + 19.0,
-                cell_w,
-                tag.clone().unwrap_or_else(|| "—".into()),
-            ));
-            let dirty = if block.is_some_and(|b| b.dirty) {
-                " D"
-            } else {
-                ""
-            };
+            cell.extend(fitted("tag", cx, y + 19.0, cell_w, tag.clone()));
+            let dirty = if block.dirty { " D" } else { "" };
             // The line just filled names its victim where the order would be.
             let note = match hot {
                 Some(Mark::Filled(Some(base))) => {
@@ -185,19 +211,15 @@ pub fn grid(
                 note.trim_start().into(),
                 MONO | SMALL,
             ));
-            let key = format!("{set_key}-way-{way}");
+            said.push((way, Some(format!("{tag} ({state})"))));
             row.push(
                 Shape::group(key.clone(), cell)
                     .class(class)
-                    .state(state.clone())
-                    .label(format!(
-                        "set {set} way {way}: {}, {state}",
-                        tag.unwrap_or_else(|| "empty".into())
-                    ))
+                    .state(state)
                     .focus(key),
             );
         }
-        shapes.push(Shape::group(set_key.clone(), row).focus(set_key));
+        shapes.push(Shape::group(set_key, row).label(set_words(set, &said)));
     }
     let used = if columns > 1 {
         width
