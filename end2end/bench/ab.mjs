@@ -17,7 +17,7 @@ const dirs = args.filter(isDir).map((d) => `${resolve(d)}/`);
 const runs = Number(args.find((x) => !isDir(x) && /^\d+$/.test(x)) ?? 40);
 const path = args.find((x) => !isDir(x) && x.startsWith('/')) ?? '/cpu/tlb';
 if (dirs.length < 2) throw new Error('usage: node bench/ab.mjs DIST_A DIST_B [DIST_C…] [runs] [path]');
-const builds = dirs.map((dir, i) => ({ name: String.fromCharCode(65 + i), dir, port: 4196 - i, ms: [], own: [] }));
+const builds = dirs.map((dir, i) => ({ name: String.fromCharCode(65 + i), dir, port: 4196 - i, ms: [], own: [], stages: [] }));
 const counter = { name: 'counter', ms: [] };
 const servers = [
   await serve(4198, '../dist-counter/', 'counter: run make build-counter'),
@@ -30,11 +30,12 @@ for (let i = 0; i < runs; i += 1) {
   for (const [x, url] of [[counter, 'http://127.0.0.1:4198/'], ...order.map((x) => [x, `http://127.0.0.1:${x.port}${path}`])]) {
     const { context, page, ms } = await loadTime(browser, url);
     // The app's own work: a lab build's marks (the counter's page has none).
-    const own = x.own && (await stages(page)).reduce((a, b) => a + b);
+    const parts = x.own && (await stages(page));
     await context.close();
     if (i > 0) { // the first round warms the browser up
       x.ms.push(ms);
-      x.own?.push(own);
+      x.own?.push(parts.reduce((a, b) => a + b));
+      x.stages?.push(parts);
     }
   }
 }
@@ -50,8 +51,10 @@ for (const x of builds.slice(1)) {
 }
 // The app's own start-up work alone (see bench.mjs): without the network,
 // the document and the browser's start, a change to the app shows clearly.
+// Its stages (see bench.mjs) say where a change took effect.
 for (const x of builds) {
-  console.log(`${x.name} app's own work: median ${median(x.own).toFixed(1)} ms`);
+  const stage = (k) => median(x.stages.map((s) => s[k])).toFixed(1);
+  console.log(`${x.name} app's own work: median ${median(x.own).toFixed(1)} ms (open ${stage(0)}, frame ${stage(1)}, page ${stage(2)})`);
 }
 await browser.close();
 for (const s of servers) s.kill();
