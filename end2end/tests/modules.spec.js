@@ -28,6 +28,23 @@ for (const [path, module] of [['/cpu/tlb', 'tlb'], ['/memory/reordering', 'reord
   });
 }
 
+test('a demo page asks for its document and two modules, and nothing else, until it can be stepped', async ({ page }) => {
+  // Anything else fetched (the header's logo as an <img>, say) loads in the
+  // middle of the app's start-up work, which it measurably slowed.
+  const asked = [];
+  page.on('request', (request) => asked.push({ path: new URL(request.url()).pathname, type: request.resourceType() }));
+  const demo = new DemoPage(page, '/nic/napi');
+  await demo.open();
+  await expect(page.getByTestId('step')).toBeVisible();
+  // The browser fetches the tab's icon (<link rel="icon">) of its own accord.
+  const byPage = asked.filter((r) => !(r.path === '/static/icon.svg' && r.type === 'other'));
+  expect(byPage.map((r) => r.path).sort()).toEqual([
+    '/nic/napi',
+    expect.stringMatching(/-napi\.wasm$/),
+    expect.stringMatching(/_bg\.wasm$/),
+  ]);
+});
+
 test('the home page fetches no demo module; opening a card fetches that one demo', async ({ page }) => {
   const files = wasmRequests(page);
   const home = new HomePage(page);

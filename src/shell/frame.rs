@@ -17,13 +17,7 @@ pub fn frame(base: &str, content: El) -> Vec<El> {
                 El::html("a", "brand")
                     .attr("class", "brand")
                     .attr("href", format!("{base}/"))
-                    .child(
-                        El::html("img", "icon")
-                            .attr("src", "static/icon.svg")
-                            .attr("alt", "")
-                            .attr("width", "28")
-                            .attr("height", "28"),
-                    )
+                    .child(logo())
                     .child(El::html("span", "name").text("Stack Lab")),
             )
             .child(
@@ -43,6 +37,39 @@ pub fn frame(base: &str, content: El) -> Vec<El> {
             .child(El::html("kbd", "key").text("?"))
             .child(El::html("span", "shortcuts").text(" on a demo for keyboard shortcuts.")),
     ]
+}
+
+/// The lab's mark (static/icon.svg's shapes), drawn in place: as an
+/// `<img>` it was a request, and its loading, in the middle of the app's
+/// start-up work.
+fn logo() -> El {
+    let bar = |key: &'static str, y: &str, colour: &str| {
+        El::svg("path", key)
+            .attr("d", format!("M16 {y}h32"))
+            .attr("stroke", colour)
+    };
+    El::svg("svg", "icon")
+        .attr("viewBox", "0 0 64 64")
+        .attr("width", "28")
+        .attr("height", "28")
+        .attr("aria-hidden", "true")
+        .attr("focusable", "false")
+        .child(
+            El::svg("rect", "tile")
+                .attr("width", "64")
+                .attr("height", "64")
+                .attr("rx", "14")
+                .attr("fill", "#1d3557"),
+        )
+        .child(
+            El::svg("g", "bars")
+                .attr("fill", "none")
+                .attr("stroke-width", "6")
+                .attr("stroke-linecap", "round")
+                .child(bar("top", "20", "#8ecae6"))
+                .child(bar("middle", "32", "#ffb703"))
+                .child(bar("bottom", "44", "#2a9d8f")),
+        )
 }
 
 /// An embedded demo: no header, footer or skip link (the lecturer's page
@@ -67,6 +94,28 @@ mod tests {
         assert_eq!(main.get("id"), Some("main"));
         assert_eq!(main.all_text(), "hello");
         assert_eq!(page[0].get("href"), Some("#main"));
+    }
+
+    #[test]
+    fn the_header_draws_the_tab_icons_mark_in_place_and_fetches_nothing() {
+        let page = frame("", El::html("p", "x"));
+        assert!(page
+            .iter()
+            .flat_map(|e| e.walk())
+            .all(|e| e.get("src").is_none() && e.tag != "img"));
+        // The same mark as the tab's icon: every shape's attributes as they
+        // are written in static/icon.svg.
+        let icon = include_str!("../../static/icon.svg");
+        let mark = logo();
+        let shapes: Vec<_> = mark.walk().into_iter().filter(|e| e.tag != "svg").collect();
+        assert_eq!(shapes.len(), 5);
+        for shape in shapes {
+            for (name, value) in &shape.attrs {
+                let written = format!("{name}=\"{value}\"");
+                assert!(icon.contains(&written), "{written} is not in icon.svg");
+            }
+        }
+        assert_eq!(mark.get("aria-hidden"), Some("true"));
     }
 
     #[test]
