@@ -4,11 +4,13 @@
 //!   making it;
 //! - no action panics, and the model's own invariants hold after every step;
 //! - a refused action leaves the state untouched;
+//! - the model's `refusal` (what the page asks to mark a button refused)
+//!   says what trying the action says;
 //! - replaying the scenario (also through its share-link encoding) rebuilds the
 //!   identical state;
 //! - stepping back N times equals the state N steps earlier.
 
-use crate::model::Model;
+use crate::model::{trial_refusal, Model};
 use crate::scenario::Scenario;
 use crate::timeline::Timeline;
 
@@ -26,6 +28,13 @@ pub fn check_laws<M: Model>(config: M::Config, actions: &[M::Action]) -> Result<
         .map_err(|e| format!("initial: {e}"))?;
     for (i, action) in actions.iter().enumerate() {
         let before = timeline.model().clone();
+        let asked = before.refusal(action).map(|r| r.reason);
+        let tried = trial_refusal(&before, action).map(|r| r.reason);
+        if asked != tried {
+            return Err(format!(
+                "refusal of {action:?} says {asked:?}, trying it says {tried:?}"
+            ));
+        }
         let accepted = timeline.apply(action.clone()).is_ok();
         if !accepted && *timeline.model() != before {
             return Err(format!("refused action {action:?} changed the state"));
