@@ -96,9 +96,9 @@ await __wbg_init({
 # compiled off the main thread as it streams in; this inline one is compiled
 # on the main thread while the document is parsed (V8.CompileCode inside
 # ParseHTML in a Chrome trace), which still moves that work out of the app's
-# start: without the comment, /nic/napi's own start-up work is 1.6 ms longer
-# (A/B, 40 loads in turns; interactive +1.3 ms, +5.1 paired). Other browsers
-# read a comment.
+# start: without the comment, /nic/napi's own start-up work is 1.1-1.9 ms
+# longer (A/B of 60 loads in turns, against two copies of the build with it,
+# which differed by 0.8 ms). Other browsers read a comment.
 code = "//# allFunctionsCalledOnLoad\n" + glue + "\n" + loader + "\n" + names + start
 # import.meta.url is a module script's base URL: for a file its own address
 # (the files sat at the site's base), inline the document's base URL (HTML
