@@ -91,8 +91,9 @@ await __wbg_init({
 """ % json.dumps(main_module)
 
 # Chrome (136 on) compiles every function of a script that starts with this
-# comment when it compiles the script (V8 blog, "Explicit compile hints"); otherwise each function start-up calls
-# is compiled when first called, during the app's start. A script file is
+# comment when it compiles the script (V8 blog, "Explicit compile hints");
+# otherwise each function start-up calls is compiled when first called,
+# during the app's start. A script file is
 # compiled off the main thread as it streams in; this inline one is compiled
 # on the main thread while the document is parsed (V8.CompileCode inside
 # ParseHTML in a Chrome trace), which still moves that work out of the app's
