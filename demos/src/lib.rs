@@ -10,6 +10,7 @@
 //! timers, no clock: time, when a model needs it, is an argument.
 
 pub mod base64url;
+pub mod bound;
 pub mod coherence;
 pub mod cpu;
 pub mod laws;
@@ -23,6 +24,7 @@ pub mod scenario;
 pub mod text;
 pub mod timeline;
 
+pub use bound::{Bound, Quantity};
 pub use model::{Event, Figure, Model, Outcome, Refusal, Tone};
 pub use rng::Rng;
 pub use scenario::{Scenario, ScenarioError};

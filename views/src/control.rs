@@ -7,7 +7,7 @@
 //! therefore plain, non-generic data; the live adapter fills in each
 //! button's refusal by asking the model.
 
-use crate::live::Slot;
+use crate::slot::Slot;
 use std::fmt;
 use std::rc::Rc;
 

@@ -22,7 +22,9 @@ pub mod net;
 pub mod nic;
 pub mod page;
 pub mod scene;
+pub mod slot;
 
 pub use control::{Control, Field, Handler, Input};
-pub use live::{build, open, Command, Frame, LiveDemo, Slot, Ui, View};
+pub use live::{build, open, Command, Frame, LiveDemo, Ui, View};
 pub use scene::{Anchor, Arrow, Cell, Figure, Item, Kind, List, Part, Scene, Shape, Size, Table};
+pub use slot::Slot;

@@ -22,8 +22,7 @@ pub enum Command<M: View> {
     Look(M::Look),
 }
 
-/// A command's number in the current frame.
-pub type Slot = u32;
+pub use crate::slot::Slot;
 
 /// The commands of one frame, by slot.
 pub struct Ui<M: View> {

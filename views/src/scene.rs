@@ -11,7 +11,7 @@
 //! non-generic data, the same type for every demo.
 
 use crate::draw::geometry::PathData;
-use crate::live::Slot;
+use crate::slot::Slot;
 
 /// Everything a demo shows, with its title and a text equivalent.
 #[derive(Clone, Debug, PartialEq)]
