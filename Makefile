@@ -28,8 +28,12 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --workspace --target wasm32-unknown-unknown -- -D warnings
 
+# Twice: in release, as the site is built, and with overflow checks and debug
+# assertions on (the `checked` profile), where an integer overflow panics
+# instead of wrapping into a silently wrong answer.
 unit:
 	cargo test --workspace --release
+	cargo test --workspace --profile checked
 
 # A release build in dist/; 404.html lets plain static hosts fall back to the app.
 build: tools
@@ -57,6 +61,7 @@ build-counter: tools
 
 bench: build build-counter test-tools
 	cd end2end && node bench/bench.mjs
+	cd end2end && node bench/soak.mjs
 
 clean:
 	cargo clean

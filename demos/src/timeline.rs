@@ -1,16 +1,25 @@
 //! Step, step back, reset: the history every demo shares.
 //!
 //! The timeline keeps the full action log (so any state can be rebuilt by
-//! replay) and a snapshot of the state before each of the last
-//! [`SNAPSHOTS_KEPT`] actions (so stepping back is instant). Stepping back past
-//! the oldest snapshot replays the log from the start instead: slower, never wrong.
+//! replay), the state before each of the last [`RECENT_KEPT`] actions (so
+//! stepping back is instant), and at most [`CHECKPOINTS_KEPT`] older states,
+//! spaced more thinly the longer the run (so stepping back further replays at
+//! most one checkpoint's gap of actions). What a run costs in memory is so
+//! bounded by the size of a state, not by the run's length: a demo left
+//! playing for an hour holds no more snapshots than one played for a minute.
 
 use crate::model::{Event, Model, Refusal, Tone};
 use crate::scenario::{Scenario, ScenarioError};
 use std::collections::VecDeque;
 
-/// How many steps back are served from snapshots.
-pub const SNAPSHOTS_KEPT: usize = 2_000;
+/// How many steps back are served from a snapshot each, with no replay.
+pub const RECENT_KEPT: usize = 64;
+/// How many older states are kept as checkpoints for replay.
+pub const CHECKPOINTS_KEPT: usize = 64;
+/// The narration log keeps at least this many of its newest lines (the
+/// page shows fewer); it is trimmed back to this when it holds twice as
+/// many, so trimming is rare and the log's memory bounded.
+pub const NARRATION_KEPT: usize = 1_000;
 
 /// One line of the narration log: the step it belongs to and what it says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +36,12 @@ pub struct Timeline<M: Model> {
     config: M::Config,
     current: M,
     actions: Vec<M::Action>,
-    snapshots: VecDeque<M>,
+    /// The states before each of the last actions: `recent[i]` is the state
+    /// at step `step_count() - recent.len() + i`.
+    recent: VecDeque<M>,
+    /// Older states `(step, state)`, in step order, one every `spacing` steps.
+    checkpoints: Vec<(usize, M)>,
+    spacing: usize,
     narration: Vec<NarrationLine>,
 }
 
@@ -53,7 +67,9 @@ impl<M: Model> Timeline<M> {
             config,
             current,
             actions: Vec::new(),
-            snapshots: VecDeque::new(),
+            recent: VecDeque::new(),
+            checkpoints: Vec::new(),
+            spacing: 1,
             narration: Vec::new(),
         };
         timeline.narrate(vec![intro]);
@@ -81,6 +97,12 @@ impl<M: Model> Timeline<M> {
         &self.narration
     }
 
+    /// How many past states are held for stepping back (snapshots and
+    /// checkpoints): bounded, however long the run.
+    pub fn kept_states(&self) -> usize {
+        self.recent.len() + self.checkpoints.len()
+    }
+
     pub fn can_back(&self) -> bool {
         !self.actions.is_empty()
     }
@@ -91,11 +113,14 @@ impl<M: Model> Timeline<M> {
         let before = self.current.clone();
         match self.current.apply(&action) {
             Ok(events) => {
-                self.snapshots.push_back(before);
-                if self.snapshots.len() > SNAPSHOTS_KEPT {
-                    self.snapshots.pop_front();
-                }
+                self.recent.push_back(before);
                 self.actions.push(action);
+                if self.recent.len() > RECENT_KEPT {
+                    let step = self.actions.len() - self.recent.len();
+                    if let Some(oldest) = self.recent.pop_front() {
+                        self.keep_checkpoint(step, oldest);
+                    }
+                }
                 self.narrate(events);
                 Ok(())
             }
@@ -123,11 +148,12 @@ impl<M: Model> Timeline<M> {
         if self.actions.pop().is_none() {
             return false;
         }
-        self.current = match self.snapshots.pop_back() {
-            Some(snapshot) => snapshot,
-            None => self.replayed(self.actions.len()),
-        };
         let step = self.actions.len();
+        self.checkpoints.retain(|(at, _)| *at <= step);
+        self.current = match self.recent.pop_back() {
+            Some(snapshot) => snapshot,
+            None => self.rebuilt(step),
+        };
         let undone_line = self
             .narration
             .iter()
@@ -146,6 +172,7 @@ impl<M: Model> Timeline<M> {
             text,
             focus: Vec::new(),
         });
+        self.trim_narration();
         true
     }
 
@@ -179,9 +206,35 @@ impl<M: Model> Timeline<M> {
         Ok(timeline)
     }
 
-    fn replayed(&self, steps: usize) -> M {
-        let mut model = M::new(&self.config);
-        for action in &self.actions[..steps] {
+    /// Keeps the state at `step` as a checkpoint if it falls on the current
+    /// spacing; past [`CHECKPOINTS_KEPT`], every other one goes and the
+    /// spacing doubles (step 0 always stays).
+    fn keep_checkpoint(&mut self, step: usize, state: M) {
+        let newer = self.checkpoints.last().is_none_or(|(at, _)| *at < step);
+        if !step.is_multiple_of(self.spacing) || !newer {
+            return;
+        }
+        self.checkpoints.push((step, state));
+        if self.checkpoints.len() > CHECKPOINTS_KEPT {
+            self.spacing *= 2;
+            let spacing = self.spacing;
+            self.checkpoints.retain(|(at, _)| at.is_multiple_of(spacing));
+        }
+    }
+
+    /// The state at `step`, replayed from the nearest checkpoint at or before
+    /// it; the states passed on the way refill the recent snapshots, so the
+    /// next steps back are instant again.
+    fn rebuilt(&mut self, step: usize) -> M {
+        let (from, mut model) = match self.checkpoints.iter().rev().find(|(at, _)| *at <= step) {
+            Some((at, state)) => (*at, state.clone()),
+            None => (0, M::new(&self.config)),
+        };
+        let window = step.saturating_sub(RECENT_KEPT);
+        for (at, action) in self.actions[from..step].iter().enumerate() {
+            if from + at >= window {
+                self.recent.push_back(model.clone());
+            }
             // The log only holds accepted actions of a deterministic model, so
             // replaying them cannot be refused.
             let _ = model.apply(action);
@@ -196,6 +249,16 @@ impl<M: Model> Timeline<M> {
             text: refusal.reason.clone(),
             focus: Vec::new(),
         });
+        self.trim_narration();
+    }
+
+    /// Drops the oldest lines once the log holds more than twice
+    /// [`NARRATION_KEPT`].
+    fn trim_narration(&mut self) {
+        if self.narration.len() > 2 * NARRATION_KEPT {
+            self.narration
+                .drain(..self.narration.len() - NARRATION_KEPT);
+        }
     }
 
     fn narrate(&mut self, events: Vec<Event>) {
@@ -207,5 +270,6 @@ impl<M: Model> Timeline<M> {
                 text: event.text,
                 focus: event.focus,
             }));
+        self.trim_narration();
     }
 }

@@ -180,6 +180,31 @@ fn an_invalid_config_in_a_link_is_rejected() {
 }
 
 #[test]
+fn a_long_run_keeps_a_bounded_history() {
+    use demos::timeline::{CHECKPOINTS_KEPT, NARRATION_KEPT, RECENT_KEPT};
+    let mut timeline = Timeline::<Napi>::new(NapiConfig::default());
+    let mut most_states = 0;
+    for i in 0..20_000 {
+        let action = if i % 2 == 0 {
+            NapiAction::Burst(1 + i % 7)
+        } else {
+            NapiAction::Poll
+        };
+        let _ = timeline.apply(action);
+        most_states = most_states.max(timeline.kept_states());
+        assert!(timeline.narration().len() <= 2 * NARRATION_KEPT);
+    }
+    assert!(timeline.step_count() > 10_000);
+    assert!(
+        most_states <= RECENT_KEPT + CHECKPOINTS_KEPT,
+        "{most_states}"
+    );
+    // And the newest line is still the last step's.
+    let last = timeline.narration().last().expect("a line");
+    assert_eq!(last.step, timeline.step_count());
+}
+
+#[test]
 fn stepping_back_past_the_snapshot_window_replays_exactly() {
     let mut timeline = Timeline::<Napi>::new(NapiConfig::default());
     let mut states = vec![timeline.model().clone()];
