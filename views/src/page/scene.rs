@@ -127,6 +127,53 @@ fn size_class(size: Size) -> &'static str {
 /// One shape. Keys become test hooks on the page, states `data-state`,
 /// labels a `<title>` (hover text and accessible name).
 pub fn shape(s: &Shape, target: Target) -> El {
+    shape_within(s, target, false)
+}
+
+/// The words a shape shows, in the order they are drawn: its own text and
+/// its children's.
+pub fn visible_words(s: &Shape) -> Vec<&str> {
+    match &s.kind {
+        Kind::Text { text, .. } => text.split_whitespace().collect(),
+        Kind::Group { children, .. } => children.iter().flat_map(visible_words).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What a clickable shape is called (its `aria-label`): its label, led by the
+/// words it shows unless the label already holds them in that order. WCAG
+/// 2.5.3 "Label in Name": a voice-control user says what they see ("click
+/// T1"), which only works when the name contains the visible text; axe-core
+/// checks it as `label-content-name-mismatch`.
+pub fn accessible_name(s: &Shape) -> Option<String> {
+    let shown = visible_words(s).join(" ");
+    match &s.label {
+        None if shown.is_empty() => None,
+        None => Some(shown),
+        Some(label) if contains_words(label, &shown) => Some(label.clone()),
+        Some(label) => Some(format!("{shown}: {label}")),
+    }
+}
+
+/// Whether `text` holds the words of `part`, in order and next to each
+/// other, ignoring case and punctuation (as axe-core compares them).
+fn contains_words(text: &str, part: &str) -> bool {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (text, part) = (words(text), words(part));
+    part.is_empty() || text.windows(part.len()).any(|w| w == part.as_slice())
+}
+
+/// A shape, knowing whether it is inside a clickable one. There each text
+/// ends with a space: the page's text of a button is its texts run
+/// together, and without it "T1" and "ready" read as one word "T1ready" to
+/// assistive technology (SVG layout drops a trailing space, so nothing moves).
+fn shape_within(s: &Shape, target: Target, in_button: bool) -> El {
+    let in_button = in_button || (target == Target::Page && s.on_click.is_some());
     let mut el = match &s.kind {
         Kind::Rect { x, y, w, h, r } => El::svg("rect", s.key.clone())
             .attr("x", num(*x))
@@ -194,7 +241,11 @@ pub fn shape(s: &Shape, target: Target) -> El {
                 .attr("y", num(*y))
                 .attr("text-anchor", anchor)
                 .class(&class)
-                .text(text.clone())
+                .text(if in_button {
+                    format!("{text} ")
+                } else {
+                    text.clone()
+                })
         }
         Kind::Group { x, y, children } => {
             let mut g = El::svg("g", s.key.clone());
@@ -214,7 +265,7 @@ pub fn shape(s: &Shape, target: Target) -> El {
                 children
                     .iter()
                     .filter(|c| draws(c))
-                    .map(|c| shape(c, target)),
+                    .map(|c| shape_within(c, target, in_button)),
             )
         }
     };
@@ -227,7 +278,7 @@ pub fn shape(s: &Shape, target: Target) -> El {
                 .attr("data-slot", slot.to_string())
                 .attr("role", "button")
                 .attr("tabindex", "0")
-                .attr_opt("aria-label", s.label.clone());
+                .attr_opt("aria-label", accessible_name(s));
         }
     }
     if let Some(label) = &s.label {
@@ -413,6 +464,41 @@ mod tests {
         assert_eq!(shapes[1].key, "b");
         assert!(shapes[1].unchanged, "the unchanged shape is a stand-in");
         assert!(shapes[1].attrs.is_empty());
+    }
+
+    fn thread_box(label: &str) -> Shape {
+        Shape::group(
+            "thread-1",
+            vec![
+                Shape::rect("box", 0.0, 0.0, 40.0, 20.0),
+                Shape::text("name", 2.0, 10.0, "T1"),
+                Shape::text("word", 20.0, 10.0, "ready"),
+            ],
+        )
+        .label(label)
+        .on_click(3)
+    }
+
+    #[test]
+    fn a_clickable_shape_is_named_with_the_words_it_shows() {
+        // The label alone hid "T1 ready" from a voice-control user.
+        let el = shape(&thread_box("next: load · 0/3"), Target::Page);
+        assert_eq!(el.get("aria-label"), Some("T1 ready: next: load · 0/3"));
+        // A label that already says them, in order, is kept as it is.
+        let el = shape(&thread_box("Thread t1, READY to load"), Target::Page);
+        assert_eq!(el.get("aria-label"), Some("Thread t1, READY to load"));
+        // The texts inside end with a space, so the page's text of the button
+        // is "T1 ready ", not "T1ready".
+        let texts: Vec<_> = el.walk().iter().filter_map(|d| d.text.clone()).collect();
+        assert!(texts.contains(&"T1 ".to_string()), "{texts:?}");
+        // Outside a button, and in the exported figure, a text is as written.
+        let plain = shape(&Shape::text("t", 0.0, 0.0, "T1"), Target::Page);
+        assert_eq!(plain.text.as_deref(), Some("T1"));
+        let exported = shape(&thread_box("x"), Target::Export);
+        assert!(exported
+            .walk()
+            .iter()
+            .all(|d| d.text.as_deref() != Some("T1 ")));
     }
 
     #[test]
