@@ -17,7 +17,10 @@ const types = {
 };
 
 createServer(async (req, res) => {
-  let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  // The raw request path: `new URL('//nic/napi', base)` would read it as a
+  // host. A malformed escape is answered with the app, as any unknown path.
+  let path = req.url.split(/[?#]/)[0];
+  try { path = decodeURIComponent(path); } catch { path = '/'; }
   if (base && !path.startsWith(base)) { res.writeHead(404).end('outside the base path'); return; }
   path = path.slice(base.length) || '/';
   const file = normalize(join(root, path));

@@ -3,7 +3,7 @@
 //! shown anew when the learner follows a link inside the site or goes back.
 
 use crate::catalogue::{find, section, Demo};
-use crate::platform::{base_path, install_scene_styles, mark, set_title};
+use crate::platform::{base_path, install_scene_styles, mark, set_reset_link, set_title};
 use crate::render::patch::Patcher;
 use crate::router::{self, Location};
 use crate::shell::demo_page::DemoPage;
@@ -46,6 +46,17 @@ impl Route {
     }
 }
 
+impl Route {
+    /// The page's own address below `base`, from the parsed route: the
+    /// defaults of a demo (no link, no embed), else the catalogue.
+    pub fn href(&self, base: &str) -> String {
+        match self {
+            Route::Demo { demo, .. } => format!("{base}/{}/{}", demo.section, demo.slug),
+            Route::Home | Route::NotFound => format!("{base}/"),
+        }
+    }
+}
+
 /// The container every demo page runs in.
 fn demo_root() -> El {
     El::html("div", "demo-root").attr("class", "demo-root")
@@ -78,8 +89,10 @@ impl App {
     fn show(&mut self, here: &Location) {
         self.demo = None;
         let route = Route::of(here);
-        let (title, elements) = page(&route, &base_path());
+        let base = base_path();
+        let (title, elements) = page(&route, &base);
         set_title(&title);
+        set_reset_link(&route.href(&base));
         // The one renderer, fresh for each page: its first render is one parse.
         Patcher::new(self.root.clone()).patch(elements);
         if let Route::Demo {
@@ -162,6 +175,17 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn a_page_links_to_itself_from_its_route_never_from_the_raw_path() {
+        for path in ["//nic/napi", "/nic//napi/", "/nic/napi"] {
+            let here = at(&crate::router::canonical(path), &[("debug", "panic")]);
+            assert_eq!(Route::of(&here).href(""), "/nic/napi", "{path}");
+            assert_eq!(Route::of(&here).href("/labs/stack"), "/labs/stack/nic/napi");
+        }
+        assert_eq!(Route::of(&at("/", &[])).href(""), "/");
+        assert_eq!(Route::of(&at("/nope", &[])).href("/b"), "/b/");
     }
 
     #[test]

@@ -70,20 +70,15 @@ pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
 }
 
 /// On a panic, show the static crash panel from `index.html` (it lives
-/// outside the app, so it works even when the app's state is broken) with a
-/// link that reopens the demo at its defaults.
+/// outside the app, so it works even when the app's state is broken). Its
+/// link, which reopens the page at its defaults, was set by
+/// [`set_reset_link`] when the page was shown.
 pub fn install_panic_panel() {
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&format!("Stack Lab crashed: {info}").into());
         let Some(doc) = document() else { return };
         if let Some(detail) = doc.get_element_by_id("crash-detail") {
             detail.set_text_content(Some(&info.to_string()));
-        }
-        if let Some(link) = doc.get_element_by_id("crash-reset") {
-            let path = web_sys::window()
-                .and_then(|w| w.location().pathname().ok())
-                .unwrap_or_else(|| "/".into());
-            let _ = link.set_attribute("href", &path);
         }
         if let Some(panel) = doc
             .get_element_by_id("crash")
@@ -98,6 +93,15 @@ pub fn install_panic_panel() {
             app.set_hidden(true);
         }
     }));
+}
+
+/// Points the crash panel's "Reset this demo" at `href`: the shown page's
+/// address built from its parsed route, never from the raw path (which
+/// could start with `//`, a link to another host).
+pub fn set_reset_link(href: &str) {
+    if let Some(link) = document().and_then(|d| d.get_element_by_id("crash-reset")) {
+        let _ = link.set_attribute("href", href);
+    }
 }
 
 /// Offers `text` as a file download (an SVG figure), without a server.

@@ -38,7 +38,21 @@ fn decode(text: &str) -> String {
         .unwrap_or(spaced)
 }
 
-/// The browser's current location.
+/// The one spelling of a path: a single slash before each segment, none at
+/// the end (`//nic//napi/` → `/nic/napi`, `` → `/`). Repeated slashes are
+/// not kept because a path that starts with two of them is, as a link, a
+/// protocol-relative URL naming another host.
+pub fn canonical(path: &str) -> String {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if segments.is_empty() {
+        "/".into()
+    } else {
+        format!("/{}", segments.join("/"))
+    }
+}
+
+/// The browser's current location, its path in [`canonical`] form (the
+/// address bar is corrected to it, without a new history entry).
 pub fn current() -> Location {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {
         return Location {
@@ -48,9 +62,22 @@ pub fn current() -> Location {
     };
     let base = base_path();
     let full = loc.pathname().unwrap_or_default();
-    let path = full.strip_prefix(&base).unwrap_or(&full);
-    let path = if path.is_empty() { "/" } else { path }.to_string();
+    let raw = full.strip_prefix(&base).unwrap_or(&full);
+    let path = canonical(raw);
     let search = loc.search().unwrap_or_default();
+    if path != raw && !(raw.is_empty() && path == "/") {
+        // `//nic/napi` or `/nic/napi/`: show the one address of that page, so
+        // nothing later (a link, the crash panel, a copied address) starts
+        // from a path that a browser would read as another host.
+        let hash = loc.hash().unwrap_or_default();
+        if let Ok(history) = web_sys::window().map_or(Err(JsValue::NULL), |w| w.history()) {
+            let _ = history.replace_state_with_url(
+                &JsValue::NULL,
+                "",
+                Some(&format!("{base}{path}{search}{hash}")),
+            );
+        }
+    }
     let query = search
         .trim_start_matches('?')
         .split('&')
@@ -124,4 +151,25 @@ fn inside_link(e: &web_sys::MouseEvent) -> Option<String> {
     let base = base_path();
     let rest = href.strip_prefix(&origin)?;
     (rest.starts_with(&format!("{base}/")) || rest == base).then_some(href)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+
+    #[test]
+    fn a_path_has_one_spelling_and_never_starts_with_two_slashes() {
+        for (raw, want) in [
+            ("", "/"),
+            ("/", "/"),
+            ("//", "/"),
+            ("/nic/napi", "/nic/napi"),
+            ("//nic/napi", "/nic/napi"),
+            ("///nic//napi/", "/nic/napi"),
+            ("/nic/napi/", "/nic/napi"),
+        ] {
+            assert_eq!(canonical(raw), want, "{raw:?}");
+            assert!(!canonical(raw).starts_with("//"));
+        }
+    }
 }

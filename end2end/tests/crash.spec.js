@@ -11,3 +11,18 @@ test('a panic shows the recovery panel, and its reset reopens the demo', async (
   await expect(page.getByTestId('demo')).toBeVisible();
   await expect(page.locator('#crash')).toBeHidden();
 });
+
+// A path that starts with two slashes reads, as a link, as another host
+// (`//nic/napi` is http://nic/napi): the page must correct its address and
+// build every link of its own from the parsed route.
+for (const raw of ['//nic/napi', '/nic//napi/', '///nic/napi']) {
+  test(`a ${raw} address is corrected, and the crash panel's reset stays on this host`, async ({ page, baseURL }) => {
+    await page.goto(`${baseURL}${raw}?debug=panic`);
+    await expect(page.locator('#crash')).toBeVisible();
+    await expect(page).toHaveURL(`${baseURL}/nic/napi?debug=panic`);
+    await expect(page.locator('#crash-reset')).toHaveAttribute('href', '/nic/napi');
+    await page.getByRole('link', { name: 'Reset this demo' }).click();
+    await expect(page).toHaveURL(`${baseURL}/nic/napi`);
+    await expect(page.getByTestId('demo')).toBeVisible();
+  });
+}
