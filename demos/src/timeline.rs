@@ -218,7 +218,8 @@ impl<M: Model> Timeline<M> {
         if self.checkpoints.len() > CHECKPOINTS_KEPT {
             self.spacing *= 2;
             let spacing = self.spacing;
-            self.checkpoints.retain(|(at, _)| at.is_multiple_of(spacing));
+            self.checkpoints
+                .retain(|(at, _)| at.is_multiple_of(spacing));
         }
     }
 

@@ -140,40 +140,42 @@ pub fn visible_words(s: &Shape) -> Vec<&str> {
     }
 }
 
-/// What a clickable shape is called (its `aria-label`): its label, led by the
-/// words it shows unless the label already holds them in that order. WCAG
-/// 2.5.3 "Label in Name": a voice-control user says what they see ("click
-/// T1"), which only works when the name contains the visible text; axe-core
-/// checks it as `label-content-name-mismatch`.
-pub fn accessible_name(s: &Shape) -> Option<String> {
+/// What a clickable shape is called (its `aria-label`), and the hover text
+/// it keeps (its `<title>`, drawn after its texts). WCAG 2.5.3 "Label in
+/// Name": a voice-control user says what they see ("click T1"), which only
+/// works when the name holds the visible text; axe-core checks it as
+/// `label-content-name-mismatch`, and counts a `<title>` as visible text. So
+/// the name is the shown words, then the label; a label that only repeats
+/// the shown words is the name alone, with no hover text.
+pub fn accessible_name(s: &Shape) -> (Option<String>, Option<&str>) {
     let shown = visible_words(s).join(" ");
-    match &s.label {
-        None if shown.is_empty() => None,
-        None => Some(shown),
-        Some(label) if contains_words(label, &shown) => Some(label.clone()),
-        Some(label) => Some(format!("{shown}: {label}")),
+    match s.label.as_deref() {
+        None if shown.is_empty() => (None, None),
+        None => (Some(shown), None),
+        Some(label) if shown.is_empty() => (Some(label.to_string()), Some(label)),
+        Some(label) if same_words(label, &shown) => (Some(label.to_string()), None),
+        Some(label) => (Some(format!("{shown}: {label}")), Some(label)),
     }
 }
 
-/// Whether `text` holds the words of `part`, in order and next to each
-/// other, ignoring case and punctuation (as axe-core compares them).
-fn contains_words(text: &str, part: &str) -> bool {
+/// Whether two texts say the same words, ignoring case and punctuation (as
+/// axe-core compares them).
+fn same_words(a: &str, b: &str) -> bool {
     let words = |t: &str| -> Vec<String> {
         t.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase)
             .collect()
     };
-    let (text, part) = (words(text), words(part));
-    part.is_empty() || text.windows(part.len()).any(|w| w == part.as_slice())
+    words(a) == words(b)
 }
 
-/// A shape, knowing whether it is inside a clickable one. There each text
-/// ends with a space: the page's text of a button is its texts run
+/// A shape, knowing whether it is inside a clickable one. There its parts
+/// get no hover text of their own, and each text ends with a space: the page's text of a button is its texts run
 /// together, and without it "T1" and "ready" read as one word "T1ready" to
 /// assistive technology (SVG layout drops a trailing space, so nothing moves).
-fn shape_within(s: &Shape, target: Target, in_button: bool) -> El {
-    let in_button = in_button || (target == Target::Page && s.on_click.is_some());
+fn shape_within(s: &Shape, target: Target, inside_button: bool) -> El {
+    let in_button = inside_button || (target == Target::Page && s.on_click.is_some());
     let mut el = match &s.kind {
         Kind::Rect { x, y, w, h, r } => El::svg("rect", s.key.clone())
             .attr("x", num(*x))
@@ -274,26 +276,47 @@ fn shape_within(s: &Shape, target: Target, in_button: bool) -> El {
     if target == Target::Page {
         el = el.attr("data-testid", s.key.clone());
         if let Some(slot) = s.on_click {
+            let (name, hover) = accessible_name(s);
             el = el
                 .attr("data-slot", slot.to_string())
                 .attr("role", "button")
                 .attr("tabindex", "0")
-                .attr_opt("aria-label", accessible_name(s));
+                .attr_opt("aria-label", name);
+            return match hover {
+                Some(label) => with_title(el, label, Place::Last),
+                None => el,
+            };
         }
     }
-    if let Some(label) = &s.label {
-        el = with_title(el, label);
+    match &s.label {
+        // A button's parts are presentational: its name speaks for them, and
+        // a title of theirs would be read as part of its visible text.
+        Some(_) if inside_button => el,
+        Some(label) => with_title(el, label, Place::First),
+        None => el,
     }
-    el
+}
+
+/// Where a `<title>` goes among its element's children.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    First,
+    /// After the texts, so that the text of a button reads as its name does.
+    Last,
 }
 
 /// Adds a `<title>` child; a text shape keeps its text by moving it into a
 /// `<tspan>` beside the title.
-fn with_title(mut el: El, label: &str) -> El {
+fn with_title(mut el: El, label: &str, place: Place) -> El {
     let title = El::svg("title", "title").text(label.to_string());
     if let Some(text) = el.text.take() {
-        el.children.push(title);
         el.children.push(El::svg("tspan", "text").text(text));
+        match place {
+            Place::First => el.children.insert(0, title),
+            Place::Last => el.children.push(title),
+        }
+    } else if place == Place::Last {
+        el.children.push(title);
     } else {
         el.children.insert(0, title);
     }
@@ -470,7 +493,7 @@ mod tests {
         Shape::group(
             "thread-1",
             vec![
-                Shape::rect("box", 0.0, 0.0, 40.0, 20.0),
+                Shape::rect("box", 0.0, 0.0, 40.0, 20.0).label("a part's own label"),
                 Shape::text("name", 2.0, 10.0, "T1"),
                 Shape::text("word", 20.0, 10.0, "ready"),
             ],
@@ -484,13 +507,15 @@ mod tests {
         // The label alone hid "T1 ready" from a voice-control user.
         let el = shape(&thread_box("next: load · 0/3"), Target::Page);
         assert_eq!(el.get("aria-label"), Some("T1 ready: next: load · 0/3"));
-        // A label that already says them, in order, is kept as it is.
-        let el = shape(&thread_box("Thread t1, READY to load"), Target::Page);
-        assert_eq!(el.get("aria-label"), Some("Thread t1, READY to load"));
-        // The texts inside end with a space, so the page's text of the button
-        // is "T1 ready ", not "T1ready".
-        let texts: Vec<_> = el.walk().iter().filter_map(|d| d.text.clone()).collect();
-        assert!(texts.contains(&"T1 ".to_string()), "{texts:?}");
+        // The page's text of the button, in order, is what its name says:
+        // the texts end with a space (no "T1ready"), the hover text is last.
+        let text: String = el.walk().iter().filter_map(|d| d.text.clone()).collect();
+        assert_eq!(text, "T1 ready next: load · 0/3");
+        assert_eq!(el.walk().iter().filter(|d| d.tag == "title").count(), 1);
+        // A label that only repeats the shown words is the name, no title.
+        let el = shape(&thread_box("t1 READY"), Target::Page);
+        assert_eq!(el.get("aria-label"), Some("t1 READY"));
+        assert!(el.walk().iter().all(|d| d.tag != "title"));
         // Outside a button, and in the exported figure, a text is as written.
         let plain = shape(&Shape::text("t", 0.0, 0.0, "T1"), Target::Page);
         assert_eq!(plain.text.as_deref(), Some("T1"));
