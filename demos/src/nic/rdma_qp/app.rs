@@ -106,10 +106,13 @@ impl RdmaQp {
         self.polled.extend(got.iter().copied());
         let excess = self.polled.len().saturating_sub(POLLED_KEPT);
         self.polled.drain(..excess);
-        let text = format!(
+        let mut text = format!(
             "ibv_poll_cq returned {}: {list}. It read them straight from CQ memory, again without a system call.",
             got.len()
         );
+        if errors {
+            text.push_str(" An error completion carries no valid opcode: the app maps it back to what it posted through wr_id.");
+        }
         Ok(vec![if errors {
             Event::warn(text)
         } else {
