@@ -20,6 +20,7 @@
 //!     `netif_tx_wake_queue()` → `__netif_schedule()` (`net/core/dev.c`),
 //!     or for BQL `netdev_tx_completed_queue()` → `netif_schedule_queue()`
 //!     (`include/linux/netdevice.h`), and NET_TX sends the skb.
+//!
 //!   Either condition adds that stage. Its 500 ns is this model's assumption.
 //! - Kernel bypass (e.g. AMD Solarflare Onload / ef_vi, DPDK): the application
 //!   drives the NIC's rings from user space, so there is no `send()` system

@@ -382,7 +382,10 @@ mod tests {
     fn the_sliders_read_the_models_bounds() {
         let m = CutThrough::new(&CutThroughConfig::default());
         let (_, controls, _) = crate::build(&m, &());
-        for (id, bound) in [("frame-size", CHUNKS.control_range(m.chunks))] {
+        for (id, bound) in [
+            ("frame-size", CHUNKS.control_range(m.chunks)),
+            ("pcie-rate", PCIE.control_range(m.pcie_gbps)),
+        ] {
             let Some(Control::Number(s)) = Control::find(&controls, id) else {
                 panic!("{id} is a slider");
             };
