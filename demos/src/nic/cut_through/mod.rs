@@ -525,7 +525,7 @@ impl Model for CutThrough {
             ),
             Figure::new(
                 "ct-outcome",
-                "cut-through frame",
+                "cut-through lane",
                 if ct.underrun.is_some() {
                     "UNDERRUN"
                 } else {
@@ -552,7 +552,7 @@ impl Model for CutThrough {
             ),
             Figure::new(
                 "ct-lane",
-                "cut-through lane",
+                "ct on this wire",
                 if self.ct_supported() {
                     "ct at 10 GbE, as UG1586 supports"
                 } else {

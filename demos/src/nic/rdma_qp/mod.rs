@@ -507,6 +507,6 @@ impl Model for RdmaQp {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the peer's own QP and its completion queue, atomics, memory windows, inline data, CQ events, the NIC's translation cache, and the reliable transport's PSNs, ACK coalescing and timeouts; one WQE is in flight at a time."
+        "Leaves out: the peer's own QP and its completion queue, atomics, memory windows, inline data, CQ events, the NIC's translation cache, and the reliable transport's PSNs, ACK coalescing and timeouts, and providers other than mlx5 (the send side's byte_len is mlx5's choice); one WQE is in flight at a time."
     }
 }
