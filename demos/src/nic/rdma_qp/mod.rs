@@ -74,7 +74,7 @@ pub const MR_ACCESS: &str = "IBV_ACCESS_LOCAL_WRITE";
 /// The message the demo moves.
 pub const MSG_BYTES: u32 = 1024;
 /// Largest transfer the model takes.
-pub const MAX_LEN: u32 = 16 * 1024;
+pub const LEN: Bound<u32> = Bound::new("transfer length", " bytes", 1, 16 * 1024);
 pub const SQ_DEPTH: Bound<usize> = Bound::new("SQ depth", " WQEs", 1, 16);
 pub const CQ_DEPTH: Bound<usize> = Bound::new("CQ depth", " CQEs", 1, 16);
 /// The peer's receive queue, and the receives it has posted at the start.

@@ -299,3 +299,28 @@ fn invalid_configs_are_rejected() {
         assert!(RdmaQp::validate(&bad).is_err());
     }
 }
+
+#[test]
+fn a_length_out_of_range_is_refused_with_the_bound() {
+    let mut m = qp();
+    let wr = WorkRequest {
+        len: LEN.max + 1,
+        ..WorkRequest::valid()
+    };
+    let refused = m.apply(&RdmaAction::PostSend(wr)).unwrap_err();
+    assert_eq!(refused.reason, LEN.out_of_range(LEN.max + 1));
+    let refused = m.apply(&RdmaAction::SocketSend(0)).unwrap_err();
+    assert_eq!(refused.reason, LEN.out_of_range(0));
+}
+
+#[test]
+fn a_depth_out_of_range_is_rejected_with_the_bound() {
+    let config = RdmaConfig {
+        sq_depth: SQ_DEPTH.max + 1,
+        ..RdmaConfig::default()
+    };
+    assert_eq!(
+        RdmaQp::validate(&config),
+        Err(SQ_DEPTH.out_of_range(SQ_DEPTH.max + 1))
+    );
+}
