@@ -73,7 +73,7 @@ pub const RKEY: u32 = 0x71c3;
 pub const MR_ACCESS: &str = "IBV_ACCESS_LOCAL_WRITE";
 /// The message the demo moves.
 pub const MSG_BYTES: u32 = 1024;
-/// Largest transfer the model takes.
+/// The bytes one transfer may move in this model.
 pub const LEN: Bound<u32> = Bound::new("transfer length", " bytes", 1, 16 * 1024);
 pub const SQ_DEPTH: Bound<usize> = Bound::new("SQ depth", " WQEs", 1, 16);
 pub const CQ_DEPTH: Bound<usize> = Bound::new("CQ depth", " CQEs", 1, 16);
