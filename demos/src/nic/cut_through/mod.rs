@@ -589,7 +589,12 @@ impl Model for CutThrough {
         ));
         match ct.underrun {
             None => out.push(format!(
-                "Cut-through starts after {} chunk{}, at {}: the first bit leaves {} ns sooner and the last at {}.",
+                "{} after {} chunk{}, at {}: the first bit leaves {} ns sooner and the last at {}.",
+                if self.mode.cuts_through() {
+                    "Cut-through starts"
+                } else {
+                    "In ct mode cut-through would start"
+                },
                 self.threshold,
                 plural(self.threshold),
                 self.fmt_ns(ct.start),

@@ -338,3 +338,16 @@ fn a_tick_inside_the_stall_says_the_cpu_is_stalled_not_that_the_frame_is_in() {
     assert!(!stalled[0].text.contains("whole frame"));
     m.apply(&CtAction::RunToEnd).unwrap();
 }
+
+#[test]
+fn in_a_store_and_forward_mode_the_cut_through_lane_is_told_as_a_what_if() {
+    let mut m = ct();
+    assert!(m
+        .why()
+        .join(" ")
+        .contains("Cut-through starts after 1 chunk"));
+    m.apply(&CtAction::SetMode(CtpioMode::Sf)).unwrap();
+    let why = m.why().join(" ");
+    assert!(why.contains("In ct mode cut-through would start after 1 chunk"));
+    assert!(!why.contains("Cut-through starts"));
+}
