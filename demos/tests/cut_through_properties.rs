@@ -3,13 +3,17 @@
 
 use demos::laws::check_laws;
 use demos::nic::cut_through::{
-    ChunkState, CtAction, CutThrough, CutThroughConfig, Plan, WIRE_RATES,
+    ChunkState, CtAction, CtpioMode, CutThrough, CutThroughConfig, Plan, WIRE_RATES,
 };
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
 
 fn wire() -> impl Strategy<Value = u32> {
     prop::sample::select(WIRE_RATES.to_vec())
+}
+
+fn mode() -> impl Strategy<Value = CtpioMode> {
+    prop::sample::select(CtpioMode::ALL.to_vec())
 }
 
 fn action() -> impl Strategy<Value = CtAction> {
@@ -23,17 +27,19 @@ fn action() -> impl Strategy<Value = CtAction> {
         1 => Just(CtAction::UseSafeThreshold),
         1 => Just(CtAction::BreakIt),
         1 => any::<bool>().prop_map(CtAction::SetJitter),
+        1 => mode().prop_map(CtAction::SetMode),
     ]
 }
 
 fn config() -> impl Strategy<Value = CutThroughConfig> {
-    (1usize..=24, 8u32..=128, wire(), any::<u64>()).prop_flat_map(
-        |(chunks, pcie_gbps, wire_gbps, seed)| {
+    (1usize..=24, 8u32..=128, wire(), mode(), any::<u64>()).prop_flat_map(
+        |(chunks, pcie_gbps, wire_gbps, mode, seed)| {
             (1..=chunks).prop_map(move |threshold| CutThroughConfig {
                 chunks,
                 pcie_gbps,
                 wire_gbps,
                 threshold,
+                mode,
                 seed,
             })
         },
@@ -81,6 +87,17 @@ proptest! {
         let done = ct.count(ChunkState::Sent, now) + ct.count(ChunkState::CutOff, now);
         prop_assert_eq!(done, m.chunks);
         prop_assert_eq!(ct.count(ChunkState::CutOff, now) > 0, ct.underrun.is_some());
+    }
+
+    #[test]
+    fn only_ct_mode_ever_sends_a_poisoned_frame(config in config(), actions in prop::collection::vec(action(), 0..40)) {
+        let mut m = CutThrough::new(&config);
+        for a in &actions {
+            let _ = m.apply(a);
+            prop_assert_eq!(m.poisoned(), m.mode == CtpioMode::Ct && m.cut_through().underrun.is_some());
+            let fallback = m.status().into_iter().find(|f| f.key == "fallback").unwrap();
+            prop_assert_eq!(fallback.value == "sent by the NIC", m.poisoned());
+        }
     }
 
     #[test]

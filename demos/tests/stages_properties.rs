@@ -34,7 +34,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn send_path_obeys_the_laws(actions in prop::collection::vec(stage_action(10, 4), 0..120)) {
+    fn send_path_obeys_the_laws(actions in prop::collection::vec(stage_action(SEND.stages.len(), SEND.techniques.len()), 0..120)) {
         prop_assert_eq!(check_laws::<SendPath>(SendPathConfig::default(), &actions), Ok(()));
     }
 

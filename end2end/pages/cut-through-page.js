@@ -12,6 +12,8 @@ export class CutThroughPage extends DemoPage {
 
   async setFrame(n) { await this.page.getByTestId('frame-size').fill(String(n)); }
   async setPcie(gbps) { await this.page.getByTestId('pcie-rate').fill(String(gbps)); }
+  async setMode(mode) { await this.page.getByTestId(`mode-${mode}`).check(); }
+  async steps(n) { for (let i = 0; i < n; i++) await this.step(); }
   async setWire(gbps) { await this.page.getByTestId(`wire-${gbps}`).check(); }
   async setThreshold(n) { await this.page.getByTestId('threshold').fill(String(n)); }
   async useSafe() { await this.page.getByTestId('use-safe').click(); }

@@ -84,7 +84,10 @@ test('break it: a buffer outside the region errors the QP and flushes the rest u
   await qp.step();
   await qp.expectCq(2, 'IBV_WC_WR_FLUSH_ERR');
   await qp.poll();
-  await expect(qp.polled).toContainText('IBV_WC_LOC_PROT_ERR');
+  await expect(qp.polled).toContainText('IBV_WC_LOC_PROT_ERR · no valid opcode: look up wr_id');
+  await expect(qp.polled).toContainText('IBV_WC_WR_FLUSH_ERR · no valid opcode: look up wr_id');
+  await expect(qp.polled).not.toContainText('IBV_WC_SEND');
+  await expect(qp.latest).toContainText('through wr_id');
   await expect(page.getByTestId('wire')).toContainText('0 B sent in total');
 
   await qp.resetQp();

@@ -15,7 +15,7 @@ test('the kernel path adds up, and kernel bypass takes three stages away', async
   await send.expectFigure('stages', '8 of 10');
   await expect(send.row('fetch')).toContainText('300 ns · 26.8 %');
   // send() runs the driver in the caller's context: no softirq on the path.
-  await expect(send.offLabel('net-tx')).toHaveText('only with qdisc contention');
+  await expect(send.offLabel('net-tx')).toHaveText('only with qdisc contention or driver queue stopped');
   await send.bypass();
   await send.expectFigure('total', '730 ns');
   await send.expectFigure('saving', '390 ns (34.8 %)');
@@ -36,6 +36,18 @@ test('a contended qdisc adds the NET_TX stage; kernel bypass has no qdisc', asyn
   await send.bypass();
   await expect(send.offLabel('net-tx')).toHaveText('removed by kernel bypass');
   await send.expectFigure('total', '730 ns');
+});
+
+test('a stopped driver queue also sends through NET_TX, and turns TX push off', async ({ page }) => {
+  const send = new SendPathPage(page);
+  await send.open();
+  await send.txPush();
+  await send.toggle('stopped').check();
+  await send.expectFigure('total', '1,620 ns');
+  await send.expectRowState('net-tx', 'ahead');
+  await expect(send.toggle('tx-push')).not.toBeChecked();
+  await expect(page.getByTestId('narration-history')).toContainText('TX push needs an empty one');
+  await expect(page.getByTestId('why')).toContainText('netif_tx_wake_queue() calls __netif_schedule()');
 });
 
 test('TX push removes only the descriptor fetch, and works without bypass', async ({ page }) => {

@@ -9,11 +9,19 @@
 //! - A kernel `send()` transmits in the caller's own context: `dev_queue_xmit()`
 //!   → `__dev_xmit_skb()` → `sch_direct_xmit()` → the driver's
 //!   `ndo_start_xmit()` (`net/core/dev.c`, `net/sched/sch_generic.c`). No
-//!   softirq and no wakeup is on that path. Only when the qdisc is busy on
-//!   another CPU does the skb wait in the queue, to be sent by that CPU's
-//!   `__qdisc_run()` or, once its quota is spent, by the NET_TX softirq
-//!   (`__netif_schedule()` → `net_tx_action()`): the "qdisc contended"
-//!   condition adds that stage. Its 500 ns is this model's assumption.
+//!   softirq and no wakeup is on that path. The skb waits in the qdisc, to
+//!   be sent later by another CPU or by the NET_TX softirq, in two cases:
+//!   - the qdisc is busy on another CPU: that CPU's `__qdisc_run()` sends it
+//!     or, once its quota is spent, NET_TX (`__netif_schedule()` →
+//!     `net_tx_action()`);
+//!   - the driver has stopped its queue, the TX ring full
+//!     (`netif_tx_stop_queue()`) or the BQL limit reached
+//!     (`netdev_tx_sent_queue()`): a TX completion then restarts it,
+//!     `netif_tx_wake_queue()` → `__netif_schedule()` (`net/core/dev.c`),
+//!     or for BQL `netdev_tx_completed_queue()` → `netif_schedule_queue()`
+//!     (`include/linux/netdevice.h`), and NET_TX sends the skb.
+//!
+//!   Either condition adds that stage. Its 500 ns is this model's assumption.
 //! - Kernel bypass (e.g. AMD Solarflare Onload / ef_vi, DPDK): the application
 //!   drives the NIC's rings from user space, so there is no `send()` system
 //!   call, no kernel TCP/IP stack or `sk_buff`, no copy into a kernel buffer
@@ -24,8 +32,11 @@
 //!   `drivers/net/ethernet/sfc/nic_common.h` `efx_nic_may_push_tx_desc()`;
 //!   ethtool `tx-push`, `ETHTOOL_A_RINGS_TX_PUSH` in
 //!   `Documentation/networking/ethtool-netlink.rst`). It works from a kernel
-//!   driver too, so it has no requirement here.
-//! - CTPIO (cut-through programmed I/O, AMD Solarflare X2 and later): the CPU
+//!   driver too, so it has no requirement here. sfc pushes only when one
+//!   descriptor is added to an empty queue (`efx_nic_may_push_tx_desc()`
+//!   checks the queue was empty and the write count grew by one): the
+//!   model's frame is one descriptor, and a stopped, full queue excludes it.
+//! - CTPIO (cut-through programmed I/O, AMD Solarflare X2): the CPU
 //!   writes the frame itself into a NIC aperture and the NIC starts it onto
 //!   the wire as the bytes arrive, so there is neither a descriptor fetch nor a
 //!   DMA read of the payload (ef_vi User Guide, "CTPIO";
@@ -36,7 +47,10 @@
 //!   `src/include/etherfabric/vi.h`: "provides a fallback frame which is sent
 //!   in cases where the CTPIO send fails"). The frame is already on its way,
 //!   so descriptor and doorbell are off the wire path: the Step walk narrates
-//!   them after the PIO write instead of timing them.
+//!   them after the PIO write instead of timing them. That is X2 (ef10). On
+//!   X3 (efct) transmit is CTPIO only (`etherfabric/efct_vi.h`), and
+//!   `efct_ef_vi_transmit_ctpio_fallback()` in `src/lib/ciul/efct_vi.c`
+//!   posts no DMA descriptor: there is no DMA fallback.
 //! - The PIO write of the frame is a stage of its own, present only with
 //!   CTPIO. Its 60 ns is this model's assumption, not a measurement: a
 //!   minimum 64-byte frame is one 64-byte write-combined burst, a posted PCIe
@@ -52,10 +66,15 @@ pub const TX_PUSH: usize = 1;
 pub const CTPIO: usize = 2;
 /// Not a technique but a condition: the qdisc is busy on another CPU.
 pub const CONTENDED: usize = 3;
+/// A condition too: the driver has stopped its TX queue (ring full or BQL).
+pub const STOPPED: usize = 4;
 const BYPASS_BIT: u8 = 1 << BYPASS;
 const TX_PUSH_BIT: u8 = 1 << TX_PUSH;
 const CTPIO_BIT: u8 = 1 << CTPIO;
 const CONTENDED_BIT: u8 = 1 << CONTENDED;
+const STOPPED_BIT: u8 = 1 << STOPPED;
+/// Index of the wait in the qdisc for its owner or NET_TX.
+pub const NET_TX: usize = 3;
 
 /// Index of the NIC's descriptor read, the largest default stage.
 pub const FETCH: usize = 7;
@@ -86,7 +105,7 @@ pub static STAGES: &[StageDef] = &[
         name: "wait for qdisc owner or NET_TX",
         base_ns: 500,
         removed_by: BYPASS_BIT,
-        only_with: CONTENDED_BIT,
+        only_with: CONTENDED_BIT | STOPPED_BIT,
         cpu: true,
     },
     StageDef {
@@ -130,8 +149,8 @@ pub static TECHNIQUES: &[TechDef] = &[
         name: "TX push",
         requires: 0,
         requires_why: "",
-        excludes: 0,
-        excludes_why: "",
+        excludes: STOPPED_BIT,
+        excludes_why: "applies only to one descriptor added to an empty TX ring",
     },
     TechDef {
         key: "ctpio",
@@ -148,6 +167,14 @@ pub static TECHNIQUES: &[TechDef] = &[
         requires_why: "",
         excludes: 0,
         excludes_why: "",
+    },
+    TechDef {
+        key: "stopped",
+        name: "driver queue stopped",
+        requires: 0,
+        requires_why: "",
+        excludes: TX_PUSH_BIT,
+        excludes_why: "means a full TX ring, and TX push needs an empty one",
     },
 ];
 
@@ -209,7 +236,7 @@ impl Model for SendPath {
             let fallback = self.pipe.costs[DESCRIPTOR] + self.pipe.costs[DOORBELL];
             events.push(
                 Event::info(format!(
-                    "The frame is already leaving. Now ef_vi_transmit_ctpio_fallback() writes the same frame as a DMA descriptor and rings the doorbell ({} of CPU), off the wire path: the NIC sends that copy only if the cut-through send fails.",
+                    "The frame is already leaving. Now ef_vi_transmit_ctpio_fallback() writes the same frame as a DMA descriptor and rings the doorbell ({} of CPU), off the wire path: the NIC sends that copy only if the cut-through send fails. That is X2; on X3 there is no DMA fallback.",
                     ns(fallback)
                 ))
                 .at("descriptor")
@@ -231,8 +258,15 @@ impl Model for SendPath {
         if self.pipe.uses(BYPASS) && self.pipe.is_active(&SPEC, 0) {
             return Err("kernel bypass is on but the syscall is still on the path".into());
         }
-        if self.pipe.is_active(&SPEC, 3) != (self.pipe.uses(CONTENDED) && !self.pipe.uses(BYPASS)) {
-            return Err("the NET_TX stage is on the path without a contended kernel qdisc".into());
+        let waits = self.pipe.uses(CONTENDED) || self.pipe.uses(STOPPED);
+        if self.pipe.is_active(&SPEC, NET_TX) != (waits && !self.pipe.uses(BYPASS)) {
+            return Err(
+                "the NET_TX stage is on the path without a contended qdisc or a stopped queue"
+                    .into(),
+            );
+        }
+        if self.pipe.uses(TX_PUSH) && self.pipe.uses(STOPPED) {
+            return Err("TX push is on with a full, stopped TX ring".into());
         }
         Ok(())
     }
@@ -288,10 +322,16 @@ impl Model for SendPath {
         if !self.pipe.uses(BYPASS) {
             let kernel = self.kernel_ns();
             out.push(format!(
-                "The kernel's own work (system call, stack, copy{}) is {}, {} of this send; kernel bypass removes all of it. The kernel sends in the caller's context: no softirq unless the qdisc is contended.",
-                if self.pipe.uses(CONTENDED) { ", the contended qdisc" } else { "" },
+                "The kernel's own work (system call, stack, copy{}) is {}, {} of this send; kernel bypass removes all of it. The kernel sends in the caller's context: no softirq unless the qdisc is busy on another CPU or the driver has stopped the queue.",
+                if self.pipe.is_active(&SPEC, NET_TX) { ", the wait for NET_TX" } else { "" },
                 ns(kernel),
                 tenths(share_tenths(kernel.into(), total.into()))
+            ));
+        }
+        if self.pipe.uses(STOPPED) && !self.pipe.uses(BYPASS) {
+            out.push(format!(
+                "The driver stopped the queue: its TX ring is full or BQL's limit is reached. The packet waits in the qdisc until a TX completion frees room: netif_tx_wake_queue() calls __netif_schedule(), and the NET_TX softirq sends it ({} here).",
+                ns(self.pipe.costs[NET_TX])
             ));
         }
         if self.pipe.is_active(&SPEC, FETCH) {
@@ -302,7 +342,7 @@ impl Model for SendPath {
         }
         if self.pipe.uses(CTPIO) {
             out.push(format!(
-                "CTPIO is not free: the CPU itself writes the frame to the NIC, {} here (an assumption: one 64-byte write-combined burst, priced like the doorbell), then spends {} posting the fallback descriptor, after the frame has gone.",
+                "CTPIO is not free: the CPU itself writes the frame to the NIC, {} here (an assumption: one 64-byte write-combined burst, priced like the doorbell), then spends {} posting the fallback descriptor, after the frame has gone. That is X2: on X3 transmit is CTPIO only, with no DMA fallback.",
                 ns(self.pipe.costs[PIO]),
                 ns(self.pipe.costs[DESCRIPTOR] + self.pipe.costs[DOORBELL])
             ));
@@ -311,7 +351,7 @@ impl Model for SendPath {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: overlap between stages (the model adds them up in series), frame size, TX completions and the cost of polling for them, and what the fallback send costs when a CTPIO send fails. Stage costs are round teaching figures, not measurements."
+        "Leaves out: overlap between stages (the model adds them up in series), frame size and frames of several descriptors, TX completions and the cost of polling for them (and how long a stopped queue waits for one), and what the fallback send costs when a CTPIO send fails. Stage costs are round teaching figures, not measurements."
     }
 }
 
@@ -334,7 +374,7 @@ mod tests {
         let sum: u32 = [90, 220, 80, 40, 60, 300, 250, 80].iter().sum();
         assert_eq!(m.pipe.total(&SPEC), sum);
         assert_eq!(m.pipe.active(&SPEC).len(), 8);
-        assert!(!m.pipe.is_active(&SPEC, 3));
+        assert!(!m.pipe.is_active(&SPEC, NET_TX));
         m.check().unwrap();
     }
 
@@ -344,8 +384,55 @@ mod tests {
         use_(&mut m, CONTENDED, true).unwrap();
         assert_eq!(m.pipe.total(&SPEC), 1120 + 500);
         use_(&mut m, BYPASS, true).unwrap();
-        assert!(!m.pipe.is_active(&SPEC, 3));
+        assert!(!m.pipe.is_active(&SPEC, NET_TX));
         m.check().unwrap();
+    }
+
+    #[test]
+    fn a_stopped_driver_queue_also_sends_through_net_tx() {
+        // netif_tx_wake_queue() -> __netif_schedule() on TX completion: the
+        // old model put NET_TX on the path only under qdisc contention.
+        let mut m = model();
+        assert_eq!(
+            m.pipe.off_reason(&SPEC, NET_TX).as_deref(),
+            Some("only with qdisc contention or driver queue stopped")
+        );
+        use_(&mut m, STOPPED, true).unwrap();
+        assert!(m.pipe.is_active(&SPEC, NET_TX));
+        assert_eq!(m.pipe.total(&SPEC), 1120 + 500);
+        let why = m.why().join(" ");
+        assert!(why.contains("netif_tx_wake_queue() calls __netif_schedule()"));
+        assert!(!why.contains("no softirq unless the qdisc is contended"));
+        m.check().unwrap();
+        use_(&mut m, BYPASS, true).unwrap();
+        assert!(!m.pipe.is_active(&SPEC, NET_TX));
+        m.check().unwrap();
+    }
+
+    #[test]
+    fn tx_push_needs_an_empty_ring_so_a_stopped_queue_turns_it_off() {
+        // sfc efx_nic_may_push_tx_desc(): one descriptor added to an empty queue.
+        let mut m = model();
+        use_(&mut m, TX_PUSH, true).unwrap();
+        let events = use_(&mut m, STOPPED, true).unwrap();
+        assert!(!m.pipe.uses(TX_PUSH));
+        assert!(events[0].text.contains("TX push needs an empty one"));
+        let events = use_(&mut m, TX_PUSH, true).unwrap();
+        assert!(!m.pipe.uses(STOPPED));
+        assert!(events[0]
+            .text
+            .contains("applies only to one descriptor added to an empty TX ring"));
+        m.check().unwrap();
+    }
+
+    #[test]
+    fn the_ctpio_fallback_is_named_as_x2s_not_x3s() {
+        let mut m = model();
+        use_(&mut m, CTPIO, true).unwrap();
+        assert!(m
+            .why()
+            .join(" ")
+            .contains("on X3 transmit is CTPIO only, with no DMA fallback"));
     }
 
     #[test]

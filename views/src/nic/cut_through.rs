@@ -1,13 +1,15 @@
 //! Cut-through (CTPIO): store-and-forward and cut-through on one time axis,
 //! each with its PCIe lane, its wire lane and its chunks' states now; the
-//! same facts as a table of counts.
+//! heading of the lane the CTPIO mode sends says so. The same facts as a
+//! table of counts.
 
 use crate::control::Control;
 use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
-use crate::live::{Command, Ui, View};
+use crate::knob::bounded;
+use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Table};
 use demos::nic::cut_through::{
-    ChunkState, CtAction, CutThrough, Plan, CHUNKS_MAX, CHUNKS_MIN, PCIE_MAX, PCIE_MIN, WIRE_RATES,
+    threshold_bound, ChunkState, CtAction, CtpioMode, CutThrough, Plan, CHUNKS, PCIE, WIRE_RATES,
 };
 use demos::text::decimal;
 
@@ -23,6 +25,15 @@ fn look(state: ChunkState) -> (&'static str, &'static str) {
         ChunkState::OnWire => ("driver thick", "▶"),
         ChunkState::Sent => ("done", "✓"),
         ChunkState::CutOff => ("fault", "✗"),
+    }
+}
+
+/// A lane's heading: its name, and whether the mode sends it.
+fn lane_name(m: &CutThrough, name: &str, cuts_through: bool) -> String {
+    if m.mode.cuts_through() == cuts_through {
+        format!("{name}: sent in {} mode", m.mode.env())
+    } else {
+        format!("{name}: for comparison")
     }
 }
 
@@ -173,8 +184,10 @@ fn timelines(m: &CutThrough) -> Figure {
     .legend("done", "✓ sent")
     .legend("fault", "✗ cut off (frame poisoned)");
     f.push(axis.ticks(18.0, height - 8.0, "ns"));
-    f.push(timeline(m, axis, TOP, &sf, "Store-and-forward", "sf"));
-    f.push(timeline(m, axis, TOP + GROUP, &ct, "Cut-through", "ct"));
+    let sf_name = lane_name(m, "Store-and-forward", false);
+    let ct_name = lane_name(m, "Cut-through", true);
+    f.push(timeline(m, axis, TOP, &sf, &sf_name, "sf"));
+    f.push(timeline(m, axis, TOP + GROUP, &ct, &ct_name, "ct"));
     f.push(axis.cursor(m.ns(m.now_units()), 22.0, height - 8.0));
     f
 }
@@ -206,10 +219,11 @@ impl View for CutThrough {
         Scene::new(
             "Cut-through (CTPIO)",
             format!(
-                "A {}-chunk frame, PCIe at {} Gb/s, the wire at {} Gb/s. Store-and-forward starts the wire at {}; cut-through after {} chunk(s), at {}{}.",
+                "A {}-chunk frame, PCIe at {} Gb/s, the wire at {} Gb/s, EF_CTPIO_MODE={}. Store-and-forward starts the wire at {}; cut-through after {} chunk(s), at {}{}.",
                 self.chunks,
                 self.pcie_gbps,
                 self.wire_gbps,
+                self.mode.env(),
                 ns_text(self, sf.start),
                 self.threshold,
                 ns_text(self, ct.start),
@@ -221,7 +235,20 @@ impl View for CutThrough {
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
-        let act = |a| Ok(Command::Do(a));
+        let mode = CtpioMode::ALL
+            .iter()
+            .position(|&m| m == self.mode)
+            .unwrap_or(0);
+        let modes = CtpioMode::ALL
+            .iter()
+            .map(|&m| {
+                (
+                    m.env().to_string(),
+                    format!("{} ({})", m.env(), m.name()),
+                    ui.act(CtAction::SetMode(m)),
+                )
+            })
+            .collect();
         let wire = WIRE_RATES
             .iter()
             .position(|&g| g == self.wire_gbps)
@@ -237,31 +264,35 @@ impl View for CutThrough {
             })
             .collect();
         vec![
-            Control::slider(
+            Control::choice("mode", "EF_CTPIO_MODE", mode, modes),
+            Control::note("Onload's default is sf-np. UG1586 supports ct at 10 Gb, not at 25 Gb: faster wires here show generic cut-through physics."),
+            bounded(
+                ui,
                 "frame-size",
-                "Frame size",
-                (self.chunks as i64, CHUNKS_MIN as i64, CHUNKS_MAX as i64),
-                "× 64 B chunks",
-                ui.number(move |v| act(CtAction::SetChunks(v.max(0) as usize))),
+                "Frame size (64 B chunks)",
+                &CHUNKS,
+                self.chunks,
+                false,
+                CtAction::SetChunks,
             ),
-            Control::slider(
+            bounded(
+                ui,
                 "pcie-rate",
                 "CPU writes reach the NIC at",
-                (
-                    i64::from(self.pcie_gbps),
-                    i64::from(PCIE_MIN),
-                    i64::from(PCIE_MAX),
-                ),
-                "Gb/s",
-                ui.number(move |v| act(CtAction::SetPcie(v.clamp(0, i64::from(u32::MAX)) as u32))),
+                &PCIE,
+                self.pcie_gbps,
+                false,
+                CtAction::SetPcie,
             ),
             Control::choice("wire", "Wire rate", wire, wires),
-            Control::slider(
+            bounded(
+                ui,
                 "threshold",
-                "Cut-through threshold",
-                (self.threshold as i64, 1, self.chunks as i64),
-                "× 64 B chunks",
-                ui.number(move |v| act(CtAction::SetThreshold(v.max(0) as usize))),
+                "Cut-through threshold (64 B chunks)",
+                &threshold_bound(self.chunks),
+                self.threshold,
+                false,
+                CtAction::SetThreshold,
             ),
             Control::group(
                 "Threshold and clock",
@@ -282,7 +313,7 @@ impl View for CutThrough {
                 vec![
                     Control::button(
                         "break-it",
-                        "A 100 GbE wire, threshold 1",
+                        "ct at 10 GbE, threshold 1, a CPU stall",
                         ui.act(CtAction::BreakIt),
                     )
                     .danger(),
@@ -293,7 +324,7 @@ impl View for CutThrough {
                         ui.act(CtAction::SetJitter(self.stall.is_none())),
                     )
                     .danger(),
-                    Control::note("A stalled write, not a slow bus, is the usual cause of a real underrun. ef_vi has posted a fallback copy; the NIC sends it if the cut-through frame is poisoned."),
+                    Control::note("A stalled write, not a slow bus, is the usual cause of a real underrun. In ct mode ef_vi has posted a fallback copy; the NIC sends it if the frame is poisoned."),
                 ],
             ),
         ]
@@ -320,6 +351,50 @@ mod tests {
             .walk()
             .iter()
             .any(|s| s.label.as_deref() == Some("CPU stall")));
+    }
+
+    #[test]
+    fn the_heading_names_the_lane_the_mode_sends() {
+        let mut m = CutThrough::new(&CutThroughConfig::default());
+        let text = |m: &CutThrough| {
+            let scene = crate::build(m, &()).0;
+            let crate::scene::Part::Figure(figure) = &scene.parts[0] else {
+                panic!("the timelines come first");
+            };
+            figure
+                .walk()
+                .iter()
+                .filter_map(|s| s.text_content().map(str::to_string))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert!(text(&m).contains("Cut-through: sent in ct mode"));
+        m.apply(&CtAction::SetMode(CtpioMode::SfNp)).unwrap();
+        assert!(text(&m).contains("Cut-through: for comparison"));
+        let (_, controls, _) = crate::build(&m, &());
+        let Some(Control::Choice(choice)) = Control::find(&controls, "mode") else {
+            panic!("the mode is a choice");
+        };
+        assert_eq!(choice.selected, 2, "sf-np");
+    }
+
+    #[test]
+    fn the_sliders_read_the_models_bounds() {
+        let m = CutThrough::new(&CutThroughConfig::default());
+        let (_, controls, _) = crate::build(&m, &());
+        for (id, bound) in [
+            ("frame-size", CHUNKS.control_range(m.chunks)),
+            ("pcie-rate", PCIE.control_range(m.pcie_gbps)),
+        ] {
+            let Some(Control::Number(s)) = Control::find(&controls, id) else {
+                panic!("{id} is a slider");
+            };
+            assert_eq!((s.value, s.min, s.max), bound);
+        }
+        let Some(Control::Number(t)) = Control::find(&controls, "threshold") else {
+            panic!("threshold slider");
+        };
+        assert_eq!((t.min, t.max), (1, 12));
     }
 
     #[test]

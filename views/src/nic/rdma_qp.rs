@@ -8,11 +8,11 @@ use crate::draw::geometry::PathData;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Arrow, Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::rdma_qp::{
-    Op, QpState, RdmaAction, RdmaConfig, RdmaQp, Stage, WcStatus, WorkRequest, DEPTH_MAX,
-    DEPTH_MIN, LKEY, MR_ADDR, MR_LEN, MSG_BYTES, PEER_MR_ADDR, PEER_MR_LEN, RKEY, RNR_RETRY_MAX,
-    RQ_DEPTH,
+    Op, QpState, RdmaAction, RdmaConfig, RdmaQp, Stage, WcStatus, WorkRequest, CQ_DEPTH, LKEY,
+    MR_ADDR, MR_LEN, MSG_BYTES, PEER_MR_ADDR, PEER_MR_LEN, RKEY, RNR_RETRY, RQ_DEPTH, SQ_DEPTH,
 };
 use demos::text::plural;
+use demos::Quantity;
 
 const QUEUE_W: f32 = 220.0;
 const SQ_X: f32 = 272.0;
@@ -348,7 +348,7 @@ fn diagram(m: &RdmaQp) -> Figure {
                 Shape::text("t", 28.0, 64.0, "Memory region")
                     .start()
                     .class("strong"),
-                Shape::text("l1", 28.0, 86.0, "registered · pinned")
+                Shape::text("l1", 28.0, 86.0, "registered · pinned · LOCAL_WRITE")
                     .start()
                     .size(Size::Small),
                 Shape::text(
@@ -568,11 +568,14 @@ fn polled(m: &RdmaQp) -> List {
             "nothing polled yet",
         ),
         |list, (i, c)| {
+            // ibv_poll_cq(3): an error completion's opcode is not valid;
+            // the app maps it back to its request through wr_id.
             let mut text = format!(
                 "WR #{} · {} · {}",
                 c.wr_id,
                 c.status.label(),
-                c.op.wc_label()
+                c.opcode
+                    .map_or("no valid opcode: look up wr_id", |op| op.wc_label())
             );
             if let Some(n) = c.byte_len {
                 text.push_str(&format!(" · {n} B"));
@@ -696,40 +699,23 @@ impl View for RdmaQp {
             Control::slider(
                 "sq-depth",
                 "SQ depth (restarts)",
-                (
-                    self.config.sq_depth as i64,
-                    DEPTH_MIN as i64,
-                    DEPTH_MAX as i64,
-                ),
-                "WQEs",
-                ui.number(move |n| r1(|c, n| c.sq_depth = n.max(0) as usize, n)),
+                SQ_DEPTH.control_range(self.config.sq_depth),
+                SQ_DEPTH.unit.trim_start(),
+                ui.number(move |n| r1(|c, n| c.sq_depth = usize::from_i64(n), n)),
             ),
             Control::slider(
                 "cq-depth",
                 "CQ depth (restarts)",
-                (
-                    self.config.cq_depth as i64,
-                    DEPTH_MIN as i64,
-                    DEPTH_MAX as i64,
-                ),
-                "CQEs",
-                ui.number(move |n| r2(|c, n| c.cq_depth = n.max(0) as usize, n)),
+                CQ_DEPTH.control_range(self.config.cq_depth),
+                CQ_DEPTH.unit.trim_start(),
+                ui.number(move |n| r2(|c, n| c.cq_depth = usize::from_i64(n), n)),
             ),
             Control::slider(
                 "rnr-retry",
                 "rnr_retry (restarts; 7 = for ever)",
-                (
-                    i64::from(self.config.rnr_retry),
-                    0,
-                    i64::from(RNR_RETRY_MAX),
-                ),
+                RNR_RETRY.control_range(self.config.rnr_retry),
                 "retries",
-                ui.number(move |n| {
-                    r3(
-                        |c, n| c.rnr_retry = n.clamp(0, i64::from(RNR_RETRY_MAX)) as u8,
-                        n,
-                    )
-                }),
+                ui.number(move |n| r3(|c, n| c.rnr_retry = u8::from_i64(n), n)),
             ),
         ]
     }
@@ -780,6 +766,48 @@ mod tests {
             ui.resolve(b.send, &crate::Input::Press).unwrap(),
             Command::Do(RdmaAction::PostSend(WorkRequest::write().unsignaled()))
         );
+    }
+
+    #[test]
+    fn the_polled_list_shows_an_opcode_only_on_success() {
+        // ibv_poll_cq(3): on error only wr_id, status, qp_num and vendor_err
+        // are valid. The old list printed IBV_WC_SEND on a flushed WR.
+        let mut m = RdmaQp::new(&RdmaConfig::default());
+        m.apply(&RdmaAction::PostSend(WorkRequest::valid()))
+            .unwrap();
+        m.apply(&RdmaAction::PostSend(WorkRequest::wrong_key()))
+            .unwrap();
+        m.apply(&RdmaAction::PostSend(WorkRequest::valid()))
+            .unwrap();
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+        }
+        m.apply(&RdmaAction::PollCq).unwrap();
+        let scene = crate::build(&m, &RdmaLook::default()).0;
+        let list = scene.list_named("polled").unwrap();
+        let texts: Vec<&str> = list.items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "WR #3 · IBV_WC_WR_FLUSH_ERR · no valid opcode: look up wr_id",
+                "WR #2 · IBV_WC_LOC_PROT_ERR · no valid opcode: look up wr_id",
+                "WR #1 · IBV_WC_SUCCESS · IBV_WC_SEND",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_depth_sliders_read_the_models_bounds() {
+        let m = RdmaQp::new(&RdmaConfig::default());
+        let (_, controls, _) = crate::build(&m, &RdmaLook::default());
+        let Some(Control::Number(sq)) = Control::find(&controls, "sq-depth") else {
+            panic!("sq slider");
+        };
+        assert_eq!((sq.min, sq.max), (SQ_DEPTH.min as i64, SQ_DEPTH.max as i64));
+        let Some(Control::Number(rnr)) = Control::find(&controls, "rnr-retry") else {
+            panic!("rnr slider");
+        };
+        assert_eq!(rnr.max, i64::from(RNR_RETRY.max));
     }
 
     #[test]

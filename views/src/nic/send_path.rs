@@ -6,9 +6,10 @@ use crate::draw::waterfall::edited;
 use crate::draw::waterfall::{compare, cost_editor, waterfall};
 use crate::live::{Command, Ui, View};
 use crate::scene::Scene;
-use demos::nic::send_path::{SendPath, BYPASS, CONTENDED, CTPIO, SPEC, TX_PUSH};
-use demos::nic::stages::{StageAction, COST_MAX};
+use demos::nic::send_path::{SendPath, BYPASS, CONTENDED, CTPIO, SPEC, STOPPED, TX_PUSH};
+use demos::nic::stages::StageAction;
 use demos::text::ns;
+use demos::Quantity;
 
 impl View for SendPath {
     /// The stage picked for the cost editor.
@@ -45,13 +46,14 @@ impl View for SendPath {
             toggle("use-bypass", "Kernel bypass", BYPASS),
             Control::note("The app drives the NIC's rings from user space (ef_vi, DPDK): no syscall, stack, copy or qdisc."),
             toggle("use-tx-push", "TX push", TX_PUSH),
-            Control::note("The descriptor rides inside the doorbell write: the NIC need not fetch it."),
+            Control::note("The descriptor rides inside the doorbell write: the NIC need not fetch it. sfc pushes only one descriptor added to an empty ring."),
             toggle("use-ctpio", "CTPIO", CTPIO),
-            Control::note("The CPU writes the frame to the NIC, which sends it as it arrives; the fallback descriptor follows, off the wire path. Needs kernel bypass, so it turns bypass on."),
+            Control::note("The CPU writes the frame to the NIC, which sends it as it arrives; on X2 a fallback DMA descriptor follows, off the wire path (X3 has none). Needs kernel bypass, so it turns bypass on."),
         ];
         let conditions = vec![
             toggle("use-contended", "qdisc busy on another CPU", CONTENDED),
-            Control::note("Uncontended, send() runs the driver in the caller's own context: no softirq. Contended, the packet waits for the qdisc's owner or the NET_TX softirq."),
+            toggle("use-stopped", "driver queue stopped (TX ring full or BQL limit)", STOPPED),
+            Control::note("Otherwise send() runs the driver in the caller's own context: no softirq. Contended, the packet waits for the qdisc's owner or NET_TX; with the queue stopped, a TX completion wakes it and NET_TX sends it."),
         ];
         // Refused (and drawn so, with the reason) while a packet waits at the start.
         let new_packet = Control::button(
@@ -61,7 +63,8 @@ impl View for SendPath {
         );
         let stage = edited(&w, *selected);
         let set_cost = ui.number(move |v| {
-            let ns = v.clamp(0, i64::from(COST_MAX)) as u32;
+            // Out of range, the model refuses it with the bound's sentence.
+            let ns = u32::from_i64(v);
             Ok(Command::Do(StageAction::SetCost { stage, ns }))
         });
         let restore = ui.act(StageAction::RestoreCosts);
@@ -106,7 +109,7 @@ mod tests {
         let scene = crate::build(&m, &0).0;
         assert_eq!(
             scene.find("off-net-tx").unwrap().text_content(),
-            Some("only with qdisc contention")
+            Some("only with qdisc contention or driver queue stopped")
         );
         m.apply(&StageAction::Use {
             technique: CONTENDED,
@@ -117,6 +120,22 @@ mod tests {
         assert_eq!(
             scene.find("total").unwrap().text_content(),
             Some("1,620 ns")
+        );
+    }
+
+    #[test]
+    fn a_stopped_queue_is_a_condition_the_learner_can_set() {
+        let m = SendPath::new(&Default::default());
+        let (_, controls, ui) = crate::build(&m, &0);
+        let Some(Control::Toggle(t)) = Control::find(&controls, "use-stopped") else {
+            panic!("stopped toggle");
+        };
+        assert_eq!(
+            ui.resolve(t.send, &crate::Input::Press).unwrap(),
+            Command::Do(StageAction::Use {
+                technique: STOPPED,
+                on: true
+            })
         );
     }
 

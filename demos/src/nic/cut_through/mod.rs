@@ -1,6 +1,13 @@
 //! Cut-through (CTPIO): one frame crosses PCIe in 64-byte chunks into the
 //! NIC; store-and-forward starts the wire after the last chunk, cut-through
-//! as soon as `threshold` chunks are in.
+//! as soon as `threshold` chunks are in. The CTPIO mode (`EF_CTPIO_MODE`,
+//! see [`mode`]) decides which of the two the NIC sends; the other lane is
+//! drawn beside it for comparison.
+//!
+//! The named hardware is an AMD Solarflare X2 adapter, whose fallback send is
+//! an ordinary DMA descriptor. UG1586 supports `ct` at 10 Gb and not at 25 Gb,
+//! so the default wire is 10 GbE; at the faster rates offered the cut-through
+//! lane shows generic cut-through physics, not an Onload setting.
 //!
 //! Sources: AMD Onload User Guide UG1586 ("CTPIO Modes": ct, sf, sf-np;
 //! `EF_CTPIO_CT_THRESH`; CTPIO statistics `ctpio_underflow_fail`); ef_vi
@@ -16,22 +23,25 @@
 //! reach the NIC, and, far more often in practice, jitter in how fast the
 //! CPU writes: a stall mid-frame (the "CPU stall" switch, seeded).
 
+mod mode;
 mod narrate;
 mod plan;
 #[cfg(test)]
 mod tests;
 
+pub use mode::{CtpioMode, CT_SUPPORTED_GBPS};
 pub use plan::{min_safe_threshold, ChunkState, Plan, CHUNK_BYTES};
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::rng::Rng;
 use crate::text::{decimal, plural};
 use serde::{Deserialize, Serialize};
 
-pub const CHUNKS_MIN: usize = 1;
-pub const CHUNKS_MAX: usize = 24;
-pub const PCIE_MIN: u32 = 8;
-pub const PCIE_MAX: u32 = 128;
+/// Frame size, in 64-byte chunks.
+pub const CHUNKS: Bound<usize> = Bound::new("frame size", " chunks", 1, 24);
+/// The rate the CPU's writes reach the NIC.
+pub const PCIE: Bound<u32> = Bound::new("PCIe rate", " Gb/s", 8, 128);
 /// Ethernet line rates offered, Gb/s (IEEE 802.3 10GBASE-R, 25GBASE-R,
 /// 50GBASE-R, 100GBASE-R).
 pub const WIRE_RATES: &[u32] = &[10, 25, 50, 100];
@@ -46,6 +56,7 @@ pub struct CutThroughConfig {
     pub pcie_gbps: u32,
     pub wire_gbps: u32,
     pub threshold: usize,
+    pub mode: CtpioMode,
     pub seed: u64,
 }
 
@@ -54,8 +65,9 @@ impl Default for CutThroughConfig {
         CutThroughConfig {
             chunks: 12,
             pcie_gbps: 32,
-            wire_gbps: 25,
+            wire_gbps: CT_SUPPORTED_GBPS,
             threshold: 1,
+            mode: CtpioMode::Ct,
             seed: 0x5EED_00C7,
         }
     }
@@ -71,6 +83,8 @@ pub struct CutThrough {
     pub wire_gbps: u32,
     /// Cut-through starts once this many chunks are in the NIC.
     pub threshold: usize,
+    /// `EF_CTPIO_MODE`: which of the two lanes is the frame the NIC sends.
+    pub mode: CtpioMode,
     /// Ticks elapsed; one tick is one chunk's time on PCIe.
     pub tick: u64,
     /// Break it: the CPU stalls before chunk `.0` for `.1` ticks.
@@ -90,38 +104,67 @@ pub enum CtAction {
     SetThreshold(usize),
     /// Set the threshold to the smallest that cannot run dry.
     UseSafeThreshold,
-    /// Break it in one move: a 100 GbE wire fed by PCIe at no more than
-    /// 32 Gb/s, starting after a single chunk, so the wire outruns the bus.
+    /// Break it in one move, on hardware that supports it: `ct` mode on a
+    /// 10 GbE wire, threshold 1, PCIe at no more than 32 Gb/s, and the CPU
+    /// stalls for the longest stall before chunk 1.
     BreakIt,
+    /// Choose `EF_CTPIO_MODE`.
+    SetMode(CtpioMode),
     /// Break it the usual way: the CPU stalls mid-frame (seeded), or not.
     SetJitter(bool),
 }
 
 impl CutThrough {
     fn validate_settings(c: &CutThroughConfig) -> Result<(), String> {
-        if !(CHUNKS_MIN..=CHUNKS_MAX).contains(&c.chunks) {
-            return Err(format!(
-                "frame size must be {CHUNKS_MIN} to {CHUNKS_MAX} chunks"
-            ));
-        }
-        if !(PCIE_MIN..=PCIE_MAX).contains(&c.pcie_gbps) {
-            return Err(format!("PCIe rate must be {PCIE_MIN} to {PCIE_MAX} Gb/s"));
-        }
+        CHUNKS.check(c.chunks)?;
+        PCIE.check(c.pcie_gbps)?;
         if !WIRE_RATES.contains(&c.wire_gbps) {
-            return Err("wire rate must be 10, 25, 50 or 100 Gb/s".into());
+            return Err(wire_rates_text(c.wire_gbps));
         }
-        if c.threshold < 1 || c.threshold > c.chunks {
-            return Err("threshold must be 1 to the frame size".into());
-        }
+        threshold_bound(c.chunks).check(c.threshold)?;
         Ok(())
+    }
+
+    /// The frame the NIC sends in this mode: the cut-through plan in `ct`,
+    /// the store-and-forward plan in `sf` and `sf-np`.
+    pub fn sent(&self) -> Plan {
+        if self.mode.cuts_through() {
+            self.cut_through()
+        } else {
+            self.store_and_forward()
+        }
+    }
+
+    /// Whether this frame goes out poisoned, and the NIC sends the fallback.
+    pub fn poisoned(&self) -> bool {
+        self.sent().underrun.is_some()
+    }
+
+    /// Whether the cut-through lane runs at a rate UG1586 supports `ct` at.
+    pub fn ct_supported(&self) -> bool {
+        self.wire_gbps <= CT_SUPPORTED_GBPS
+    }
+
+    /// The warning for `ct` on a wire faster than UG1586 supports it at.
+    fn generic_physics(&self) -> Option<Event> {
+        (self.mode.cuts_through() && !self.ct_supported()).then(|| {
+            Event::warn(format!(
+                "UG1586 supports ct at {CT_SUPPORTED_GBPS} Gb and not at 25 Gb: at {} Gb/s this cut-through lane is generic cut-through physics, not an Onload setting.",
+                self.wire_gbps
+            ))
+            .at("ct")
+        })
     }
 
     fn restart(&mut self, change: String) -> Outcome {
         self.tick = 0;
         let mut events = vec![Event::info(format!("{change} The clock restarts.")).at("settings")];
+        events.extend(self.generic_physics());
         let safe = self.safe_threshold();
         let rate_bound = min_safe_threshold(self.chunks, self.pcie_gbps, self.wire_gbps);
-        if self.threshold < safe && self.threshold >= rate_bound {
+        if !self.mode.cuts_through() {
+            // The threshold shapes only the comparison lane: nothing to warn of.
+        } else if self.threshold < safe && self.threshold >= rate_bound {
             events.push(
                 Event::warn(format!(
                     "The CPU stall will run a threshold of {} dry: {safe} chunk{} would ride it out.",
@@ -147,11 +190,7 @@ impl CutThrough {
     }
 
     fn set_chunks(&mut self, n: usize) -> Outcome {
-        if !(CHUNKS_MIN..=CHUNKS_MAX).contains(&n) {
-            return Err(Refusal::new(format!(
-                "A frame is {CHUNKS_MIN} to {CHUNKS_MAX} chunks; {n} is out of range."
-            )));
-        }
+        CHUNKS.admit(n)?;
         if n == self.chunks {
             return Err(Refusal::new(format!("The frame is already {n} chunks.")));
         }
@@ -177,11 +216,7 @@ impl CutThrough {
     }
 
     fn set_pcie(&mut self, gbps: u32) -> Outcome {
-        if !(PCIE_MIN..=PCIE_MAX).contains(&gbps) {
-            return Err(Refusal::new(format!(
-                "The PCIe rate is {PCIE_MIN} to {PCIE_MAX} Gb/s; {gbps} is out of range."
-            )));
-        }
+        PCIE.admit(gbps)?;
         if gbps == self.pcie_gbps {
             return Err(Refusal::new(format!("PCIe already delivers {gbps} Gb/s.")));
         }
@@ -191,9 +226,7 @@ impl CutThrough {
 
     fn set_wire(&mut self, gbps: u32) -> Outcome {
         if !WIRE_RATES.contains(&gbps) {
-            return Err(Refusal::new(format!(
-                "The wire runs at 10, 25, 50 or 100 Gb/s, not {gbps}."
-            )));
+            return Err(Refusal::new(wire_rates_text(gbps)));
         }
         if gbps == self.wire_gbps {
             return Err(Refusal::new(format!(
@@ -205,21 +238,23 @@ impl CutThrough {
     }
 
     fn set_threshold(&mut self, t: usize) -> Outcome {
-        if t < 1 || t > self.chunks {
-            return Err(Refusal::new(format!(
-                "The threshold is 1 to {} chunks (the whole frame); {t} is out of range.",
-                self.chunks
-            )));
-        }
+        threshold_bound(self.chunks).admit(t)?;
         if t == self.threshold {
             return Err(Refusal::new(format!("The threshold is already {t}.")));
         }
         self.threshold = t;
-        self.restart(format!(
+        let mut change = format!(
             "Cut-through now waits for {t} chunk{} ({} bytes) before it starts the wire.",
             plural(t),
             t as u64 * CHUNK_BYTES
-        ))
+        );
+        if !self.mode.cuts_through() {
+            change.push_str(&format!(
+                " In {} mode the NIC does not use it: only the cut-through lane changes.",
+                self.mode.env()
+            ));
+        }
+        self.restart(change)
     }
 
     fn use_safe(&mut self) -> Outcome {
@@ -236,18 +271,63 @@ impl CutThrough {
         ))
     }
 
+    /// The longest CPU stall, before chunk 1: at 10 GbE with PCIe at 32 Gb/s
+    /// or less, chunk 1 arrives at least 9 chunk times of PCIe after the
+    /// wire started, later than the 51.2 ns the wire takes to send chunk 0.
+    const BREAK_STALL: (usize, u64) = (1, STALL_TICKS.1);
+
     fn break_it(&mut self) -> Outcome {
         let pcie = self.pcie_gbps.min(32);
-        if (self.wire_gbps, self.pcie_gbps, self.threshold) == (100, pcie, 1) {
+        let chunks = self.chunks.max(2);
+        let broken = (
+            CtpioMode::Ct,
+            CT_SUPPORTED_GBPS,
+            pcie,
+            chunks,
+            1,
+            Some(Self::BREAK_STALL),
+        );
+        let now = (
+            self.mode,
+            self.wire_gbps,
+            self.pcie_gbps,
+            self.chunks,
+            self.threshold,
+            self.stall,
+        );
+        if now == broken {
             return Err(Refusal::new(
-                "It is already broken: a 100 GbE wire, PCIe at 32 Gb/s or less, threshold 1. Step to watch the underrun.",
+                "It is already broken: ct mode at 10 GbE, threshold 1, and the CPU stalls before chunk 1. Step to watch the underrun.",
             ));
         }
-        self.wire_gbps = 100;
-        self.pcie_gbps = pcie;
-        self.threshold = 1;
+        (
+            self.mode,
+            self.wire_gbps,
+            self.pcie_gbps,
+            self.chunks,
+            self.threshold,
+            self.stall,
+        ) = broken;
+        let (at, ticks) = Self::BREAK_STALL;
         self.restart(format!(
-            "Break it: the wire now runs at 100 Gb/s, PCIe delivers {pcie} Gb/s, and cut-through starts after one chunk."
+            "Break it: ct mode on a 10 GbE wire, PCIe at {pcie} Gb/s, cut-through after one chunk, and the CPU stalls for {} before it writes chunk {at}.",
+            self.fmt_ns(ticks * self.tick_units())
+        ))
+    }
+
+    fn set_mode(&mut self, mode: CtpioMode) -> Outcome {
+        if mode == self.mode {
+            return Err(Refusal::new(format!(
+                "EF_CTPIO_MODE is already {}.",
+                mode.env()
+            )));
+        }
+        self.mode = mode;
+        self.restart(format!(
+            "EF_CTPIO_MODE={} ({}): {}.",
+            mode.env(),
+            mode.name(),
+            mode.promise()
         ))
     }
 
@@ -324,6 +404,7 @@ impl Model for CutThrough {
             pcie_gbps: c.pcie_gbps,
             wire_gbps: c.wire_gbps,
             threshold: c.threshold,
+            mode: c.mode,
             tick: 0,
             stall: None,
             rng: Rng::new(c.seed),
@@ -332,9 +413,10 @@ impl Model for CutThrough {
 
     fn intro(&self) -> Event {
         Event::info(format!(
-            "A {}-byte frame waits to cross PCIe in {} chunks of {CHUNK_BYTES} bytes. Each Step is one tick: one more chunk delivered.",
+            "A {}-byte frame waits to cross PCIe in {} chunks of {CHUNK_BYTES} bytes, sent with EF_CTPIO_MODE={} (Onload's default is sf-np). Each Step is one tick: one more chunk delivered.",
             self.chunks as u64 * CHUNK_BYTES,
-            self.chunks
+            self.chunks,
+            self.mode.env()
         ))
     }
 
@@ -348,6 +430,7 @@ impl Model for CutThrough {
             CtAction::SetThreshold(t) => self.set_threshold(t),
             CtAction::UseSafeThreshold => self.use_safe(),
             CtAction::BreakIt => self.break_it(),
+            CtAction::SetMode(mode) => self.set_mode(mode),
             CtAction::SetJitter(on) => self.set_jitter(on),
         }
     }
@@ -366,6 +449,7 @@ impl Model for CutThrough {
             pcie_gbps: self.pcie_gbps,
             wire_gbps: self.wire_gbps,
             threshold: self.threshold,
+            mode: self.mode,
             seed: 0,
         })?;
         if let Some((at, ticks)) = self.stall {
@@ -382,6 +466,9 @@ impl Model for CutThrough {
         }
         if ct.start > sf.start {
             return Err("cut-through started later than store-and-forward".into());
+        }
+        if self.poisoned() && !self.mode.cuts_through() {
+            return Err("a store-and-forward mode sent a poisoned frame".into());
         }
         if (ct.underrun.is_none()) != (self.threshold >= self.safe_threshold()) {
             return Err("the safe threshold disagrees with the run".into());
@@ -417,6 +504,7 @@ impl Model for CutThrough {
                 "clock",
                 format!("tick {} · {}", self.tick, self.fmt_ns(self.now_units())),
             ),
+            Figure::new("mode", "EF_CTPIO_MODE", self.mode.env()),
             Figure::new("sf-first", "S&F first bit", self.fmt_ns(sf.start)),
             Figure::new("sf-last", "S&F last bit", self.fmt_ns(sf.end)),
             Figure::new("ct-first", "cut-through first bit", self.fmt_ns(ct.start)),
@@ -437,7 +525,7 @@ impl Model for CutThrough {
             ),
             Figure::new(
                 "ct-outcome",
-                "cut-through frame",
+                "cut-through lane",
                 if ct.underrun.is_some() {
                     "UNDERRUN"
                 } else {
@@ -445,12 +533,30 @@ impl Model for CutThrough {
                 },
             ),
             Figure::new(
+                "sent",
+                "frame the NIC sends",
+                match (self.mode.cuts_through(), self.poisoned()) {
+                    (true, true) => "cut-through, poisoned",
+                    (true, false) => "cut-through",
+                    (false, _) => "store-and-forward",
+                },
+            ),
+            Figure::new(
                 "fallback",
                 "fallback copy",
-                if ct.underrun.is_some() {
+                if self.poisoned() {
                     "sent by the NIC"
                 } else {
                     "not needed"
+                },
+            ),
+            Figure::new(
+                "ct-lane",
+                "ct on this wire",
+                if self.ct_supported() {
+                    "ct at 10 GbE, as UG1586 supports"
+                } else {
+                    "generic physics, not Onload ct"
                 },
             ),
             Figure::new(
@@ -471,24 +577,45 @@ impl Model for CutThrough {
         let (sf, ct) = (self.store_and_forward(), self.cut_through());
         let (wire_ns, pcie_ns) = self.chunk_ns();
         let mut out = vec![format!(
+            "EF_CTPIO_MODE={}: {}.",
+            self.mode.env(),
+            self.mode.promise()
+        )];
+        out.push(format!(
             "Store-and-forward waits for all {} chunks: its first bit leaves at {} and its last at {}.",
             self.chunks,
             self.fmt_ns(sf.start),
             self.fmt_ns(sf.end)
-        )];
+        ));
         match ct.underrun {
             None => out.push(format!(
-                "Cut-through starts after {} chunk{}, at {}: the first bit leaves {} ns sooner and the last at {}.",
+                "{} after {} chunk{}, at {}: the first bit leaves {} ns sooner and the last at {}.",
+                if self.mode.cuts_through() {
+                    "Cut-through starts"
+                } else {
+                    "In ct mode cut-through would start"
+                },
                 self.threshold,
                 plural(self.threshold),
                 self.fmt_ns(ct.start),
                 decimal(self.ns(sf.start - ct.start), 1),
                 self.fmt_ns(ct.end)
             )),
-            Some(k) => out.push(format!(
+            Some(k) if self.mode.cuts_through() => out.push(format!(
                 "Cut-through ran dry at {}: the wire wanted chunk {k} before it had arrived. A NIC cannot pause a frame, so it ends it with a deliberately bad FCS and the receiver drops it. The NIC then sends the fallback copy that ef_vi posted right after the CTPIO write, by DMA: the application does nothing.",
                 self.fmt_ns(ct.end)
             )),
+            Some(k) => out.push(format!(
+                "In ct mode this frame would run dry at {}, chunk {k} arriving after the wire wanted it, and go out poisoned. In {} mode the NIC waits for the whole frame, so nothing is poisoned and no fallback is needed.",
+                self.fmt_ns(ct.end),
+                self.mode.env()
+            )),
+        }
+        if !self.ct_supported() {
+            out.push(format!(
+                "UG1586 supports ct at {CT_SUPPORTED_GBPS} Gb and not at 25 Gb. At {} Gb/s the cut-through lane is the physics of any cut-through NIC, not an Onload setting.",
+                self.wire_gbps
+            ));
         }
         if let Some((at, ticks)) = self.stall {
             out.push(format!(
@@ -520,6 +647,21 @@ impl Model for CutThrough {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: preamble, FCS and inter-frame gap on the wire, PCIe packet headers, all but one CPU stall per frame, contention for the adapter's CTPIO resources, and the timing of the fallback DMA send."
+        "Leaves out: preamble, FCS and inter-frame gap on the wire, PCIe packet headers, all but one CPU stall per frame, contention for the adapter's CTPIO resources, the timing of the fallback DMA send, the CTPIO timeout for a frame written too slowly, what the adapter does with an invalid frame (sf-np promises never to send one poisoned), and other VIs on the port (sf-np on any of them holds all to store-and-forward)."
     }
+}
+
+/// The threshold runs from one chunk to the whole frame.
+pub fn threshold_bound(chunks: usize) -> Bound<usize> {
+    Bound::new("threshold", " chunks", 1, chunks)
+}
+
+/// The refusal for a wire rate not offered, from [`WIRE_RATES`].
+fn wire_rates_text(gbps: u32) -> String {
+    let rates: Vec<String> = WIRE_RATES.iter().map(u32::to_string).collect();
+    let (last, rest) = rates.split_last().expect("wire rates are offered");
+    format!(
+        "The wire runs at {} or {last} Gb/s, not {gbps}.",
+        rest.join(", ")
+    )
 }

@@ -433,8 +433,12 @@ impl Model for DescriptorRing {
         self.why_sentences()
     }
 
+    // x86: stores are not reordered with other stores, but a load may pass
+    // an older store to another address (Intel SDM vol. 3A, "Memory Ordering
+    // in P6 and More Recent Processor Families"). This ring's race is store
+    // against store, so on x86 only a write-combined doorbell can lose it.
     fn leaves_out() -> &'static str {
-        "Leaves out: the real 16-byte layouts, header buffers, today's ixgbe test of a non-zero length in place of DD (this ring tests DD, as e1000e does), descriptor prefetch and batched write-back, PCIe timing, and interrupts (see NAPI). The CPU here is weakly ordered like arm64; on x86 ordinary stores and loads keep program order, so only a write-combined doorbell can race there."
+        "Leaves out: the real 16-byte layouts, header buffers, today's ixgbe test of a non-zero length in place of DD (this ring tests DD, as e1000e does), descriptor prefetch and batched write-back, PCIe timing, and interrupts (see NAPI). The CPU here is weakly ordered like arm64; on x86 stores stay in program order with each other (a load may still pass an earlier store), so only a write-combined doorbell can race there."
     }
 }
 

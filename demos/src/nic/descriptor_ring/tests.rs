@@ -338,3 +338,12 @@ fn hex_groups_addresses_in_sixteen_bit_halves() {
     assert_eq!(hex(0x0010_1800), "0x0010_1800");
     assert_eq!(hex(0), "0x0000_0000");
 }
+
+#[test]
+fn the_x86_note_does_not_say_loads_keep_order_with_stores() {
+    // x86-TSO lets a load pass an older store to another address (Intel SDM
+    // vol. 3A): the old text said stores and loads keep program order.
+    let text = DescriptorRing::leaves_out();
+    assert!(!text.contains("stores and loads keep program order"));
+    assert!(text.contains("a load may still pass an earlier store"));
+}

@@ -12,12 +12,7 @@ use crate::text::plural;
 
 impl RdmaQp {
     pub(super) fn post_send(&mut self, wr: WorkRequest) -> Outcome {
-        if !(1..=MAX_LEN).contains(&wr.len) {
-            return Err(Refusal::new(format!(
-                "This model moves 1 to {MAX_LEN} bytes per WR; {} is out of range.",
-                wr.len
-            )));
-        }
+        LEN.admit(wr.len)?;
         if !matches!(self.qp, QpState::Rts | QpState::Err) {
             return Err(Refusal::new(format!(
                 "ibv_post_send fails (EINVAL): the QP is in {}, and sends need RTS.",
@@ -106,10 +101,13 @@ impl RdmaQp {
         self.polled.extend(got.iter().copied());
         let excess = self.polled.len().saturating_sub(POLLED_KEPT);
         self.polled.drain(..excess);
-        let text = format!(
+        let mut text = format!(
             "ibv_poll_cq returned {}: {list}. It read them straight from CQ memory, again without a system call.",
             got.len()
         );
+        if errors {
+            text.push_str(" An error completion carries no valid opcode: the app maps it back to what it posted through wr_id.");
+        }
         Ok(vec![if errors {
             Event::warn(text)
         } else {
@@ -133,11 +131,7 @@ impl RdmaQp {
     }
 
     pub(super) fn socket_send(&mut self, len: u32) -> Outcome {
-        if !(1..=MAX_LEN).contains(&len) {
-            return Err(Refusal::new(format!(
-                "This model sends 1 to {MAX_LEN} bytes; {len} is out of range."
-            )));
-        }
+        LEN.admit(len)?;
         self.counters.sock_sends += 1;
         self.counters.sock_syscalls += SOCKET_SEND_SYSCALLS;
         self.counters.sock_copies += SOCKET_SEND_COPIES;

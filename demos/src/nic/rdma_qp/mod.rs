@@ -30,9 +30,18 @@
 //! completion semantics; completions of one work queue are returned in
 //! order); rdma-core man pages `ibv_post_send(3)` (`IBV_WR_RDMA_WRITE`,
 //! `IBV_WR_RDMA_READ`, `IBV_SEND_SIGNALED`), `ibv_create_qp(3)`
-//! (`sq_sig_all`), `ibv_poll_cq(3)` (`byte_len` is meaningful for receive
-//! completions and for RDMA READ, not for a Send), `ibv_modify_qp(3)`
-//! (`rnr_retry`), `ibv_reg_mr(3)` (`IBV_ACCESS_REMOTE_WRITE` / `_READ`),
+//! (`sq_sig_all`), `ibv_poll_cq(3)` (when the status is not
+//! `IBV_WC_SUCCESS`, only `wr_id`, `status`, `qp_num` and `vendor_err` are
+//! valid: an error completion has no opcode the application may read, so it
+//! maps the completion back to its request through `wr_id`),
+//! `ibv_modify_qp(3)` (`rnr_retry`), `ibv_reg_mr(3)` (`IBV_ACCESS_LOCAL_WRITE`,
+//! `IBV_ACCESS_REMOTE_WRITE` / `_READ`; local read access is always
+//! granted, local write is not, and an RDMA READ writes what it reads into
+//! the local region, so that region needs `IBV_ACCESS_LOCAL_WRITE`),
+//! rdma-core `providers/mlx5/cq.c` `handle_good_req()` (the provider, not
+//! the man page, fills `byte_len` on the send side: for an RDMA READ with
+//! the bytes the CQE counts, for atomics with 8, for a Send or WRITE not
+//! at all),
 //! `ibv_create_cq(3)` and `ibv_get_async_event(3)` (a CQ overrun is an
 //! error, `IBV_EVENT_CQ_ERR`: the HCA does not wait for room).
 
@@ -43,12 +52,14 @@ mod report;
 #[cfg(test)]
 mod tests;
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// The registered region: its address in the application's virtual memory,
-/// its length and the local key `ibv_reg_mr()` returned.
+/// its length and the local key `ibv_reg_mr()` returned. It is registered
+/// with [`MR_ACCESS`].
 pub const MR_ADDR: u64 = 0x7f3a_4000;
 pub const MR_LEN: u64 = 4096;
 pub const LKEY: u32 = 0x2a05;
@@ -57,17 +68,21 @@ pub const LKEY: u32 = 0x2a05;
 pub const PEER_MR_ADDR: u64 = 0x5a10_0000;
 pub const PEER_MR_LEN: u64 = 4096;
 pub const RKEY: u32 = 0x71c3;
+/// The access flags of our region: local write, because an RDMA READ's
+/// data lands in it (`ibv_reg_mr(3)`: only local read is implied).
+pub const MR_ACCESS: &str = "IBV_ACCESS_LOCAL_WRITE";
 /// The message the demo moves.
 pub const MSG_BYTES: u32 = 1024;
-/// Largest transfer the model takes.
-pub const MAX_LEN: u32 = 16 * 1024;
-pub const DEPTH_MIN: usize = 1;
-pub const DEPTH_MAX: usize = 16;
+/// The bytes one transfer may move in this model.
+pub const LEN: Bound<u32> = Bound::new("transfer length", " bytes", 1, 16 * 1024);
+pub const SQ_DEPTH: Bound<usize> = Bound::new("SQ depth", " WQEs", 1, 16);
+pub const CQ_DEPTH: Bound<usize> = Bound::new("CQ depth", " CQEs", 1, 16);
 /// The peer's receive queue, and the receives it has posted at the start.
 pub const RQ_DEPTH: usize = 4;
 pub const RQ_PREPOSTED: usize = 2;
 /// `rnr_retry` is a 3-bit field; 7 means retry for ever (`ibv_modify_qp(3)`).
-pub const RNR_RETRY_MAX: u8 = 7;
+pub const RNR_RETRY: Bound<u8> = Bound::new("rnr_retry", "", 0, 7);
+pub const RNR_RETRY_MAX: u8 = RNR_RETRY.max;
 /// Completions kept in the "polled" history.
 pub const POLLED_KEPT: usize = 8;
 /// System calls each data-path verb makes: posting and polling are plain
@@ -330,9 +345,11 @@ pub struct Wqe {
 pub struct Cqe {
     pub wr_id: u64,
     pub status: WcStatus,
-    pub op: Op,
-    /// Bytes transferred: set only where `ibv_wc.byte_len` means something
-    /// on the send side, a successful RDMA READ.
+    /// `ibv_wc.opcode`, valid only when the status is success
+    /// (`ibv_poll_cq(3)`): an error or flush completion has none to read.
+    pub opcode: Option<Op>,
+    /// Bytes transferred: set only where mlx5 fills `ibv_wc.byte_len` on
+    /// the send side, a successful RDMA READ (`handle_good_req()`).
     pub byte_len: Option<u32>,
 }
 
@@ -436,14 +453,9 @@ impl Model for RdmaQp {
     type Action = RdmaAction;
 
     fn validate(config: &RdmaConfig) -> Result<(), String> {
-        for (name, depth) in [("SQ", config.sq_depth), ("CQ", config.cq_depth)] {
-            if !(DEPTH_MIN..=DEPTH_MAX).contains(&depth) {
-                return Err(format!("{name} depth must be {DEPTH_MIN} to {DEPTH_MAX}"));
-            }
-        }
-        if config.rnr_retry > RNR_RETRY_MAX {
-            return Err(format!("rnr_retry must be 0 to {RNR_RETRY_MAX}"));
-        }
+        SQ_DEPTH.check(config.sq_depth)?;
+        CQ_DEPTH.check(config.cq_depth)?;
+        RNR_RETRY.check(config.rnr_retry)?;
         Ok(())
     }
 
@@ -463,7 +475,7 @@ impl Model for RdmaQp {
 
     fn intro(&self) -> Event {
         Event::info(format!(
-            "Set-up is done (those calls did enter the kernel): a {MR_LEN}-byte region at {MR_ADDR:#x} is registered with lkey {LKEY:#x}, the peer gave us rkey {RKEY:#x} for its region, it has {RQ_PREPOSTED} receives posted, and the QP is in RTS. From here on the data path makes no system call."
+            "Set-up is done (those calls did enter the kernel): a {MR_LEN}-byte region at {MR_ADDR:#x} is registered with lkey {LKEY:#x} and {MR_ACCESS}, which an RDMA READ needs: the NIC writes the data it reads into this region; the peer gave us rkey {RKEY:#x} for its region, it has {RQ_PREPOSTED} receives posted, and the QP is in RTS. From here on the data path makes no system call."
         ))
     }
 
@@ -495,6 +507,6 @@ impl Model for RdmaQp {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the peer's own QP and its completion queue, atomics, memory windows, inline data, CQ events, the NIC's translation cache, and the reliable transport's PSNs, ACK coalescing and timeouts; one WQE is in flight at a time."
+        "Leaves out: the peer's own QP and its completion queue, atomics, memory windows, inline data, CQ events, the NIC's translation cache, and the reliable transport's PSNs, ACK coalescing and timeouts, and providers other than mlx5 (the send side's byte_len is mlx5's choice); one WQE is in flight at a time."
     }
 }

@@ -61,7 +61,7 @@ impl RdmaQp {
             Stage::Failed(status) => {
                 self.complete(at, status);
                 Ok(vec![Event::fault(format!(
-                    "NIC wrote an error completion for WR #{wr_id}: {}. Errors complete whether signaled or not; every WR after it will be flushed.",
+                    "NIC wrote an error completion for WR #{wr_id}: {}. Errors complete whether signaled or not; every WR after it will be flushed. Only wr_id, status, qp_num and vendor_err are valid in it, so the app finds the request by its wr_id.",
                     status.label()
                 ))
                 .at("cq")])
@@ -209,7 +209,7 @@ impl RdmaQp {
         self.cq.push_back(Cqe {
             wr_id: wqe.wr_id,
             status,
-            op: wqe.wr.op,
+            opcode: (status == WcStatus::Success).then_some(wqe.wr.op),
             byte_len: (status == WcStatus::Success && wqe.wr.op == Op::Read).then_some(wqe.wr.len),
         });
         self.counters.completed += 1;

@@ -40,14 +40,59 @@ fn a_send_takes_three_nic_steps_and_no_syscall() {
 
 #[test]
 fn a_send_completion_has_no_byte_len_a_read_completion_does() {
-    // ibv_poll_cq(3): byte_len is for receives, and for RDMA READ on the send side.
+    // On the send side the provider decides: mlx5's handle_good_req() sets
+    // byte_len for an RDMA READ (and atomics), not for a Send.
     let mut m = qp();
     post(&mut m, WorkRequest::valid());
     post(&mut m, WorkRequest::read());
     run_nic(&mut m);
     assert_eq!(m.cq[0].byte_len, None);
     assert_eq!(m.cq[1].byte_len, Some(MSG_BYTES));
-    assert_eq!(m.cq[1].op, Op::Read);
+    assert_eq!(m.cq[1].opcode, Some(Op::Read));
+}
+
+#[test]
+fn an_error_or_flush_completion_has_no_opcode_only_its_wr_id() {
+    // ibv_poll_cq(3): when the status is not success, only wr_id, status,
+    // qp_num and vendor_err are valid. The old model kept the opcode.
+    let mut m = qp();
+    post(&mut m, WorkRequest::valid());
+    let good = WorkRequest::valid();
+    post(
+        &mut m,
+        WorkRequest {
+            lkey: 0xdead,
+            ..good
+        },
+    );
+    post(&mut m, WorkRequest::read());
+    run_nic(&mut m);
+    let got: Vec<_> = m.cq.iter().map(|c| (c.wr_id, c.status, c.opcode)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, WcStatus::Success, Some(Op::Send)),
+            (2, WcStatus::LocProtErr, None),
+            (3, WcStatus::WrFlushErr, None),
+        ]
+    );
+    let polled = m.apply(&RdmaAction::PollCq).unwrap();
+    assert!(
+        polled[0].text.contains("through wr_id"),
+        "{}",
+        polled[0].text
+    );
+}
+
+#[test]
+fn the_region_is_registered_with_local_write_for_rdma_read() {
+    // ibv_reg_mr(3): local read is implied, local write is not; a READ
+    // writes into the local region.
+    assert_eq!(MR_ACCESS, "IBV_ACCESS_LOCAL_WRITE");
+    assert!(qp()
+        .intro()
+        .text
+        .contains("IBV_ACCESS_LOCAL_WRITE, which an RDMA READ needs"));
 }
 
 #[test]
@@ -253,4 +298,29 @@ fn invalid_configs_are_rejected() {
     ] {
         assert!(RdmaQp::validate(&bad).is_err());
     }
+}
+
+#[test]
+fn a_length_out_of_range_is_refused_with_the_bound() {
+    let mut m = qp();
+    let wr = WorkRequest {
+        len: LEN.max + 1,
+        ..WorkRequest::valid()
+    };
+    let refused = m.apply(&RdmaAction::PostSend(wr)).unwrap_err();
+    assert_eq!(refused.reason, LEN.out_of_range(LEN.max + 1));
+    let refused = m.apply(&RdmaAction::SocketSend(0)).unwrap_err();
+    assert_eq!(refused.reason, LEN.out_of_range(0));
+}
+
+#[test]
+fn a_depth_out_of_range_is_rejected_with_the_bound() {
+    let config = RdmaConfig {
+        sq_depth: SQ_DEPTH.max + 1,
+        ..RdmaConfig::default()
+    };
+    assert_eq!(
+        RdmaQp::validate(&config),
+        Err(SQ_DEPTH.out_of_range(SQ_DEPTH.max + 1))
+    );
 }

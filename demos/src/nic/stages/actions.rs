@@ -1,7 +1,7 @@
 //! The learner's moves on a path: walk the packet, change a cost, switch a
 //! technique (with what it requires), each narrated from the live numbers.
 
-use super::{names, Pipeline, Spec, StageAction, Walk, COST_MAX};
+use super::{names, Pipeline, Spec, StageAction, Walk, COST};
 use crate::model::{Event, Outcome, Refusal};
 use crate::text::{capitalised, ns, share_tenths, tenths};
 
@@ -99,13 +99,7 @@ impl Pipeline {
                 spec.stages.len()
             )));
         };
-        if cost > COST_MAX {
-            return Err(Refusal::new(format!(
-                "A stage may cost 0 to {}; {} is out of range.",
-                ns(COST_MAX),
-                ns(cost)
-            )));
-        }
+        COST.admit(cost)?;
         let old = self.costs[stage];
         if cost == old {
             return Err(Refusal::new(format!(

@@ -20,10 +20,13 @@ mod waterfall;
 
 pub use waterfall::{Row, RowWalk, Waterfall};
 
+use crate::bound::Bound;
 use serde::{Deserialize, Serialize};
 
-/// Longest a learner may make one stage, in nanoseconds.
-pub const COST_MAX: u32 = 10_000;
+/// What a learner may make one stage cost, in nanoseconds.
+pub const COST: Bound<u32> = Bound::new("stage cost", " ns", 0, 10_000);
+/// The longest, for the callers that only need the top of [`COST`].
+pub const COST_MAX: u32 = COST.max;
 
 /// One stage of a path, as a demo defines it.
 #[derive(Debug)]
@@ -123,6 +126,11 @@ pub struct Pipeline {
 
 /// The names of the techniques in `mask`, joined with "and".
 fn names(spec: &Spec, mask: u8) -> String {
+    joined(spec, mask, "and")
+}
+
+/// The names of the techniques in `mask`, joined with `word` ("and", "or").
+fn joined(spec: &Spec, mask: u8, word: &str) -> String {
     let list: Vec<&str> = spec
         .techniques
         .iter()
@@ -133,7 +141,7 @@ fn names(spec: &Spec, mask: u8) -> String {
     match list.as_slice() {
         [] => String::new(),
         [one] => (*one).to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
     }
 }
 
@@ -237,7 +245,8 @@ impl Pipeline {
     pub fn off_reason(&self, spec: &Spec, i: usize) -> Option<String> {
         let def = &spec.stages[i];
         if def.only_with != 0 && self.on & def.only_with == 0 {
-            return Some(format!("only with {}", names(spec, def.only_with)));
+            // Any one of them puts the stage on the path: "or", not "and".
+            return Some(format!("only with {}", joined(spec, def.only_with, "or")));
         }
         let removers = self.on & def.removed_by;
         (removers != 0).then(|| format!("removed by {}", names(spec, removers)))
@@ -248,7 +257,7 @@ impl Pipeline {
         if self.costs.len() != spec.stages.len() {
             return Err("one cost per stage".into());
         }
-        if self.costs.iter().any(|&c| c > COST_MAX) {
+        if self.costs.iter().any(|&c| !COST.contains(c)) {
             return Err("a stage costs more than the maximum".into());
         }
         if u32::from(self.on) >> spec.techniques.len() != 0 {

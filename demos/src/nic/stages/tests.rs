@@ -142,3 +142,42 @@ fn bad_inputs_are_refused_without_change() {
         assert_eq!(p, before);
     }
 }
+
+#[test]
+fn a_stage_on_the_path_with_either_of_two_techniques_says_or() {
+    // The old label joined them with "and", as if both were needed.
+    static EITHER: &[StageDef] = &[StageDef {
+        key: "wait",
+        name: "wait",
+        base_ns: 10,
+        removed_by: 0,
+        only_with: A | B,
+        cpu: true,
+    }];
+    static EITHER_SPEC: Spec = Spec {
+        stages: EITHER,
+        techniques: TECHS,
+        start: "start",
+        finish: "finish",
+    };
+    let p = Pipeline::new(&EITHER_SPEC);
+    assert_eq!(
+        p.off_reason(&EITHER_SPEC, 0).as_deref(),
+        Some("only with alpha or beta")
+    );
+}
+
+#[test]
+fn a_cost_out_of_range_is_refused_with_the_bound() {
+    let mut p = Pipeline::new(&SPEC);
+    let refused = p
+        .apply(
+            &SPEC,
+            &StageAction::SetCost {
+                stage: 0,
+                ns: COST.max + 1,
+            },
+        )
+        .unwrap_err();
+    assert_eq!(refused.reason, COST.out_of_range(COST.max + 1));
+}
