@@ -4,7 +4,7 @@
 
 use demos::laws::check_laws;
 use demos::nic::coalescing::{
-    Coalescing, CoalescingAction, CoalescingConfig, FRAME_SIZES, RATES, USECS_MAX,
+    Coalescing, CoalescingAction, CoalescingConfig, FRAMES, FRAME_SIZES, RATES, USECS,
 };
 use demos::nic::dma_map::{DmaMap, DmaMapAction, DmaMapConfig, Fate};
 use demos::{Model, Scenario, Timeline};
@@ -13,8 +13,8 @@ use proptest::prelude::*;
 fn coalescing_config() -> impl Strategy<Value = CoalescingConfig> {
     (
         prop::sample::select(RATES.to_vec()),
-        0u32..=250,
-        0u32..=64,
+        USECS.min..=USECS.max,
+        FRAMES.min..=FRAMES.max,
         any::<bool>(),
         prop::sample::select(FRAME_SIZES.to_vec()),
     )
@@ -45,7 +45,7 @@ fn near_tie_config() -> impl Strategy<Value = CoalescingConfig> {
                 let usecs = i64::from(rx_frames - 1) * i64::from(1_000_000 / rate_pps) + d;
                 let rx_usecs = u32::try_from(usecs)
                     .ok()
-                    .filter(|u| (1..=USECS_MAX).contains(u))?;
+                    .filter(|u| (1..=USECS.max).contains(u))?;
                 Some(CoalescingConfig {
                     rate_pps,
                     rx_usecs,
