@@ -318,7 +318,7 @@ impl Coalescing {
         self.adaptive = on;
         self.class = 1;
         self.changed(if on {
-            "ethtool -C rx-usecs 1 on ixgbe: dynamic mode. After every interrupt the driver picks the next wait from the bytes per microsecond it just saw, starting in the low-latency class (50 µs). It counts no frames. ixgbe has no adaptive-rx switch; that is how ice, i40e and mlx5 turn on schemes of their own.".into()
+            "ethtool -C rx-usecs 1 on ixgbe: dynamic mode. After every interrupt the driver picks the next wait from the bytes per microsecond it just saw, starting in the low-latency class (50 µs). It counts no frames. ixgbe has no adaptive-rx; ice, i40e and mlx5 have it, each with a scheme of its own.".into()
         } else {
             format!(
                 "Dynamic mode off: a fixed wait again, rx-usecs {} and rx-frames {}.",

@@ -39,7 +39,7 @@ impl DmaMap {
             let lesson = if self.recycle {
                 "the ring mapping and every recycled page keep their translations, so after each page's first use the IOTLB hits. Recycling keeps the IOTLB useful."
             } else {
-                "the ring mapping, made once, stays cached, while each buffer mapping is new and misses. Per-buffer mapping defeats the IOTLB."
+                "the ring mapping, made once, stays cached, while each buffer mapping is new and misses. Per-buffer mapping defeats the IOTLB; RX paths that recycle mapped pages keep it warm."
             };
             out.push(format!(
                 "{} frame{} took {} IOTLB miss{} and {} hit{}, {} of page walks in all: {lesson}",

@@ -187,6 +187,9 @@ fn per_frame_mapping_says_it_is_not_what_rx_paths_do() {
     let mut m = driver(false);
     let intro = m.intro().text;
     assert!(intro.contains("not what RX paths do"), "{intro}");
+    let mut seen = driver(false);
+    steps(&mut seen, SLOTS + 1);
+    assert!(seen.why()[0].contains("RX paths that recycle mapped pages keep it warm"));
     assert!(recycling(false)
         .intro()
         .text
