@@ -2,7 +2,7 @@
 //! the demo's own timing claims, over random settings and action sequences.
 
 use demos::laws::check_laws;
-use demos::nic::mmio::{Mmio, MmioAction, MmioConfig, OpKind, ISSUE_MAX, RTT_MIN};
+use demos::nic::mmio::{Mmio, MmioAction, MmioConfig, OpKind, ISSUE, RTT};
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
 
@@ -83,11 +83,11 @@ proptest! {
 #[test]
 fn one_posted_write_lands_half_a_round_trip_before_the_read_returns() {
     let m = Mmio::new(&MmioConfig {
-        issue_ns: ISSUE_MAX,
-        rtt_ns: RTT_MIN,
+        issue_ns: ISSUE.max,
+        rtt_ns: RTT.min,
         count: 1,
         work_ns: 200,
     });
-    assert_eq!(m.last_write_lands(), ISSUE_MAX + RTT_MIN / 2);
-    assert_eq!(m.reads_core_free(), ISSUE_MAX + RTT_MIN);
+    assert_eq!(m.last_write_lands(), ISSUE.max + RTT.min / 2);
+    assert_eq!(m.reads_core_free(), ISSUE.max + RTT.min);
 }

@@ -4,17 +4,17 @@
 
 use demos::laws::check_laws;
 use demos::nic::coalescing::{
-    Coalescing, CoalescingAction, CoalescingConfig, FRAME_SIZES, RATES, USECS_MAX,
+    Coalescing, CoalescingAction, CoalescingConfig, FRAMES, FRAME_SIZES, RATES, USECS,
 };
-use demos::nic::dma_map::{DmaMap, DmaMapAction, DmaMapConfig, Fate};
+use demos::nic::dma_map::{DmaMap, DmaMapAction, DmaMapConfig, Fate, SLOTS};
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
 
 fn coalescing_config() -> impl Strategy<Value = CoalescingConfig> {
     (
         prop::sample::select(RATES.to_vec()),
-        0u32..=250,
-        0u32..=64,
+        USECS.min..=USECS.max,
+        FRAMES.min..=FRAMES.max,
         any::<bool>(),
         prop::sample::select(FRAME_SIZES.to_vec()),
     )
@@ -45,7 +45,7 @@ fn near_tie_config() -> impl Strategy<Value = CoalescingConfig> {
                 let usecs = i64::from(rx_frames - 1) * i64::from(1_000_000 / rate_pps) + d;
                 let rx_usecs = u32::try_from(usecs)
                     .ok()
-                    .filter(|u| (1..=USECS_MAX).contains(u))?;
+                    .filter(|u| (1..=USECS.max).contains(u))?;
                 Some(CoalescingConfig {
                     rate_pps,
                     rx_usecs,
@@ -76,6 +76,7 @@ fn dma_action() -> impl Strategy<Value = DmaMapAction> {
         3 => Just(DmaMapAction::Map),
         3 => Just(DmaMapAction::DeviceWrite),
         3 => Just(DmaMapAction::Unmap),
+        3 => Just(DmaMapAction::Recycle),
         1 => Just(DmaMapAction::FlushTimer),
         2 => Just(DmaMapAction::StaleDma),
     ]
@@ -114,15 +115,15 @@ proptest! {
     }
 
     #[test]
-    fn dma_map_obeys_the_laws(strict in any::<bool>(), actions in prop::collection::vec(dma_action(), 0..120)) {
-        prop_assert_eq!(check_laws::<DmaMap>(DmaMapConfig { strict }, &actions), Ok(()));
+    fn dma_map_obeys_the_laws(strict in any::<bool>(), recycle in any::<bool>(), actions in prop::collection::vec(dma_action(), 0..120)) {
+        prop_assert_eq!(check_laws::<DmaMap>(DmaMapConfig { strict, recycle }, &actions), Ok(()));
     }
 
     /// Strict mode never lets a write through a stale translation; lazy
     /// mode never does so right after a flush.
     #[test]
-    fn stale_translations_exist_only_between_a_lazy_unmap_and_its_flush(strict in any::<bool>(), actions in prop::collection::vec(dma_action(), 0..120)) {
-        let mut m = DmaMap::new(&DmaMapConfig { strict });
+    fn stale_translations_exist_only_between_a_lazy_unmap_and_its_flush(strict in any::<bool>(), recycle in any::<bool>(), actions in prop::collection::vec(dma_action(), 0..120)) {
+        let mut m = DmaMap::new(&DmaMapConfig { strict, recycle });
         for action in &actions {
             let flushed = *action == DmaMapAction::FlushTimer;
             if m.apply(action).is_err() {
@@ -133,6 +134,22 @@ proptest! {
             }
             if *action == DmaMapAction::StaleDma && strict {
                 prop_assert_ne!(m.last.map(|a| a.fate), Some(Fate::StaleHit));
+            }
+        }
+    }
+
+    /// With recycling, a page is mapped on first use and unmapped on final
+    /// release only: maps never exceed the ring's slots plus the releases,
+    /// and (strict) every invalidation is a release's.
+    #[test]
+    fn recycling_maps_and_invalidates_only_at_first_use_and_release(strict in any::<bool>(), actions in prop::collection::vec(dma_action(), 0..120)) {
+        let mut m = DmaMap::new(&DmaMapConfig { strict, recycle: true });
+        for action in &actions {
+            let _ = m.apply(action);
+            let c = &m.counters;
+            prop_assert!(c.maps as usize <= SLOTS + c.unmaps as usize);
+            if strict {
+                prop_assert_eq!(c.invalidations, c.unmaps);
             }
         }
     }

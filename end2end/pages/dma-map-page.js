@@ -9,6 +9,9 @@ export class DmaMapPage extends DemoPage {
 
   async strict() { await this.page.getByTestId('mode-strict').check(); }
   async lazy() { await this.page.getByTestId('mode-lazy').check(); }
+  async recycling() { await this.page.getByTestId('buffers-recycle').check(); }
+  async perFrame() { await this.page.getByTestId('buffers-per-frame').check(); }
+  async recycle() { await this.page.getByTestId('recycle').click(); }
   async map() { await this.page.getByTestId('map').click(); }
   async unmap() { await this.page.getByTestId('unmap').click(); }
   async write() { await this.page.getByTestId('write').click(); }

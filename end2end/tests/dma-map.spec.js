@@ -22,6 +22,28 @@ test('per-buffer mapping: each buffer misses the IOTLB, the ring mapping hits', 
   await dm.expectFigure('hits', 1);
   await dm.expectFigure('misses', 3);
   await expect(page.getByTestId('why')).toContainText('Per-buffer mapping defeats the IOTLB');
+  await expect(page.getByTestId('buffers-note')).toContainText('Real RX paths keep pages mapped and recycle them');
+});
+
+test('recycling keeps pages mapped: no unmap, no invalidation, and the IOTLB hits', async ({ page }) => {
+  const dm = new DmaMapPage(page);
+  await dm.open();
+  await dm.recycling();
+  await dm.strict();
+  await dm.expectFigure('mode', 'strict');
+  await dm.steps(5);
+  await dm.steps(1);
+  await expect(dm.latest).toContainText('No unmap, so no IOTLB invalidation');
+  await dm.expectFigure('recycled', 1);
+  await dm.expectFigure('unmaps', 0);
+  await dm.expectFigure('invalidations', 0);
+  await dm.expectState('slot-0', 'mapped');
+  await expect(page.getByTestId('buffers-note')).toContainText('Recycling: pages stay mapped');
+  await expect(page.getByTestId('why')).toContainText('mapping per frame would have cost 1 more of each, and 1 IOTLB invalidation');
+  await dm.unmap();
+  await expect(dm.latest).toContainText('The page leaves the pool for good');
+  await dm.expectFigure('invalidations', 1);
+  await expectNoSeriousViolations(page);
 });
 
 test('lazy unmap leaves a stale translation; a late device write lands in a reused page', async ({ page }) => {

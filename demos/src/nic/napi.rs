@@ -18,20 +18,18 @@
 //! - while the interrupt is masked, arrivals raise nothing;
 //! - a packet that finds no free descriptor is dropped and counted.
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::{decimal, plural};
 use serde::{Deserialize, Serialize};
 
-pub const RING_MIN: usize = 4;
-pub const RING_MAX: usize = 64;
-pub const BUDGET_MIN: usize = 1;
-pub const BUDGET_MAX: usize = 64;
-pub const BURST_MIN: usize = 1;
-pub const BURST_MAX: usize = 64;
-/// Largest `napi_defer_hard_irqs` offered (the sysctl takes up to 2^31 - 1).
-pub const DEFER_MAX: u32 = 10;
-/// Largest `gro_flush_timeout` offered, in microseconds.
-pub const TIMEOUT_MAX_US: u32 = 1_000;
+pub const RING: Bound<usize> = Bound::new("ring size", " descriptors", 4, 64);
+pub const BUDGET: Bound<usize> = Bound::new("poll budget", " packets", 1, 64);
+pub const BURST: Bound<usize> = Bound::new("burst size", " packets", 1, 64);
+/// `napi_defer_hard_irqs` as offered here (the sysctl takes up to 2^31 - 1).
+pub const DEFER: Bound<u32> = Bound::new("napi_defer_hard_irqs setting", " empty polls", 0, 10);
+/// `gro_flush_timeout` as offered here, in microseconds.
+pub const TIMEOUT_US: Bound<u32> = Bound::new("gro_flush_timeout setting", " µs", 0, 1_000);
 /// Polls remembered for the history strip.
 pub const HISTORY: usize = 12;
 /// The softirq's own limits, across all NAPI instances of one CPU:
@@ -136,11 +134,7 @@ impl Napi {
     }
 
     fn burst(&mut self, n: usize) -> Outcome {
-        if !(BURST_MIN..=BURST_MAX).contains(&n) {
-            return Err(Refusal::new(format!(
-                "A burst is {BURST_MIN} to {BURST_MAX} packets; {n} is out of range."
-            )));
-        }
+        BURST.admit(n)?;
         let accepted = n.min(self.free());
         let dropped = n - accepted;
         self.bursts += 1;
@@ -283,11 +277,7 @@ impl Napi {
     }
 
     fn set_budget(&mut self, budget: usize) -> Outcome {
-        if !(BUDGET_MIN..=BUDGET_MAX).contains(&budget) {
-            return Err(Refusal::new(format!(
-                "The budget is {BUDGET_MIN} to {BUDGET_MAX} packets per poll; {budget} is out of range."
-            )));
-        }
+        BUDGET.admit(budget)?;
         if budget == self.budget {
             return Err(Refusal::new(format!("The budget is already {budget}.")));
         }
@@ -305,17 +295,10 @@ impl Model for Napi {
     type Action = NapiAction;
 
     fn validate(config: &NapiConfig) -> Result<(), String> {
-        if !(RING_MIN..=RING_MAX).contains(&config.ring_size) {
-            return Err(format!("ring size must be {RING_MIN} to {RING_MAX}"));
-        }
-        if !(BUDGET_MIN..=BUDGET_MAX).contains(&config.budget) {
-            return Err(format!("budget must be {BUDGET_MIN} to {BUDGET_MAX}"));
-        }
-        if config.defer_hard_irqs > DEFER_MAX || config.gro_flush_timeout_us > TIMEOUT_MAX_US {
-            return Err(format!(
-                "napi_defer_hard_irqs is 0 to {DEFER_MAX}, gro_flush_timeout 0 to {TIMEOUT_MAX_US} µs"
-            ));
-        }
+        RING.check(config.ring_size)?;
+        BUDGET.check(config.budget)?;
+        DEFER.check(config.defer_hard_irqs)?;
+        TIMEOUT_US.check(config.gro_flush_timeout_us)?;
         Ok(())
     }
 
@@ -557,12 +540,32 @@ mod tests {
                 ..base.clone()
             },
             NapiConfig {
-                defer_hard_irqs: DEFER_MAX + 1,
+                defer_hard_irqs: DEFER.max + 1,
                 ..base.clone()
             },
         ] {
             assert!(Napi::validate(&bad).is_err());
         }
+    }
+
+    #[test]
+    fn each_bound_is_one_sentence_for_validation_and_refusal() {
+        let bad = NapiConfig {
+            gro_flush_timeout_us: 1_001,
+            ..NapiConfig::default()
+        };
+        assert_eq!(
+            Napi::validate(&bad),
+            Err("The gro_flush_timeout setting is 0 to 1000 µs; 1001 µs is out of range.".into())
+        );
+        let mut m = Napi::new(&NapiConfig::default());
+        let why = m.apply(&NapiAction::SetBudget(65)).unwrap_err().reason;
+        assert_eq!(why, BUDGET.out_of_range(65));
+        let why = m.apply(&NapiAction::Burst(0)).unwrap_err().reason;
+        assert_eq!(
+            why,
+            "The burst size is 1 to 64 packets; 0 packets is out of range."
+        );
     }
 
     fn deferring(defer_hard_irqs: u32, gro_flush_timeout_us: u32) -> Napi {

@@ -7,11 +7,14 @@ use crate::draw::waterfall::{compare, cost_editor, edited, waterfall};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Table};
 use demos::nic::busy_poll::{
-    rate_index, rate_text, BusyPoll, BusyPollAction, BUSY, PMD, PREFER, RATES, RATE_MAX, RATE_MIN,
-    SPEC,
+    rate_index, rate_text, BusyPoll, BusyPollAction, BUSY, PMD, PREFER, RATE, RATES, SPEC,
 };
 use demos::nic::stages::{StageAction, COST_MAX};
 use demos::text::{ns, tenths};
+
+/// What the prefer switch stands for. irq_suspend_timeout belongs to epoll
+/// only (Documentation/networking/napi.rst, "epoll-based busy polling").
+const PREFER_NOTE: &str = "SO_PREFER_BUSY_POLL with napi_defer_hard_irqs and gro_flush_timeout (5.11) keeps the IRQ masked while the app polls. irq_suspend_timeout (6.13) does the same only for busy polling from epoll_wait(), not for a socket spinning in recvmsg().";
 
 /// What each mode costs at the chosen rate.
 fn cpu_table(m: &BusyPoll) -> Table {
@@ -93,11 +96,11 @@ fn verdict(m: &BusyPoll) -> List {
 fn chart(m: &BusyPoll) -> Figure {
     let plot = Plot::new(
         (100.0, 30.0, 930.0, 300.0),
-        (f64::from(RATE_MIN), f64::from(RATE_MAX), true),
+        (f64::from(RATE.min), f64::from(RATE.max), true),
         (10.0, 1e6, true),
     );
-    let lo = m.cpu_at(RATE_MIN);
-    let hi = m.cpu_at(RATE_MAX);
+    let lo = m.cpu_at(RATE.min);
+    let hi = m.cpu_at(RATE.max);
     let now = m.cpu();
     let rate = f64::from(m.rate_pps);
     let mut f = Figure::new(
@@ -128,8 +131,8 @@ fn chart(m: &BusyPoll) -> Figure {
     f.push(plot.series(
         "irq-line",
         &[
-            (f64::from(RATE_MIN), lo.irq_ns as f64),
-            (f64::from(RATE_MAX), hi.irq_ns as f64),
+            (f64::from(RATE.min), lo.irq_ns as f64),
+            (f64::from(RATE.max), hi.irq_ns as f64),
         ],
         "driver",
     ));
@@ -140,7 +143,7 @@ fn chart(m: &BusyPoll) -> Figure {
     f.push(plot.series("busy-line", &busy, "nic dashed"));
     if let Some(x) = now
         .crossover_pps
-        .filter(|r| (u64::from(RATE_MIN)..=u64::from(RATE_MAX)).contains(r))
+        .filter(|r| (u64::from(RATE.min)..=u64::from(RATE.max)).contains(r))
     {
         let (cx, cy) = plot.point((x as f64, now.irq_ns as f64));
         let label = Shape::text(
@@ -225,7 +228,7 @@ impl View for BusyPoll {
             toggle("use-busy-poll", "Kernel busy polling (SO_BUSY_POLL)", BUSY),
             Control::note("The reader spins in recvmsg(), running the driver's poll and the stack itself: no wakeup. The device IRQ still fires."),
             toggle("use-prefer", "Prefer busy polling, defer the IRQ", PREFER),
-            Control::note("SO_PREFER_BUSY_POLL with napi_defer_hard_irqs and gro_flush_timeout (5.11), or irq_suspend_timeout (6.13), keeps the IRQ masked while the app polls."),
+            Control::note(PREFER_NOTE),
             toggle("use-pmd", "User-space poll-mode driver (ef_vi, DPDK)", PMD),
             Control::note("The app polls the NIC's ring itself: no syscall, stack or copy."),
         ];
@@ -237,7 +240,7 @@ impl View for BusyPoll {
                 (rate_index(self.rate_pps) as i64, 0, last),
                 "",
                 ui.number(move |i| {
-                    let rate = RATES[i.clamp(0, last) as usize].clamp(RATE_MIN, RATE_MAX);
+                    let rate = RATES[i.clamp(0, last) as usize].clamp(RATE.min, RATE.max);
                     Ok(Command::Do(BusyPollAction::SetRate(rate)))
                 }),
             )
@@ -268,6 +271,31 @@ mod tests {
         assert_eq!(table.rows[0].cells[2].text, "700.0 %");
         let cheaper = &scene.list_named("cpu-verdict").unwrap().items[0].text;
         assert!(cheaper.contains("IRQs still firing"));
+    }
+
+    fn notes(controls: &[Control], out: &mut Vec<String>) {
+        for c in controls {
+            match c {
+                Control::Note(text) => out.push(text.clone()),
+                Control::Group(g) => notes(&g.controls, out),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn irq_suspend_timeout_is_said_to_be_for_epoll_only() {
+        let m = BusyPoll::new(&Default::default());
+        let mut all = Vec::new();
+        notes(&crate::build(&m, &0).1, &mut all);
+        let note = all
+            .iter()
+            .find(|n| n.contains("irq_suspend_timeout"))
+            .unwrap();
+        assert!(
+            note.contains("only for busy polling from epoll_wait()"),
+            "{note}"
+        );
     }
 
     #[test]

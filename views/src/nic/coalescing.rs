@@ -4,11 +4,11 @@
 
 use crate::control::Control;
 use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
-use crate::knob::knob;
+use crate::knob::bounded;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::nic::coalescing::{
-    Coalescing, CoalescingAction, Line, FRAMES_MAX, FRAME_SIZES, RATES, USECS_MAX, WINDOW_NS,
+    Coalescing, CoalescingAction, Line, FRAMES, FRAME_SIZES, RATES, USECS, WINDOW_NS,
 };
 use demos::text::{duration, grouped, tenths};
 
@@ -212,28 +212,28 @@ impl View for Coalescing {
             Control::group(
                 "ethtool -C",
                 vec![
-                    knob(
+                    bounded(
                         ui,
                         "rx-usecs",
                         "rx-usecs",
-                        (self.rx_usecs, 0, USECS_MAX),
-                        "µs",
+                        &USECS,
+                        self.rx_usecs,
                         false,
                         CoalescingAction::SetUsecs,
                     )
                     .step(5),
-                    knob(
+                    bounded(
                         ui,
                         "rx-frames",
                         "rx-frames",
-                        (self.rx_frames, 0, FRAMES_MAX),
-                        "packets",
+                        &FRAMES,
+                        self.rx_frames,
                         false,
                         CoalescingAction::SetFrames,
                     ),
                     Control::toggle(
                         "adaptive",
-                        "adaptive-rx",
+                        "ixgbe dynamic mode (rx-usecs 1)",
                         self.adaptive,
                         ui.act(CoalescingAction::SetAdaptive(!self.adaptive)),
                     ),

@@ -1,6 +1,7 @@
 //! A driver behind the IOMMU: the RX ring's buffers and their mappings,
 //! the IOMMU's IOTLB and flush queue, the host pages and who owns them now;
-//! the page table and the fault log.
+//! the page table and the fault log. Buffers are mapped per frame, or kept
+//! mapped and recycled as real RX paths do.
 
 use crate::control::Control;
 use crate::live::{Ui, View};
@@ -142,18 +143,36 @@ fn pages(m: &DmaMap) -> Shape {
     panel("pages", 654.0, "Host pages", rows)
 }
 
+/// How the driver treats its RX buffers, said under the panels.
+fn buffers_note(m: &DmaMap) -> String {
+    if m.recycle {
+        format!(
+            "Recycling: pages stay mapped round the ring, as page_pool and ixgbe_reuse_rx_page() keep them. {} recycled, {} unmapped.",
+            m.counters.recycled, m.counters.unmaps
+        )
+    } else {
+        "Per frame: map, receive, unmap, the DMA API's simplest use. Real RX paths keep pages mapped and recycle them.".to_string()
+    }
+}
+
 fn picture(m: &DmaMap) -> Figure {
+    let bottom = TOP + ROW * 7.0 + 16.0;
     let mut f = Figure::new(
         "dma-map",
         format!(
-            "{} mode: {} IOTLB entries, {} stale; {} queued for the flush",
+            "{} mode, {}: {} IOTLB entries, {} stale; {} queued for the flush",
             if m.strict { "Strict" } else { "Lazy" },
+            if m.recycle {
+                "pages recycled"
+            } else {
+                "buffers mapped per frame"
+            },
             m.iotlb.len(),
             m.stale_entries(),
             m.flush_queue.len()
         ),
         960.0,
-        TOP + ROW * 7.0 + 16.0,
+        bottom + 24.0,
     )
     .legend("nic", "mapped for the NIC")
     .legend("driver", "live translation")
@@ -163,18 +182,25 @@ fn picture(m: &DmaMap) -> Figure {
     f.push(slots(m));
     f.push(iommu(m));
     f.push(pages(m));
+    f.push(
+        Shape::text("buffers-note", 20.0, bottom + 8.0, buffers_note(m))
+            .start()
+            .size(Size::Small),
+    );
     f
 }
 
 fn page_table(m: &DmaMap) -> Table {
     let mut t = Table::new(
         "page-table",
-        "The IOMMU's page table for the NIC (cleared on every unmap)",
+        "The IOMMU's page table for the NIC (an entry goes on every unmap)",
         &["IOVA page", "PA page", "what"],
     );
     for &(iova, pa) in &m.page_table {
         let what = if pa == RING_PA {
             "descriptor ring (mapped once)"
+        } else if m.recycle {
+            "RX page (mapped once, recycled)"
         } else {
             "RX buffer (mapped per frame)"
         };
@@ -207,8 +233,13 @@ impl View for DmaMap {
         Scene::new(
             "Driver DMA behind the IOMMU",
             format!(
-                "{} mode. {} frame{} received, {} IOTLB miss(es), {} invalidation(s); {} stale translation(s) cached; {} stray write(s) landed, {} blocked.",
+                "{} mode, {}. {} frame{} received, {} IOTLB miss(es), {} invalidation(s); {} stale translation(s) cached; {} stray write(s) landed, {} blocked.",
                 if self.strict { "Strict" } else { "Lazy" },
+                if self.recycle {
+                    format!("{} page(s) recycled", c.recycled)
+                } else {
+                    "buffers mapped per frame".to_string()
+                },
                 c.frames,
                 plural(c.frames as usize),
                 c.misses,
@@ -224,36 +255,69 @@ impl View for DmaMap {
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
+        let config = |strict, recycle| DmaMapConfig { strict, recycle };
         let modes = vec![
             (
                 "lazy",
                 "lazy (iommu.strict=0)".to_string(),
-                ui.restart(DmaMapConfig { strict: false }),
+                ui.restart(config(false, self.recycle)),
             ),
             (
                 "strict",
                 "strict (iommu.strict=1)".to_string(),
-                ui.restart(DmaMapConfig { strict: true }),
+                ui.restart(config(true, self.recycle)),
             ),
         ];
+        let buffers = vec![
+            (
+                "per-frame",
+                "map and unmap per frame".to_string(),
+                ui.restart(config(self.strict, false)),
+            ),
+            (
+                "recycle",
+                "keep pages mapped, recycle them (page_pool)".to_string(),
+                ui.restart(config(self.strict, true)),
+            ),
+        ];
+        let driver = if self.recycle {
+            vec![
+                Control::button(
+                    "map",
+                    "Map a fresh page (first use)",
+                    ui.act(DmaMapAction::Map),
+                )
+                .primary(),
+                Control::button(
+                    "recycle",
+                    "Recycle a filled page, still mapped",
+                    ui.act(DmaMapAction::Recycle),
+                ),
+                Control::button(
+                    "unmap",
+                    "Release a filled page: unmap it",
+                    ui.act(DmaMapAction::Unmap),
+                ),
+            ]
+        } else {
+            vec![
+                Control::button(
+                    "map",
+                    "dma_map_single() a buffer",
+                    ui.act(DmaMapAction::Map),
+                )
+                .primary(),
+                Control::button(
+                    "unmap",
+                    "dma_unmap_single() a filled one",
+                    ui.act(DmaMapAction::Unmap),
+                ),
+            ]
+        };
         vec![
             Control::choice("mode", "Boot with", usize::from(self.strict), modes),
-            Control::group(
-                "Driver",
-                vec![
-                    Control::button(
-                        "map",
-                        "dma_map_single() a buffer",
-                        ui.act(DmaMapAction::Map),
-                    )
-                    .primary(),
-                    Control::button(
-                        "unmap",
-                        "dma_unmap_single() a filled one",
-                        ui.act(DmaMapAction::Unmap),
-                    ),
-                ],
-            ),
+            Control::choice("buffers", "RX buffers", usize::from(self.recycle), buffers),
+            Control::group("Driver", driver),
             Control::group(
                 "NIC and time",
                 vec![
@@ -269,7 +333,11 @@ impl View for DmaMap {
                     ),
                 ],
             ),
-            Control::note("Step runs the driver and the NIC: map, receive, unmap."),
+            Control::note(if self.recycle {
+                "Step runs the driver and the NIC: map each page once, then receive and recycle."
+            } else {
+                "Step runs the driver and the NIC: map, receive, unmap."
+            }),
             Control::danger_group(
                 "Break it",
                 vec![Control::button(
@@ -289,7 +357,10 @@ mod tests {
     use demos::Model;
 
     fn after(strict: bool, n: usize) -> DmaMap {
-        let mut m = DmaMap::new(&DmaMapConfig { strict });
+        let mut m = DmaMap::new(&DmaMapConfig {
+            strict,
+            recycle: false,
+        });
         for _ in 0..n {
             let a = m.next_auto().unwrap();
             m.apply(&a).unwrap();
@@ -318,5 +389,33 @@ mod tests {
             .filter(|s| s.has_class("fault"))
             .count();
         assert_eq!(hit, 1);
+    }
+
+    #[test]
+    fn the_picture_says_rx_paths_recycle_and_shows_recycled_pages() {
+        let m = after(false, 1);
+        let scene = crate::build(&m, &()).0;
+        let note = scene.find("buffers-note").unwrap().text_content().unwrap();
+        assert!(
+            note.contains("Real RX paths keep pages mapped and recycle them"),
+            "{note}"
+        );
+        let mut r = DmaMap::new(&DmaMapConfig {
+            strict: true,
+            recycle: true,
+        });
+        for _ in 0..SLOTS + 2 {
+            let a = r.next_auto().unwrap();
+            r.apply(&a).unwrap();
+        }
+        let scene = crate::build(&r, &()).0;
+        let note = scene.find("buffers-note").unwrap().text_content().unwrap();
+        assert!(note.starts_with("Recycling: pages stay mapped"), "{note}");
+        assert!(note.contains("1 recycled, 0 unmapped"), "{note}");
+        let table = scene.table_named("page-table").unwrap();
+        assert_eq!(
+            table.rows[1].cells[2].text,
+            "RX page (mapped once, recycled)"
+        );
     }
 }

@@ -3,13 +3,12 @@
 
 use crate::control::Control;
 use crate::draw::lanes::{assign_tracks, heading, Axis, Bar, LEFT, WIDTH};
+use crate::knob::bounded;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Item, List, Scene, Shape, Size};
-use demos::nic::mmio::{
-    Mmio, MmioAction, OpKind, Segment, SegmentKind, COUNT_MAX, COUNT_MIN, ISSUE_MAX, ISSUE_MIN,
-    RTT_MAX, RTT_MIN, WORK_MAX, WORK_MIN,
-};
+use demos::nic::mmio::{Mmio, MmioAction, OpKind, Segment, SegmentKind, COUNT, ISSUE, RTT, WORK};
 use demos::text::plural;
+use demos::Quantity;
 
 const LANE: f32 = 32.0;
 
@@ -226,26 +225,30 @@ impl View for Mmio {
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
         let act = |a| Ok(Command::Do(a));
         let mut out = vec![
-            Control::slider(
+            bounded(
+                ui,
                 "issue-cost",
                 "Issue cost",
-                (self.issue_ns as i64, ISSUE_MIN as i64, ISSUE_MAX as i64),
-                "ns",
-                ui.number(move |v| act(MmioAction::SetIssue(v.max(0) as u64))),
+                &ISSUE,
+                self.issue_ns,
+                false,
+                MmioAction::SetIssue,
             ),
-            Control::slider(
+            bounded(
+                ui,
                 "round-trip",
                 "PCIe round trip",
-                (self.rtt_ns as i64, RTT_MIN as i64, RTT_MAX as i64),
-                "ns",
-                ui.number(move |v| act(MmioAction::SetRoundTrip(v.max(0) as u64))),
+                &RTT,
+                self.rtt_ns,
+                false,
+                MmioAction::SetRoundTrip,
             ),
             Control::slider(
                 "op-count",
                 "Operations of each kind",
-                (self.count as i64, COUNT_MIN as i64, COUNT_MAX as i64),
+                COUNT.control_range(self.count),
                 "each",
-                ui.number(move |v| act(MmioAction::SetCount(v.max(0) as usize))),
+                ui.number(move |v| act(MmioAction::SetCount(usize::from_i64(v)))),
             ),
             Control::group(
                 "Clock",
@@ -267,12 +270,14 @@ impl View for Mmio {
         )
         .danger()];
         if self.hot_read {
-            danger.push(Control::slider(
+            danger.push(bounded(
+                ui,
                 "work",
                 "Real work per packet",
-                (self.work_ns as i64, WORK_MIN as i64, WORK_MAX as i64),
-                "ns",
-                ui.number(move |v| act(MmioAction::SetWork(v.max(0) as u64))),
+                &WORK,
+                self.work_ns,
+                false,
+                MmioAction::SetWork,
             ));
         }
         out.push(Control::danger_group("Break it", danger));

@@ -3,12 +3,13 @@
 
 use crate::control::{Control, Field};
 use crate::draw::geometry::PathData;
+use crate::knob::bounded;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::nic::napi::{
-    Line, Napi, NapiAction, NapiConfig, BUDGET_MAX, BUDGET_MIN, BURST_MAX, BURST_MIN, DEFER_MAX,
-    RING_MAX, RING_MIN, TIMEOUT_MAX_US,
+    Line, Napi, NapiAction, NapiConfig, BUDGET, BURST, DEFER, RING, TIMEOUT_US,
 };
+use demos::Quantity;
 
 const COLUMNS: usize = 8;
 const CELL: f32 = 30.0;
@@ -235,34 +236,35 @@ impl View for Napi {
                     "burst-size",
                     "Burst size (packets)",
                     6,
-                    BURST_MIN as i64,
-                    BURST_MAX as i64,
+                    BURST.min as i64,
+                    BURST.max as i64,
                 )],
                 "Send a burst",
                 ui.form(|values| {
-                    let n = values
-                        .first()
-                        .and_then(|v| v.trim().parse::<usize>().ok())
-                        .filter(|n| (BURST_MIN..=BURST_MAX).contains(n))
-                        .ok_or(format!("A burst is {BURST_MIN} to {BURST_MAX} packets."))?;
-                    Ok(Command::Do(NapiAction::Burst(n)))
+                    let text = values.first().map_or("", |v| v.trim());
+                    let n = text.parse::<usize>().map_err(|_| {
+                        format!("A burst is a whole number of packets; \"{text}\" is not.")
+                    })?;
+                    Ok(Command::Do(NapiAction::Burst(BURST.check(n)?)))
                 }),
             ),
-            Control::slider(
+            bounded(
+                ui,
                 "budget",
-                "Poll budget",
-                (budget as i64, BUDGET_MIN as i64, BUDGET_MAX as i64),
-                "per poll",
-                ui.number(|v| Ok(Command::Do(NapiAction::SetBudget(v.max(0) as usize)))),
+                "Poll budget (packets per poll)",
+                &BUDGET,
+                budget,
+                false,
+                NapiAction::SetBudget,
             ),
             Control::slider(
                 "ring-size",
                 "Ring size (restarts)",
-                (self.ring_size as i64, RING_MIN as i64, RING_MAX as i64),
-                "descriptors",
+                RING.control_range(self.ring_size),
+                RING.unit.trim_start(),
                 ui.number(move |v| {
                     Ok(Command::Restart(NapiConfig {
-                        ring_size: v.max(0) as usize,
+                        ring_size: usize::from_i64(v).clamp(RING.min, RING.max),
                         ..c1.clone()
                     }))
                 }),
@@ -273,11 +275,11 @@ impl View for Napi {
                     Control::slider(
                         "defer",
                         "napi_defer_hard_irqs",
-                        (i64::from(self.defer_hard_irqs), 0, i64::from(DEFER_MAX)),
-                        "empty polls",
+                        DEFER.control_range(self.defer_hard_irqs),
+                        DEFER.unit.trim_start(),
                         ui.number(move |v| {
                             Ok(Command::Restart(NapiConfig {
-                                defer_hard_irqs: v.clamp(0, i64::from(DEFER_MAX)) as u32,
+                                defer_hard_irqs: u32::from_i64(v).clamp(DEFER.min, DEFER.max),
                                 ..c2.clone()
                             }))
                         }),
@@ -285,15 +287,12 @@ impl View for Napi {
                     Control::slider(
                         "gro-timeout",
                         "gro_flush_timeout",
-                        (
-                            i64::from(self.gro_flush_timeout_us),
-                            0,
-                            i64::from(TIMEOUT_MAX_US),
-                        ),
-                        "µs",
+                        TIMEOUT_US.control_range(self.gro_flush_timeout_us),
+                        TIMEOUT_US.unit.trim_start(),
                         ui.number(move |v| {
                             Ok(Command::Restart(NapiConfig {
-                                gro_flush_timeout_us: v.clamp(0, i64::from(TIMEOUT_MAX_US)) as u32,
+                                gro_flush_timeout_us: u32::from_i64(v)
+                                    .clamp(TIMEOUT_US.min, TIMEOUT_US.max),
                                 ..c3.clone()
                             }))
                         }),

@@ -5,23 +5,34 @@
 //! Rules and sources:
 //! - `include/uapi/linux/ethtool.h`, `struct ethtool_coalesce`: interrupts
 //!   are coalesced until `(usecs > 0 && time_since_first_completion >=
-//!   usecs) || (max_frames > 0 && completed_frames >= max_frames)`; setting
-//!   both to zero is illegal (no interrupt would ever fire); `rx-usecs 0,
-//!   rx-frames 1` disables coalescing (`ethtool -C`, ethtool(8)).
+//!   usecs) || (max_frames > 0 && completed_frames >= max_frames)`;
+//!   `rx-usecs 0, rx-frames 1` disables coalescing (`ethtool -C`,
+//!   ethtool(8)). The header calls both zero illegal, since no interrupt
+//!   would ever fire, and leaves the check to each driver's `set_coalesce`.
+//!   This NIC refuses it, as `nfp_net_set_coalesce()` does (-EINVAL,
+//!   `drivers/net/ethernet/netronome/nfp/nfp_net_ethtool.c`).
 //! - The interrupt starts a NAPI poll that keeps polling while packets keep
 //!   coming and re-arms the interrupt only when the ring is empty
 //!   (`Documentation/networking/napi.rst`), so packets arriving during a
 //!   poll raise nothing.
-//! - Adaptive moderation (`adaptive-rx on`) here is the per-interrupt rule
-//!   of the Linux 3.x ixgbe driver (`ixgbe_update_itr()`, "simple
-//!   throttlerate management"): bytes per microsecond of the last interval
-//!   pick lowest latency (100,000 interrupts/s, 10 µs), low latency (20,000,
-//!   50 µs) or bulk (8,000, 125 µs), moving one class per interrupt: lowest
-//!   → low above 10 bytes/µs; low → bulk above 20, → lowest at 10 or less;
-//!   bulk → low at 20 or less. Today's ixgbe and `net_dim` step more finely.
-//! - CPU costs are this model's assumptions, matching the busy-poll demo:
-//!   1,500 ns per interrupt (MSI-X delivery and the hard IRQ) and 1,500 ns
-//!   per packet (the driver's poll and the stack).
+//! - Dynamic moderation here is ixgbe's dynamic ITR. ixgbe has no
+//!   `adaptive-rx` switch and no `rx-frames` (its ethtool ops declare
+//!   `ETHTOOL_COALESCE_USECS` only): `ethtool -C rx-usecs 1` selects dynamic
+//!   mode, starting at 20,000 interrupts/s (`ixgbe_set_coalesce()`,
+//!   `drivers/net/ethernet/intel/ixgbe/ixgbe_ethtool.c`). The per-interrupt
+//!   rule is Linux 3.x `ixgbe_update_itr()` ("simple throttlerate
+//!   management"): bytes per microsecond of the last interval pick lowest
+//!   latency (100,000 interrupts/s, 10 µs), low latency (20,000, 50 µs) or
+//!   bulk (8,000, 125 µs), moving one class per interrupt: lowest → low
+//!   above 10 bytes/µs; low → bulk above 20, → lowest at 10 or less; bulk →
+//!   low at 20 or less. Today's ixgbe steps more finely. `adaptive-rx` is
+//!   the switch of other drivers (ice, i40e, mlx5), with rules of their own
+//!   (the generic `net_dim` in `lib/dim/` for ice and mlx5) that this demo
+//!   does not model.
+//! - An interrupt is counted by the one rule the busy-poll demo uses
+//!   ([`Interrupt`]): MSI-X delivery and the hard IRQ delay the poll, and
+//!   only the handler is CPU time. The poll's cost per packet is the
+//!   busy-poll demo's too. Both are this model's assumptions.
 
 mod report;
 mod sim;
@@ -30,19 +41,25 @@ mod tests;
 
 pub use sim::{IrqRecord, Summary};
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::nic::busy_poll::{Interrupt, NAPI_POLL_NS};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// Offered packet rates (packets per second).
 pub const RATES: &[u32] = &[10_000, 20_000, 50_000, 100_000, 200_000, 500_000];
-pub const USECS_MAX: u32 = 250;
-pub const FRAMES_MAX: u32 = 64;
+/// `ethtool -C rx-usecs` and `rx-frames`, as this demo offers them.
+pub const USECS: Bound<u32> = Bound::new("rx-usecs setting", " µs", 0, 250);
+pub const FRAMES: Bound<u32> = Bound::new("rx-frames setting", " packets", 0, 64);
 /// Frame sizes offered: minimum-size frames, and full ones.
 pub const FRAME_SIZES: [u32; 2] = [64, 1514];
-/// CPU time per interrupt and per packet (assumptions, see above).
-pub const IRQ_NS: u64 = 1_500;
-pub const PACKET_NS: u64 = 1_500;
+/// The device interrupt, counted by the busy-poll demo's rule: the poll
+/// starts `IRQ.delay_ns()` after the interrupt fires, and a core spends
+/// `IRQ.cpu_ns()` on it.
+pub const IRQ: Interrupt = Interrupt::DEFAULT;
+/// CPU time per packet in the poll.
+pub const PACKET_NS: u64 = NAPI_POLL_NS as u64;
 /// One Step of the clock, and the end of the run.
 pub const STEP_NS: u64 = 50_000;
 pub const HORIZON_NS: u64 = 2_000_000;
@@ -50,12 +67,15 @@ pub const HORIZON_NS: u64 = 2_000_000;
 pub const WINDOW_NS: u64 = 250_000;
 /// A packet still waiting after this long is stranded.
 pub const STRANDED_NS: u64 = 1_000_000;
-/// ixgbe's adaptive classes: interval in µs and interrupts per second.
+/// ixgbe's dynamic ITR classes: interval in µs and interrupts per second.
 pub const CLASSES: [(&str, u32, u32); 3] = [
     ("lowest latency", 10, 100_000),
     ("low latency", 50, 20_000),
     ("bulk", 125, 8_000),
 ];
+
+/// Why this NIC refuses rx-usecs 0 with rx-frames 0 (see the module notes).
+pub const BOTH_ZERO: &str = "rx-usecs 0 with rx-frames 0 would never fire an interrupt. Whether that is refused is each driver's choice, not ethtool's; this one refuses it, as nfp does.";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoalescingConfig {
@@ -104,9 +124,10 @@ pub struct Coalescing {
     pub rate_pps: u32,
     pub rx_usecs: u32,
     pub rx_frames: u32,
+    /// ixgbe's dynamic ITR (`rx-usecs 1` on ixgbe), not `adaptive-rx`.
     pub adaptive: bool,
     pub frame_bytes: u32,
-    /// Adaptive only: the class index into [`CLASSES`].
+    /// Dynamic mode only: the class index into [`CLASSES`].
     pub class: usize,
     /// The clock, ns.
     pub now: u64,
@@ -138,7 +159,7 @@ pub enum CoalescingAction {
     SetUsecs(u32),
     /// `ethtool -C rx-frames`.
     SetFrames(u32),
-    /// `ethtool -C adaptive-rx on|off`.
+    /// ixgbe's dynamic ITR on or off (`ethtool -C rx-usecs 1` on ixgbe).
     SetAdaptive(bool),
     SetFrameBytes(u32),
     /// Break it: count packets only (rx-usecs 0, rx-frames 32) at 10 k pkt/s.
@@ -146,7 +167,7 @@ pub enum CoalescingAction {
 }
 
 impl Coalescing {
-    /// The rx-usecs in force: the adaptive class's, or the learner's.
+    /// The rx-usecs in force: the dynamic class's, or the learner's.
     pub fn usecs_now(&self) -> u32 {
         if self.adaptive {
             CLASSES[self.class].1
@@ -155,7 +176,7 @@ impl Coalescing {
         }
     }
 
-    /// The rx-frames in force (adaptive mode here times only).
+    /// The rx-frames in force (ixgbe's dynamic mode counts no frames).
     pub fn frames_now(&self) -> u32 {
         if self.adaptive {
             0
@@ -187,13 +208,10 @@ impl Model for Coalescing {
         if !RATES.contains(&c.rate_pps) {
             return Err("the packet rate is one of the offered rates".into());
         }
-        if c.rx_usecs > USECS_MAX || c.rx_frames > FRAMES_MAX {
-            return Err(format!(
-                "rx-usecs is 0 to {USECS_MAX}, rx-frames 0 to {FRAMES_MAX}"
-            ));
-        }
+        USECS.check(c.rx_usecs)?;
+        FRAMES.check(c.rx_frames)?;
         if c.rx_usecs == 0 && c.rx_frames == 0 {
-            return Err("rx-usecs and rx-frames cannot both be 0".into());
+            return Err(BOTH_ZERO.into());
         }
         if !FRAME_SIZES.contains(&c.frame_bytes) {
             return Err("frames are 64 or 1514 bytes".into());
@@ -269,6 +287,6 @@ impl Model for Coalescing {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: packet loss when the ring fills, the NAPI budget, interrupt throttling as ixgbe's EITR does it (a minimum gap between interrupts rather than a wait after the first packet), ixgbe's smoothing of adaptive steps, TX completions, and any jitter in arrivals."
+        "Leaves out: packet loss when the ring fills, the NAPI budget, interrupt throttling as ixgbe's EITR does it (a minimum gap between interrupts rather than a wait after the first packet), the finer steps of today's ixgbe dynamic mode, adaptive-rx as ice, i40e and mlx5 do it (net_dim and i40e's own rule), TX completions, and any jitter in arrivals."
     }
 }

@@ -24,11 +24,11 @@ impl Coalescing {
         )
     }
 
-    /// "rx-usecs 30 · rx-frames 32", or the adaptive class.
+    /// "rx-usecs 30 · rx-frames 32", or ixgbe's dynamic class.
     pub fn setting_label(&self) -> String {
         if self.adaptive {
             let (name, usecs, _) = CLASSES[self.class];
-            format!("adaptive: {name} ({usecs} µs)")
+            format!("ixgbe dynamic: {name} ({usecs} µs)")
         } else {
             format!("rx-usecs {} · rx-frames {}", self.rx_usecs, self.rx_frames)
         }
@@ -63,11 +63,11 @@ impl Coalescing {
         let mut out = Vec::new();
         if t.irqs > 0 {
             out.push(format!(
-                "{} interrupts carried {} packets, {} each: every interrupt costs {} of CPU, so fewer interrupts leave more CPU for packets ({} of a core used).",
+                "{} interrupts carried {} packets, {} each: every interrupt costs {} of CPU (the handler; MSI-X delivery only delays), so fewer interrupts leave more CPU for packets ({} of a core used).",
                 t.irqs,
                 t.done,
                 fixed(ratio(t.done, t.irqs, 1), 1),
-                duration(IRQ_NS),
+                duration(IRQ.cpu_ns()),
                 tenths(self.cpu_tenths())
             ));
             out.push(format!(
@@ -81,7 +81,7 @@ impl Coalescing {
         if self.adaptive {
             let (name, usecs, per_s) = CLASSES[self.class];
             out.push(format!(
-                "Adaptive moderation is in its {name} class: {usecs} µs, up to {} interrupts a second. It climbs when a lot of bytes arrive per microsecond and falls back when traffic thins, without anyone re-running ethtool.",
+                "ixgbe's dynamic mode is in its {name} class: {usecs} µs, up to {} interrupts a second. It climbs when a lot of bytes arrive per microsecond and falls back when traffic thins, without anyone re-running ethtool.",
                 grouped(i64::from(per_s))
             ));
         }
@@ -124,7 +124,7 @@ impl Coalescing {
         if t.irqs != t.by_frames + t.by_timer {
             return Err("an interrupt fired for no reason".into());
         }
-        if t.busy_ns > self.now + IRQ_NS + PACKET_NS {
+        if t.busy_ns > self.now + IRQ.cpu_ns() + PACKET_NS {
             return Err("the CPU worked longer than the clock ran".into());
         }
         if self.class >= CLASSES.len() {

@@ -145,9 +145,9 @@ impl Coalescing {
         } else {
             self.totals.by_timer += 1;
         }
-        self.totals.busy_ns += IRQ_NS;
+        self.totals.busy_ns += IRQ.cpu_ns();
         self.batch = 0;
-        self.poll_next_done = Some(t + IRQ_NS + PACKET_NS);
+        self.poll_next_done = Some(t + IRQ.delay_ns() + PACKET_NS);
         self.totals.busy_ns += PACKET_NS;
         self.recent_irqs.push_back(IrqRecord {
             number: self.totals.irqs,
@@ -280,15 +280,9 @@ impl Coalescing {
     }
 
     pub(super) fn set_usecs(&mut self, usecs: u32) -> Outcome {
-        if usecs > USECS_MAX {
-            return Err(Refusal::new(format!(
-                "rx-usecs is 0 to {USECS_MAX} here; {usecs} is out of range."
-            )));
-        }
+        USECS.admit(usecs)?;
         if usecs == 0 && self.rx_frames == 0 {
-            return Err(Refusal::new(
-                "rx-usecs 0 with rx-frames 0 would never fire an interrupt: ethtool refuses it. Set rx-frames first.",
-            ));
+            return Err(Refusal::new(format!("{BOTH_ZERO} Set rx-frames first.")));
         }
         if usecs == self.rx_usecs {
             return Err(Refusal::new(format!("rx-usecs is {usecs} already.")));
@@ -296,21 +290,15 @@ impl Coalescing {
         self.rx_usecs = usecs;
         let mut what = format!("ethtool -C rx-usecs {usecs}.");
         if self.adaptive {
-            what.push_str(" Adaptive moderation is on, so it chooses the wait itself.");
+            what.push_str(" ixgbe's dynamic mode is on, so the driver chooses the wait itself.");
         }
         self.changed(what)
     }
 
     pub(super) fn set_frames(&mut self, frames: u32) -> Outcome {
-        if frames > FRAMES_MAX {
-            return Err(Refusal::new(format!(
-                "rx-frames is 0 to {FRAMES_MAX} here; {frames} is out of range."
-            )));
-        }
+        FRAMES.admit(frames)?;
         if frames == 0 && self.rx_usecs == 0 {
-            return Err(Refusal::new(
-                "rx-frames 0 with rx-usecs 0 would never fire an interrupt: ethtool refuses it. Set rx-usecs first.",
-            ));
+            return Err(Refusal::new(format!("{BOTH_ZERO} Set rx-usecs first.")));
         }
         if frames == self.rx_frames {
             return Err(Refusal::new(format!("rx-frames is {frames} already.")));
@@ -322,18 +310,18 @@ impl Coalescing {
     pub(super) fn set_adaptive(&mut self, on: bool) -> Outcome {
         if on == self.adaptive {
             return Err(Refusal::new(if on {
-                "Adaptive moderation is on already."
+                "ixgbe's dynamic mode is on already."
             } else {
-                "Adaptive moderation is off already."
+                "ixgbe's dynamic mode is off already."
             }));
         }
         self.adaptive = on;
         self.class = 1;
         self.changed(if on {
-            "ethtool -C adaptive-rx on: after every interrupt the driver picks the next wait from the bytes per microsecond it just saw, starting in the low-latency class (50 µs).".into()
+            "ethtool -C rx-usecs 1 on ixgbe: dynamic mode. After every interrupt the driver picks the next wait from the bytes per microsecond it just saw, starting in the low-latency class (50 µs). It counts no frames. ixgbe has no adaptive-rx; ice, i40e and mlx5 have it, each with a scheme of its own.".into()
         } else {
             format!(
-                "ethtool -C adaptive-rx off: back to rx-usecs {} and rx-frames {}.",
+                "Dynamic mode off: a fixed wait again, rx-usecs {} and rx-frames {}.",
                 self.rx_usecs, self.rx_frames
             )
         })
@@ -348,7 +336,7 @@ impl Coalescing {
         }
         self.frame_bytes = bytes;
         self.changed(format!(
-            "Frames are now {bytes} bytes: the same packet rate carries {} the bytes, and bytes per microsecond are what adaptive moderation measures.",
+            "Frames are now {bytes} bytes: the same packet rate carries {} the bytes, and bytes per microsecond are what ixgbe's dynamic mode measures.",
             if bytes == 64 { "about a 24th of" } else { "about 24 times" }
         ))
     }

@@ -46,7 +46,7 @@ fn no_coalescing_is_one_interrupt_per_packet_and_the_shortest_wait() {
     let mut m = with(100_000, 0, 1);
     run(&mut m, 1_000_000);
     assert_eq!(m.totals.irqs, m.totals.arrived);
-    assert_eq!(m.avg_latency_ns(), IRQ_NS + PACKET_NS);
+    assert_eq!(m.avg_latency_ns(), IRQ.delay_ns() + PACKET_NS);
 }
 
 #[test]
@@ -73,9 +73,11 @@ fn packets_during_a_poll_raise_no_interrupt() {
 }
 
 #[test]
-fn both_zero_is_refused_like_ethtool() {
+fn both_zero_is_refused_by_this_driver_not_by_ethtool() {
     let mut m = with(100_000, 30, 0);
-    assert!(m.apply(&CoalescingAction::SetUsecs(0)).is_err());
+    let why = m.apply(&CoalescingAction::SetUsecs(0)).unwrap_err().reason;
+    assert!(why.contains("each driver's choice, not ethtool's"), "{why}");
+    assert!(!why.contains("ethtool refuses"), "{why}");
     let bad = CoalescingConfig {
         rx_usecs: 0,
         rx_frames: 0,
@@ -138,12 +140,61 @@ fn out_of_range_settings_are_refused_and_change_nothing() {
     let before = m.clone();
     for a in [
         CoalescingAction::SetRate(123),
-        CoalescingAction::SetUsecs(USECS_MAX + 1),
-        CoalescingAction::SetFrames(FRAMES_MAX + 1),
+        CoalescingAction::SetUsecs(USECS.max + 1),
+        CoalescingAction::SetFrames(FRAMES.max + 1),
         CoalescingAction::SetFrameBytes(100),
         CoalescingAction::SetAdaptive(false),
     ] {
         assert!(m.apply(&a).is_err(), "{a:?}");
     }
     assert_eq!(m, before);
+}
+
+#[test]
+fn an_interrupt_is_counted_as_busy_poll_counts_it() {
+    // One packet, no coalescing: MSI-X delivery (500 ns) and the handler
+    // (1,000 ns) delay the poll, but only the handler is CPU time, as in
+    // the busy-poll demo, whose plain SO_BUSY_POLL pays the handler alone.
+    let mut m = with(10_000, 0, 1);
+    m.apply(&CoalescingAction::Advance).unwrap();
+    assert_eq!(m.totals.done, 1);
+    assert_eq!(m.avg_latency_ns(), 500 + 1_000 + 1_500);
+    assert_eq!(m.totals.busy_ns, 1_000 + 1_500);
+    let mut bp = crate::nic::busy_poll::BusyPoll::new(&Default::default());
+    bp.apply(&crate::nic::busy_poll::BusyPollAction::Stage(
+        crate::nic::stages::StageAction::Use {
+            technique: crate::nic::busy_poll::BUSY,
+            on: true,
+        },
+    ))
+    .unwrap();
+    assert_eq!(bp.cpu().leftover_irq_ns, IRQ.cpu_ns());
+    let sentences = m.sentences().join(" ");
+    assert!(sentences.contains("costs 1.0 µs of CPU"), "{sentences}");
+}
+
+#[test]
+fn dynamic_mode_is_credited_to_ixgbe_rx_usecs_1_not_adaptive_rx() {
+    let mut m = with(100_000, 30, 32);
+    let events = m.apply(&CoalescingAction::SetAdaptive(true)).unwrap();
+    let text = &events[0].text;
+    assert!(text.starts_with("ethtool -C rx-usecs 1 on ixgbe"), "{text}");
+    assert!(!text.contains("adaptive-rx on"), "{text}");
+    assert!(m.setting_label().starts_with("ixgbe dynamic"));
+    assert!(Coalescing::leaves_out().contains("net_dim"));
+}
+
+#[test]
+fn the_settings_bounds_are_the_refusals() {
+    let mut m = with(100_000, 30, 32);
+    let why = m
+        .apply(&CoalescingAction::SetUsecs(251))
+        .unwrap_err()
+        .reason;
+    assert_eq!(why, USECS.out_of_range(251));
+    let bad = CoalescingConfig {
+        rx_frames: 65,
+        ..CoalescingConfig::default()
+    };
+    assert_eq!(Coalescing::validate(&bad), Err(FRAMES.out_of_range(65)));
 }

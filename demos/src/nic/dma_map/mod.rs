@@ -1,10 +1,25 @@
-//! A kernel driver behind the IOMMU: every RX buffer is mapped with
-//! `dma_map_single()` before the NIC may write it and unmapped with
-//! `dma_unmap_single()` after; the IOMMU caches translations in its IOTLB;
-//! unmapping must also invalidate the IOTLB, at once (strict) or in batches
-//! (lazy), and lazy mode leaves stale translations open meanwhile.
+//! A kernel driver behind the IOMMU, in one of two ways. Per frame: every RX
+//! buffer is mapped with `dma_map_single()` before the NIC may write it and
+//! unmapped with `dma_unmap_single()` after, the DMA API's simplest use.
+//! Recycling, what real RX paths do: a page is mapped once, stays mapped
+//! while it goes round the ring, and is unmapped only when it leaves for
+//! good. The IOMMU caches translations in its IOTLB; unmapping must also
+//! invalidate the IOTLB, at once (strict) or in batches (lazy), and lazy
+//! mode leaves stale translations open meanwhile.
 //!
 //! Rules and sources:
+//! - Recycling: ixgbe's `ixgbe_reuse_rx_page()`
+//!   (`drivers/net/ethernet/intel/ixgbe/ixgbe_main.c`) moves a cleaned
+//!   page, with its `dma` address, to the next slot to refill; the page is
+//!   only synced (`dma_sync_single_range_for_cpu()` before the CPU reads,
+//!   `..._for_device()` before the NIC writes again), never unmapped. A
+//!   `page_pool` created with `PP_FLAG_DMA_MAP` does the same for any
+//!   driver: it maps a page when it first allocates it, keeps the mapping
+//!   while the page is recycled (`page_pool_get_dma_addr()`), and unmaps it
+//!   only when the page leaves the pool (`net/core/page_pool.c`;
+//!   `Documentation/networking/page_pool.rst`). So map and unmap, and with
+//!   them IOTLB invalidations, happen only at a page's first use and final
+//!   release.
 //! - `Documentation/core-api/dma-api-howto.rst`: a streaming mapping is
 //!   made per buffer (`dma_map_single()` returns the bus address, here an
 //!   IOVA, that the device is given) and undone with `dma_unmap_single()`
@@ -40,8 +55,9 @@ use serde::{Deserialize, Serialize};
 
 /// RX buffers in the driver's ring.
 pub const SLOTS: usize = 4;
-/// IOTLB entries (a small cache, so that misses show).
-pub const IOTLB_ENTRIES: usize = 4;
+/// IOTLB entries: a small cache, so that misses show, but room for the
+/// ring and its four recycled pages, so that recycling can hit.
+pub const IOTLB_ENTRIES: usize = 5;
 /// Physical pages the driver's buffers come from, round robin.
 pub const POOL: &[u64] = &[
     0x3a01_0000,
@@ -60,13 +76,16 @@ pub const PAGE: u64 = 0x1000;
 pub const WALK_NS: u64 = 4 * 100;
 pub const INVALIDATE_NS: u64 = 1_000;
 pub const FQ_SIZE: usize = 256;
-/// Buffers the run maps before Step stops.
-pub const MAX_BUFFERS: u32 = 24;
+/// Frames the run receives before Step stops.
+pub const MAX_FRAMES: u32 = 24;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DmaMapConfig {
     /// `iommu.strict=1`: invalidate the IOTLB inside every unmap.
     pub strict: bool,
+    /// Keep RX pages mapped and recycle them (page_pool, ixgbe), rather
+    /// than map and unmap a buffer per frame.
+    pub recycle: bool,
 }
 
 /// An RX buffer slot of the driver's ring.
@@ -130,11 +149,14 @@ pub struct Counters {
     pub stale_dmas: u32,
     pub corrupted: u32,
     pub faults: u32,
+    /// Pages put back into the ring still mapped.
+    pub recycled: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DmaMap {
     pub strict: bool,
+    pub recycle: bool,
     pub slots: [SlotState; SLOTS],
     /// The IOMMU page table: present entries (IOVA page → PA page).
     pub page_table: Vec<(u64, u64)>,
@@ -165,8 +187,12 @@ pub enum DmaMapAction {
     Map,
     /// NIC: receive a frame into the oldest mapped buffer.
     DeviceWrite,
-    /// Driver: dma_unmap_single() the oldest written buffer, pass it up.
+    /// Driver: dma_unmap_single() the oldest written buffer, pass it up
+    /// (recycling: the page leaves the pool for good).
     Unmap,
+    /// Recycling: pass the oldest written buffer's frame up and put its
+    /// page back into the ring, still mapped.
+    Recycle,
     /// Lazy: the 10 ms flush-queue timer fires.
     FlushTimer,
     /// Break it: the device writes once more to the last unmapped IOVA.
@@ -203,6 +229,7 @@ impl Model for DmaMap {
     fn new(config: &DmaMapConfig) -> Self {
         DmaMap {
             strict: config.strict,
+            recycle: config.recycle,
             slots: [SlotState::Free; SLOTS],
             page_table: vec![(RING_IOVA, RING_PA)],
             iotlb: Vec::new(),
@@ -222,8 +249,13 @@ impl Model for DmaMap {
     }
 
     fn intro(&self) -> Event {
+        let buffers = if self.recycle {
+            "each RX page will be mapped once and recycled, still mapped, as page_pool and ixgbe do"
+        } else {
+            "every RX buffer will be mapped before the NIC writes it and unmapped after. That is the DMA API's simplest use, not what RX paths do: they keep pages mapped and recycle them (switch recycling on)"
+        };
         Event::info(format!(
-            "A NIC driver behind the IOMMU, {} mode. The descriptor ring is mapped once; every RX buffer will be mapped before the NIC writes it and unmapped after. Step runs the driver and the NIC.",
+            "A NIC driver behind the IOMMU, {} mode. The descriptor ring is mapped once; {buffers}. Step runs the driver and the NIC.",
             if self.strict { "strict" } else { "lazy" }
         ))
     }
@@ -233,6 +265,7 @@ impl Model for DmaMap {
             DmaMapAction::Map => self.map(),
             DmaMapAction::DeviceWrite => self.device_write(),
             DmaMapAction::Unmap => self.unmap(),
+            DmaMapAction::Recycle => self.recycle_page(),
             DmaMapAction::FlushTimer => self.flush_timer(),
             DmaMapAction::StaleDma => self.stale_dma(),
         }
@@ -242,15 +275,18 @@ impl Model for DmaMap {
         let written = matches!(self.slots[self.next_unmap], SlotState::Written { .. });
         let mapped = matches!(self.slots[self.next_write], SlotState::Mapped { .. });
         let free = self.slots[self.next_map] == SlotState::Free;
-        if written {
+        let more = self.counters.frames < MAX_FRAMES;
+        if written && self.recycle {
+            Ok(DmaMapAction::Recycle)
+        } else if written {
             Ok(DmaMapAction::Unmap)
-        } else if free && self.counters.maps < MAX_BUFFERS {
+        } else if free && self.counters.maps < MAX_FRAMES {
             Ok(DmaMapAction::Map)
-        } else if mapped {
+        } else if mapped && more {
             Ok(DmaMapAction::DeviceWrite)
         } else {
             Err(Refusal::new(format!(
-                "The run's {MAX_BUFFERS} buffers are done. Press Reset to run again."
+                "The run's {MAX_FRAMES} frames are done. Press Reset to run again."
             )))
         }
     }
@@ -268,6 +304,6 @@ impl Model for DmaMap {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the page walk caches and huge pages, IOVA allocator caching, per-CPU flush queues and their 256-entry trigger (a single driver here never fills one), scatter-gather mappings, swiotlb bounce buffers, and ATS device TLBs."
+        "Leaves out: the page walk caches and huge pages, IOVA allocator caching, per-CPU flush queues and their 256-entry trigger (a single driver here never fills one), scatter-gather mappings, swiotlb bounce buffers, and ATS device TLBs. Recycling here puts a page back as soon as its frame is passed up; ixgbe splits a page in two halves and flips between them, page_pool waits until the stack frees the page, and a page the stack still holds is released rather than reused."
     }
 }

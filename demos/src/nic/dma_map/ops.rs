@@ -36,8 +36,13 @@ impl DmaMap {
         self.slots[slot] = SlotState::Mapped { iova, pa };
         self.next_map = (slot + 1) % SLOTS;
         self.counters.maps += 1;
+        let call = if self.recycle {
+            "page_pool maps a page on first use"
+        } else {
+            "dma_map_single()"
+        };
         Ok(vec![Event::info(format!(
-            "dma_map_single(): a fresh page at PA {} gets IOVA {}, and the IOMMU's page table gains that entry. The driver writes the IOVA into RX descriptor {slot}.",
+            "{call}: a fresh page at PA {} gets IOVA {}, and the IOMMU's page table gains that entry. The driver writes the IOVA into RX descriptor {slot}.",
             hex(pa),
             hex(iova)
         ))
@@ -135,14 +140,21 @@ impl DmaMap {
         let after = format!(
             "Frame {frame} goes up the stack; its page is freed and handed to another task."
         );
+        let call = if self.recycle {
+            format!(
+                "The page leaves the pool for good, so page_pool unmaps it: dma_unmap_page({})",
+                hex(iova)
+            )
+        } else {
+            format!("dma_unmap_single({})", hex(iova))
+        };
         if self.strict {
             self.iotlb.retain(|e| e.iova != iova);
             self.free_iovas.push(iova);
             self.counters.invalidations += 1;
             self.counters.invalidation_ns += INVALIDATE_NS;
             return Ok(vec![Event::info(format!(
-                "dma_unmap_single({}): the entry is cleared and, strict, the IOTLB is invalidated before the call returns: {} of CPU waiting. {after}",
-                hex(iova),
+                "{call}: the entry is cleared and, strict, the IOTLB is invalidated before the call returns: {} of CPU waiting. {after}",
                 crate::text::ns(INVALIDATE_NS as i64)
             ))
             .at(format!("slot-{slot}"))
@@ -153,8 +165,7 @@ impl DmaMap {
         }
         self.flush_queue.push((iova, pa));
         let mut events = vec![Event::warn(format!(
-            "dma_unmap_single({}): the entry is cleared but, lazy, the IOTLB is not invalidated: the IOVA joins the flush queue ({} waiting). {after} Until the flush, the IOTLB may still translate {} to it.",
-            hex(iova),
+            "{call}: the entry is cleared but, lazy, the IOTLB is not invalidated: the IOVA joins the flush queue ({} waiting). {after} Until the flush, the IOTLB may still translate {} to it.",
             self.flush_queue.len(),
             hex(iova)
         ))
@@ -164,6 +175,41 @@ impl DmaMap {
             events.extend(self.flush("The flush queue is full"));
         }
         Ok(events)
+    }
+
+    /// Recycling: the frame goes up, and its page goes back into the slot
+    /// the driver refills next with its mapping intact (ixgbe_reuse_rx_page()
+    /// copies `dma` across; page_pool keeps it). Nothing is unmapped, so the
+    /// IOMMU has nothing to invalidate.
+    pub(super) fn recycle_page(&mut self) -> Outcome {
+        if !self.recycle {
+            return Err(Refusal::new(
+                "This driver maps per frame: switch page recycling on to keep pages mapped.",
+            ));
+        }
+        let slot = self.next_unmap;
+        let SlotState::Written { iova, pa, frame } = self.slots[slot] else {
+            return Err(Refusal::new(
+                "No buffer holds a received frame yet: nothing to recycle.",
+            ));
+        };
+        self.next_unmap = (slot + 1) % SLOTS;
+        self.slots[slot] = SlotState::Free;
+        // The cleaned slot is free now, so the next slot to refill is too:
+        // the ring fills and cleans in order.
+        let refill = self.next_map;
+        self.slots[refill] = SlotState::Mapped { iova, pa };
+        self.next_map = (refill + 1) % SLOTS;
+        if let Some(pi) = Self::pool_index(pa) {
+            self.pages[pi] = PageUse::Buffer(refill);
+        }
+        self.counters.recycled += 1;
+        Ok(vec![Event::done(format!(
+            "dma_sync_single_range_for_cpu(), then frame {frame} goes up the stack, and its page returns to RX descriptor {refill} still mapped: IOVA {} keeps its page-table entry and its IOTLB entry. No unmap, so no IOTLB invalidation.",
+            hex(iova)
+        ))
+        .at(format!("slot-{refill}"))
+        .at("iotlb")])
     }
 
     fn flush(&mut self, why: &str) -> Vec<Event> {

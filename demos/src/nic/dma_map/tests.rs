@@ -1,7 +1,24 @@
 use super::*;
 
 fn driver(strict: bool) -> DmaMap {
-    DmaMap::new(&DmaMapConfig { strict })
+    DmaMap::new(&DmaMapConfig {
+        strict,
+        recycle: false,
+    })
+}
+
+fn recycling(strict: bool) -> DmaMap {
+    DmaMap::new(&DmaMapConfig {
+        strict,
+        recycle: true,
+    })
+}
+
+fn run_to_end(m: &mut DmaMap) {
+    while let Ok(a) = m.next_auto() {
+        m.apply(&a).unwrap();
+        m.check().unwrap();
+    }
 }
 
 fn steps(m: &mut DmaMap, n: usize) {
@@ -108,14 +125,77 @@ fn lazy_does_not_reuse_an_iova_before_its_flush() {
 }
 
 #[test]
-fn the_run_stops_after_its_buffers() {
+fn the_run_stops_after_its_frames() {
     let mut m = driver(true);
-    while let Ok(a) = m.next_auto() {
-        m.apply(&a).unwrap();
-        m.check().unwrap();
-    }
-    assert_eq!(m.counters.maps, MAX_BUFFERS);
-    assert_eq!(m.counters.unmaps, MAX_BUFFERS);
+    run_to_end(&mut m);
+    assert_eq!(m.counters.maps, MAX_FRAMES);
+    assert_eq!(m.counters.unmaps, MAX_FRAMES);
+}
+
+#[test]
+fn recycling_maps_each_page_once_and_strict_invalidates_nothing() {
+    let mut per_frame = driver(true);
+    let mut recycled = recycling(true);
+    run_to_end(&mut per_frame);
+    run_to_end(&mut recycled);
+    assert_eq!(per_frame.counters.frames, MAX_FRAMES);
+    assert_eq!(recycled.counters.frames, MAX_FRAMES);
+    assert_eq!(per_frame.counters.invalidations, MAX_FRAMES);
+    let c = &recycled.counters;
+    assert_eq!(
+        (c.maps, c.unmaps, c.recycled),
+        (SLOTS as u32, 0, MAX_FRAMES)
+    );
+    assert_eq!((c.invalidations, c.invalidation_ns), (0, 0));
+    let why = recycled.why().join(" ");
+    assert!(
+        why.contains("24 frames needed only 4 maps and 0 unmaps: mapping per frame would have cost 24 more of each, and 24 IOTLB invalidations, 24,000 ns of CPU"),
+        "{why}"
+    );
+}
+
+#[test]
+fn recycled_pages_keep_their_translations_cached() {
+    let mut m = recycling(false);
+    run_to_end(&mut m);
+    // Cold misses only: the ring and each of the four pages once.
+    assert_eq!(m.counters.misses, 1 + SLOTS as u32);
+    assert_eq!(m.counters.hits, 2 * MAX_FRAMES - m.counters.misses);
+    assert!(m.flush_queue.is_empty() && m.stale_entries() == 0);
+    assert!(m.why()[0].contains("Recycling keeps the IOTLB useful"));
+}
+
+#[test]
+fn a_released_page_is_unmapped_and_invalidated_then_a_fresh_one_mapped() {
+    let mut m = recycling(true);
+    steps(&mut m, SLOTS + 1);
+    assert_eq!(m.next_auto().unwrap(), DmaMapAction::Recycle);
+    let events = m.apply(&DmaMapAction::Unmap).unwrap();
+    assert!(events[0]
+        .text
+        .starts_with("The page leaves the pool for good"));
+    assert_eq!(m.counters.invalidations, 1);
+    m.apply(&DmaMapAction::StaleDma).unwrap();
+    assert_eq!(m.last.unwrap().fate, Fate::Fault);
+    assert_eq!(m.next_auto().unwrap(), DmaMapAction::Map);
+    steps(&mut m, 1);
+    assert_eq!(m.counters.maps, SLOTS as u32 + 1);
+}
+
+#[test]
+fn per_frame_mapping_says_it_is_not_what_rx_paths_do() {
+    let mut m = driver(false);
+    let intro = m.intro().text;
+    assert!(intro.contains("not what RX paths do"), "{intro}");
+    let mut seen = driver(false);
+    steps(&mut seen, SLOTS + 1);
+    assert!(seen.why()[0].contains("RX paths that recycle mapped pages keep it warm"));
+    assert!(recycling(false)
+        .intro()
+        .text
+        .contains("as page_pool and ixgbe do"));
+    steps(&mut m, SLOTS + 1);
+    assert!(m.apply(&DmaMapAction::Recycle).is_err());
 }
 
 #[test]
@@ -125,5 +205,9 @@ fn impossible_moves_are_refused() {
     assert!(m.apply(&DmaMapAction::Unmap).is_err());
     assert!(m.apply(&DmaMapAction::StaleDma).is_err());
     assert!(m.apply(&DmaMapAction::FlushTimer).is_err());
+    assert!(m.apply(&DmaMapAction::Recycle).is_err());
     assert_eq!(m, driver(false));
+    let mut r = recycling(false);
+    assert!(r.apply(&DmaMapAction::Recycle).is_err());
+    assert_eq!(r, recycling(false));
 }

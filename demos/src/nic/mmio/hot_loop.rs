@@ -11,7 +11,7 @@ use super::schedule::{Segment, SegmentKind};
 use super::Mmio;
 
 /// Most packets drawn one by one; a longer run is drawn as one bar. With a
-/// read every pass takes at least `ISSUE_MIN + RTT_MIN` ns, so that loop
+/// read every pass takes at least `ISSUE.min + RTT.min` ns, so that loop
 /// always stays under this.
 pub const MAX_DRAWN: usize = 300;
 

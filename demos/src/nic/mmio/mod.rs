@@ -17,18 +17,15 @@ mod tests;
 pub use hot_loop::MAX_DRAWN;
 pub use schedule::{CoreState, Op, OpKind, Segment, SegmentKind};
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::decimal;
 use serde::{Deserialize, Serialize};
 
-pub const ISSUE_MIN: u64 = 10;
-pub const ISSUE_MAX: u64 = 200;
-pub const RTT_MIN: u64 = 100;
-pub const RTT_MAX: u64 = 2_000;
-pub const COUNT_MIN: usize = 1;
-pub const COUNT_MAX: usize = 16;
-pub const WORK_MIN: u64 = 20;
-pub const WORK_MAX: u64 = 2_000;
+pub const ISSUE: Bound<u64> = Bound::new("issue cost", " ns", 10, 200);
+pub const RTT: Bound<u64> = Bound::new("round-trip time", " ns", 100, 2_000);
+pub const COUNT: Bound<usize> = Bound::new("number of operations", "", 1, 16);
+pub const WORK: Bound<u64> = Bound::new("work per packet", " ns", 20, 2_000);
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MmioConfig {
@@ -78,21 +75,6 @@ pub enum MmioAction {
     SetHotRead(bool),
 }
 
-fn in_range<T: PartialOrd + Copy + std::fmt::Display>(
-    what: &str,
-    value: T,
-    min: T,
-    max: T,
-    unit: &str,
-) -> Result<(), Refusal> {
-    if value < min || value > max {
-        return Err(Refusal::new(format!(
-            "The {what} is {min} to {max}{unit}; {value}{unit} is out of range."
-        )));
-    }
-    Ok(())
-}
-
 impl Mmio {
     fn restart(&mut self, change: String) -> Outcome {
         self.now = 0;
@@ -106,7 +88,7 @@ impl Mmio {
     }
 
     fn set_issue(&mut self, ns: u64) -> Outcome {
-        in_range("issue cost", ns, ISSUE_MIN, ISSUE_MAX, " ns")?;
+        ISSUE.admit(ns)?;
         if ns == self.issue_ns {
             return Err(Refusal::new(format!("The issue cost is already {ns} ns.")));
         }
@@ -115,7 +97,7 @@ impl Mmio {
     }
 
     fn set_rtt(&mut self, ns: u64) -> Outcome {
-        in_range("round-trip time", ns, RTT_MIN, RTT_MAX, " ns")?;
+        RTT.admit(ns)?;
         if ns == self.rtt_ns {
             return Err(Refusal::new(format!("The round trip is already {ns} ns.")));
         }
@@ -124,7 +106,7 @@ impl Mmio {
     }
 
     fn set_count(&mut self, n: usize) -> Outcome {
-        in_range("number of operations", n, COUNT_MIN, COUNT_MAX, "")?;
+        COUNT.admit(n)?;
         if n == self.count {
             return Err(Refusal::new(format!(
                 "There are already {n} operations of each kind."
@@ -135,7 +117,7 @@ impl Mmio {
     }
 
     fn set_work(&mut self, ns: u64) -> Outcome {
-        in_range("work per packet", ns, WORK_MIN, WORK_MAX, " ns")?;
+        WORK.admit(ns)?;
         if ns == self.work_ns {
             return Err(Refusal::new(format!(
                 "The work per packet is already {ns} ns."
@@ -213,35 +195,11 @@ impl Model for Mmio {
     type Action = MmioAction;
 
     fn validate(c: &MmioConfig) -> Result<(), String> {
-        let check = |r: Result<(), Refusal>| r.map_err(|r| r.reason);
-        check(in_range(
-            "issue cost",
-            c.issue_ns,
-            ISSUE_MIN,
-            ISSUE_MAX,
-            " ns",
-        ))?;
-        check(in_range(
-            "round-trip time",
-            c.rtt_ns,
-            RTT_MIN,
-            RTT_MAX,
-            " ns",
-        ))?;
-        check(in_range(
-            "number of operations",
-            c.count,
-            COUNT_MIN,
-            COUNT_MAX,
-            "",
-        ))?;
-        check(in_range(
-            "work per packet",
-            c.work_ns,
-            WORK_MIN,
-            WORK_MAX,
-            " ns",
-        ))
+        ISSUE.check(c.issue_ns)?;
+        RTT.check(c.rtt_ns)?;
+        COUNT.check(c.count)?;
+        WORK.check(c.work_ns)?;
+        Ok(())
     }
 
     fn new(c: &MmioConfig) -> Self {

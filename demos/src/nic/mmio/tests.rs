@@ -102,9 +102,9 @@ fn loop_lanes_are_capped() {
     let plain = m.loop_segments(false);
     assert_eq!(plain.len(), 1);
     assert_eq!(plain[0].label, "1648 packets back to back");
-    m.apply(&MmioAction::SetIssue(ISSUE_MAX)).unwrap();
+    m.apply(&MmioAction::SetIssue(ISSUE.max)).unwrap();
     // The longest run, with the shortest pass a read loop can have.
-    let worst = m.horizon() / (ISSUE_MIN + RTT_MIN + WORK_MIN);
+    let worst = m.horizon() / (ISSUE.min + RTT.min + WORK.min);
     assert!(worst <= MAX_DRAWN as u64);
 }
 
@@ -146,4 +146,18 @@ fn the_core_lane_covers_the_whole_run_without_gaps() {
         assert!(segs.windows(2).all(|w| w[0].end == w[1].start));
         assert_eq!(segs.last().unwrap().end, m.horizon());
     }
+}
+
+#[test]
+fn validation_refusal_and_slider_read_one_bound_each() {
+    let bad = MmioConfig {
+        rtt_ns: RTT.max + 1,
+        ..MmioConfig::default()
+    };
+    assert_eq!(Mmio::validate(&bad), Err(RTT.out_of_range(RTT.max + 1)));
+    let mut m = Mmio::new(&MmioConfig::default());
+    let why = m.apply(&MmioAction::SetIssue(5)).unwrap_err().reason;
+    assert_eq!(why, "The issue cost is 10 to 200 ns; 5 ns is out of range.");
+    assert!(m.apply(&MmioAction::SetCount(COUNT.max + 1)).is_err());
+    assert!(m.apply(&MmioAction::SetWork(WORK.min - 1)).is_err());
 }
