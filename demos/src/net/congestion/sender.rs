@@ -467,8 +467,13 @@ impl Sender {
     /// include/net/tcp.h), so the RTO is at least SRTT + 200 ms, where
     /// RFC 6298 §2.4 would round a smaller sum up to its floor.
     fn set_rto(&mut self) {
+        self.rto = self.base_rto();
+    }
+
+    /// The RTO the estimator gives now, before any backoff doubles it.
+    pub fn base_rto(&self) -> u64 {
         let variance = (4 * self.rttvar).max(self.rto_min);
-        self.rto = (self.srtt + variance).min(RTO_MAX_NS);
+        (self.srtt + variance).min(RTO_MAX_NS)
     }
 
     /// When a tail loss probe would go out, had this sender SACK and TLP

@@ -652,7 +652,7 @@ impl Incast {
         format!(
             "Linux negotiates SACK and, when ACKs stop, sends a tail loss probe 2·SRTT = {} after its last segment (RFC 8985 §7.2), some {} before this timer: the probe's ACK carries a SACK that starts fast recovery, so the tail is resent within a few round trips, if the probe itself is not dropped.",
             duration(pto),
-            duration(s.rto.saturating_sub(pto))
+            duration(s.base_rto().saturating_sub(pto))
         )
     }
 }
@@ -847,7 +847,7 @@ impl Model for Incast {
             duration(self.path.serialise_ns),
             n.saturating_sub(1)
         )];
-        let timer = self.path.flows[0].sender.rto;
+        let timer = self.path.flows[0].sender.base_rto();
         out.push(format!(
             "A server that lost the tail of its answer gets fewer than three duplicate ACKs. Without SACK and a tail loss probe, as here, only its timer can recover it: SRTT + {} floor = {}, {}× the {} round trip, with the link idle meanwhile.",
             duration(rto),

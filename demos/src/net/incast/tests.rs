@@ -376,3 +376,24 @@ fn each_bound_is_refused_with_its_range() {
         Err("The bigger buffer is 64 to 4096 packets; 32 packets is out of range.".into())
     );
 }
+
+/// The why's timer is the estimator's RTO, not one doubled by a backoff:
+/// after the first request's timeouts it still reads SRTT + 200 ms.
+#[test]
+fn the_why_quotes_the_rto_before_backoff() {
+    let mut m = Incast::new(&config(16, LINUX));
+    while m.finished.is_empty() {
+        m.apply(&IncastAction::Slice).unwrap();
+    }
+    // Server 1 as a timeout leaves it: its RTO backed off, doubled.
+    m.path.flows[0].sender.rto *= 2;
+    let s = &m.path.flows[0].sender;
+    let why = m.why().join(" ");
+    assert!(
+        why.contains(&format!(
+            "SRTT + 200.0 ms floor = {},",
+            crate::text::duration(s.srtt + RTO_MIN_LINUX_NS)
+        )),
+        "{why}"
+    );
+}
