@@ -47,7 +47,8 @@ test('break it: a buffer of 30 BDPs lets cwnd and the RTT balloon', async ({ pag
 test('a click on a waiting packet loses it; starting flow 2 twice is refused', async ({ page }) => {
   const cc = new CongestionPage(page);
   await cc.open();
-  await cc.steps(5);
+  // Three round trips: 9 packets wait, none lost yet.
+  await cc.steps(3);
   await expect(cc.queueCell(0)).toHaveAttribute('data-state', 'on the wire');
   await cc.queueCell(3).click();
   await expect(cc.latest).toContainText('You dropped segment');
