@@ -335,9 +335,16 @@ impl Incast {
                 .at("link"),
             );
             if let Some((f, at, probe)) = self.first_waiting() {
+                // From `from` to `next` nothing arrives: a probe due in that
+                // stretch finds the port empty and gets through.
+                let fate = if (from..next).contains(&probe) {
+                    " The port is empty then, so the probe would get through, and the SACK it brings back would start fast recovery."
+                } else {
+                    ""
+                };
                 out.push(
                     Event::info(format!(
-                        "With SACK and a tail loss probe (Linux's default), server {} would have probed at {}, {} before its timer at {}.",
+                        "With SACK and a tail loss probe (Linux's default), server {} would have probed at {}, {} before its timer at {}.{fate}",
                         f + 1,
                         duration(probe),
                         duration(at.saturating_sub(probe)),

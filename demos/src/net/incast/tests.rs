@@ -312,6 +312,11 @@ fn a_waiting_server_is_told_when_its_tail_loss_probe_would_have_gone() {
     };
     let s = &m.path.flows[f].sender;
     assert!(probe < at);
+    // The default run: the probe falls in the quiet stretch, port empty.
+    assert!(
+        text.contains("The port is empty then, so the probe would get through"),
+        "{text}"
+    );
     assert_eq!(probe, s.last_send_at.max(at - s.rto) + 2 * s.srtt);
     assert!(
         text.contains(&format!(
