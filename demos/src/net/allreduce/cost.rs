@@ -147,8 +147,15 @@ impl Fabric {
     /// The tuner sees the topology, not a slow link or a straggler, so
     /// neither is in this line.
     pub fn nccl_tree_linear(&self) -> (u64, u64) {
-        let hops = u64::from(self.gpus.max(1).ilog2());
-        (2 * hops * self.alpha_ns, 4 * self.gpus as u64)
+        (
+            u64::from(self.nccl_tree_hops()) * self.alpha_ns,
+            4 * self.gpus as u64,
+        )
+    }
+
+    /// The α's in NCCL's tree latency: 2·⌊log₂N⌋ (`log2i`, up and down).
+    pub fn nccl_tree_hops(&self) -> u32 {
+        2 * self.gpus.max(1).ilog2()
     }
 
     /// NCCL's estimate of its pipelined double binary tree, ns.
@@ -157,9 +164,15 @@ impl Fabric {
         fixed + self.transfer_ns(units, bytes)
     }
 
-    /// The size above which the ring beats NCCL's pipelined tree, if any.
+    /// The size above which NCCL's tuner prefers the ring to its pipelined
+    /// tree, if any: both its estimates, and neither sees a fault.
     pub fn nccl_crossover_bytes(&self) -> Option<u64> {
-        self.crossover_of(self.linear(Algorithm::Ring), self.nccl_tree_linear())
+        let tuner = Fabric {
+            slow: None,
+            straggler: None,
+            ..*self
+        };
+        tuner.crossover_of(tuner.linear(Algorithm::Ring), tuner.nccl_tree_linear())
     }
 }
 
@@ -284,6 +297,13 @@ mod tests {
         }
         // Two GPUs: the same latency, and the ring moves less: no crossover.
         assert_eq!(fabric(2).nccl_crossover_bytes(), None);
+        // The tuner's choice does not move with a fault it cannot see.
+        let mut slow = fabric(8);
+        slow.slow = Some(SlowLink { gpu: 1, factor: 4 });
+        assert_eq!(
+            slow.nccl_crossover_bytes(),
+            fabric(8).nccl_crossover_bytes()
+        );
     }
 
     #[test]

@@ -377,8 +377,8 @@ impl AllReduce {
     fn nccl_sentence(&self) -> String {
         let n = self.gpus();
         let f = &self.fabric;
-        let hops = 2 * n.ilog2();
-        let cross = match self.healthy().nccl_crossover_bytes() {
+        let hops = f.nccl_tree_hops();
+        let cross = match f.nccl_crossover_bytes() {
             Some(x) => format!("so NCCL's ring–tree crossover is at {}", bytes_text(x)),
             None => format!("so with {n} GPUs the ring is never slower"),
         };
