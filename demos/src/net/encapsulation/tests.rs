@@ -346,3 +346,30 @@ fn the_why_says_a_cut_through_switch_forwards_the_fcs_it_received() {
         "{why}"
     );
 }
+
+/// The configuration bounds are demos::Bound: one sentence for each.
+#[test]
+fn each_bound_is_refused_with_its_range() {
+    let refused = |c: EncapConfig| Encapsulation::validate(&c).unwrap_err();
+    assert_eq!(
+        refused(EncapConfig {
+            mtu: 9001,
+            ..EncapConfig::default()
+        }),
+        "The MTU is 68 to 9000 bytes; 9001 bytes is out of range."
+    );
+    assert_eq!(
+        refused(EncapConfig {
+            ttl: 0,
+            ..EncapConfig::default()
+        }),
+        TTL.out_of_range(0)
+    );
+    assert_eq!(
+        refused(EncapConfig {
+            mss: 7,
+            ..EncapConfig::default()
+        }),
+        MSS.out_of_range(7)
+    );
+}
