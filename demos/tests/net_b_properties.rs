@@ -253,12 +253,40 @@ proptest! {
         }
     }
 
+    /// The same for NCCL's pipelined tree (its tuner's line): below the
+    /// crossover it is no slower than the ring, from it on the ring is no
+    /// slower. From 3 GPUs on it never loses to the unpipelined double tree:
+    /// that one takes 2⌈log₂N⌉ ≥ 4 steps of α, each moving at least half the
+    /// message through some port, so at least 2S/β in all. (With 2 GPUs the
+    /// unpipelined tree is 2 steps of S/(2β), and NCCL's half-bus-bandwidth
+    /// estimate is the slower line.)
+    #[test]
+    fn the_nccl_crossover_splits_the_pipelined_tree_and_ring(gpus in 2usize..=64, alpha_ns in 100u64..=1_000_000, gbps in 1u64..=1_000, bytes in 1u64..=1 << 34) {
+        let f = Fabric { gpus, alpha_ns, gbps, slow: None, straggler: None };
+        if gpus >= 3 {
+            prop_assert!(f.nccl_tree_ns(bytes) <= f.total_ns(Collective::DoubleTree, bytes));
+        }
+        if let Some(x) = f.nccl_crossover_bytes() {
+            let ring = |b| f.total_ns(Collective::Ring, b);
+            for below in [x / 2, x - 1] {
+                prop_assert!(f.nccl_tree_ns(below) <= ring(below), "{} bytes, crossover {}", below, x);
+            }
+            for above in [x, x + 1, 2 * x] {
+                prop_assert!(ring(above) <= f.nccl_tree_ns(above), "{} bytes, crossover {}", above, x);
+            }
+        } else {
+            // No crossover only when the ring's latency is no more than the
+            // pipeline's: 2(N − 1) ≤ 2⌊log₂N⌋, i.e. N = 2.
+            prop_assert_eq!(gpus, 2);
+        }
+    }
+
     /// N·S − (S − 1) ≤ B: the queue's peak (see the overflow test below)
     /// fits the port, so nothing overflows while no timer fires; later
     /// requests cannot peak higher, each server still adding at most one
     /// packet per link-time and S in all. A timer can still fire first, for a packet that
-    /// is only late: with a 1 ms floor, RTO = SRTT + 4·RTTVAR (RFC 6298 §2)
-    /// learned on an empty queue can be shorter than the RTT a full one
+    /// is only late: with a 1 ms floor, RTO = SRTT + max(4·RTTVAR, floor)
+    /// (Linux's rule) learned on an empty queue can be shorter than the RTT a full one
     /// causes (RFC 5682 §1). Its go-back-N resend is what may then overflow.
     /// When even the worst RTT stays under the RTO floor, no timer fires.
     #[test]
@@ -472,18 +500,22 @@ fn an_unharmed_first_request_takes_n_s_plus_one_link_times() {
     assert_eq!(r.duration_ns, 7 * m.path.serialise_ns);
 }
 
-/// 64 one-packet answers at 1 Gbit/s (12 µs a packet), 1 ms RTO floor: the
-/// last ACK comes back at 220 µs + 65 link-times = exactly the floor, and
-/// beats the timer; with one more µs of RTT the timer fires first.
+/// 64 one-packet answers, 1 ms RTO floor. The timer, armed at the send,
+/// fires at SRTT + 1 ms (Linux adds the floor to SRTT; the seeded SRTT is
+/// the RTT plus one link-time); the last ACK comes back after the RTT and
+/// 65 link-times. The RTT cancels: the ACK is in time when 64 link-times
+/// fit in 1 ms. At 768 Mbit/s a 1,500-byte packet takes 15,625 ns, and 64
+/// of them take exactly 1 ms: the ACK beats a timer due at the same
+/// instant; at 767 Mbit/s the timer fires first.
 #[test]
 fn the_last_ack_beats_a_timer_due_at_the_same_instant() {
-    let run = |rtt_us| {
+    let run = |link_mbps| {
         let m = run_incast(IncastConfig {
             senders: 64,
             burst: 1,
             buffer: 64,
-            link_mbps: 1_000,
-            rtt_us,
+            link_mbps,
+            rtt_us: 220,
             // A second request keeps the run going until the last ACK is in.
             requests: 2,
             mark_k: 1,
@@ -493,12 +525,17 @@ fn the_last_ack_beats_a_timer_due_at_the_same_instant() {
             },
             ..IncastConfig::default()
         });
-        assert_eq!(
-            m.rtt_ns + 65 * m.path.serialise_ns,
-            1_000_000 + (rtt_us - 220) * 1_000
-        );
-        m.timeouts()
+        let s = &m.path.flows[63].sender;
+        let last_ack = m.rtt_ns + 65 * m.path.serialise_ns;
+        let timer = m.rtt_ns + m.path.serialise_ns + 1_000_000;
+        (last_ack.cmp(&timer), m.timeouts(), s.rto_min)
     };
-    assert_eq!(run(220), 0);
-    assert!(run(221) > 0);
+    let (edge, timeouts, floor) = run(768);
+    assert_eq!(
+        (edge, timeouts, floor),
+        (std::cmp::Ordering::Equal, 0, 1_000_000)
+    );
+    let (edge, timeouts, _) = run(767);
+    assert_eq!(edge, std::cmp::Ordering::Greater);
+    assert!(timeouts > 0);
 }

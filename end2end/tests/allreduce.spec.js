@@ -28,7 +28,7 @@ test('ring all-reduce with 4 GPUs finishes in 6 steps with identical vectors', a
   await expect(ar.latest).toContainText('busbw = algbw × 2(N−1)/N = 24.63 GB/s');
 });
 
-test('the tree takes 2⌈log₂N⌉ steps and the table compares all three', async ({ page }) => {
+test('the tree takes 2⌈log₂N⌉ steps and the table compares them with NCCL\'s pipelined tree', async ({ page }) => {
   const ar = new AllReducePage(page);
   await ar.open();
   await ar.chooseAlgorithm('tree');
@@ -36,6 +36,8 @@ test('the tree takes 2⌈log₂N⌉ steps and the table compares all three', asy
   await ar.steps(4);
   await ar.expectFigure('identical', 'yes');
   await expect(page.getByTestId('time-ring')).toHaveText('4.1 ms');
+  // NCCL's tuner: 2⌊log₂4⌋ × 10 µs + 2 × 64 MiB / 25 GB/s.
+  await expect(page.getByTestId('time-nccl')).toHaveText('5.4 ms');
   await expect(page.getByTestId('cost-tree')).toHaveAttribute('data-state', 'chosen');
 });
 

@@ -11,18 +11,19 @@ async function expectNoSeriousAxe(page) {
 test('Reno: slow start doubles cwnd each round trip, overflows the buffer, then halves', async ({ page }) => {
   const cc = new CongestionPage(page);
   await cc.open();
-  await cc.expectFigure('cwnd', '3.0');
+  // Linux's initial window: 10 segments (RFC 6928).
+  await cc.expectFigure('cwnd', '10.0');
   await cc.expectFigure('ssthresh', '∞');
   const seen = [];
-  for (let i = 0; i < 5; i += 1) {
+  for (let i = 0; i < 3; i += 1) {
     await cc.step();
     seen.push(await cc.figure('cwnd').textContent());
   }
-  expect(seen).toEqual(['3.0', '6.0', '12.0', '24.0', '48.0']);
-  await cc.expectFigure('queue', '19/32');
+  expect(seen).toEqual(['10.0', '20.0', '40.0']);
+  await cc.expectFigure('queue', '9/32');
   await cc.step();
-  await cc.expectFigure('drops', 12);
-  await expect(cc.latest).toContainText('12 packets lost at the port');
+  await cc.expectFigure('drops', 6);
+  await expect(cc.latest).toContainText('6 packets lost at the port');
   await cc.step();
   await cc.step();
   await cc.expectFigure('ssthresh', '65.5');
@@ -37,8 +38,8 @@ test('break it: a buffer of 30 BDPs lets cwnd and the RTT balloon', async ({ pag
   await cc.expectFigure('queue', '0/1000');
   await cc.steps(40);
   await cc.expectFigure('time', '1.60 s');
-  await cc.expectFigure('cwnd', '1,210.0');
-  await cc.expectFigure('rtt', '726.0 ms');
+  await cc.expectFigure('cwnd', '1,271.0');
+  await cc.expectFigure('rtt', '762.0 ms');
   await cc.expectFigure('base-rtt', '40.0 ms');
   await expect(page.getByTestId('why')).toContainText('bufferbloat');
 });
@@ -46,7 +47,8 @@ test('break it: a buffer of 30 BDPs lets cwnd and the RTT balloon', async ({ pag
 test('a click on a waiting packet loses it; starting flow 2 twice is refused', async ({ page }) => {
   const cc = new CongestionPage(page);
   await cc.open();
-  await cc.steps(5);
+  // Three round trips: 9 packets wait, none lost yet.
+  await cc.steps(3);
   await expect(cc.queueCell(0)).toHaveAttribute('data-state', 'on the wire');
   await cc.queueCell(3).click();
   await expect(cc.latest).toContainText('You dropped segment');

@@ -8,7 +8,7 @@ async function expectNoSeriousAxe(page) {
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
 }
 
-test('16 answers of 16 packets overflow a 64-packet port and wait 200 ms for their timers', async ({ page }) => {
+test('16 answers of 16 packets overflow a 64-packet port and wait SRTT + 200 ms for their timers', async ({ page }) => {
   const inc = new IncastPage(page);
   await inc.open();
   await expect(inc.latest).toContainText('256 packets head for one port with room for 64');
@@ -19,16 +19,17 @@ test('16 answers of 16 packets overflow a 64-packet port and wait 200 ms for the
   await inc.expectFigure('waiting', 5);
   await expect(page.locator('[data-testid^="sender-"][data-state="waiting for its RTO"]')).toHaveCount(5);
   await inc.steps(26);
-  await expect(inc.latest).toContainText('Request 1 complete after 202.9 ms: 14.7 Mbit/s of goodput, 177 packets lost, 15 timeouts');
+  await expect(inc.latest).toContainText('Request 1 complete after 203.2 ms: 14.7 Mbit/s of goodput, 177 packets lost, 15 timeouts');
   await inc.expectFigure('timeouts', 15);
   await inc.expectFigure('goodput', '14.7 Mbit/s');
+  await expect(page.getByTestId('why')).toContainText('Without SACK and a tail loss probe, as here');
 });
 
 test('the sweep draws the collapse, and a 1 ms RTO floor lifts the curve', async ({ page }) => {
   const inc = new IncastPage(page);
   await inc.open();
   await inc.sweep();
-  await expect(inc.latest).toContainText('first falls below half the link at N = 6, with 27.2 Mbit/s');
+  await expect(inc.latest).toContainText('first falls below half the link at N = 6, with 27.1 Mbit/s');
   await expect(inc.curve(0)).toHaveAttribute('data-state', 'no fix');
   await inc.toggle('fine-rto');
   await expect(inc.latest).toContainText('RTO floor now 1.0 ms');

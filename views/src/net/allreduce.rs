@@ -10,9 +10,10 @@ use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::allreduce::cost::{algbw_x100, busbw_x100, size_curve, SlowLink, Straggler};
 use demos::net::allreduce::schedule::{chunk, Algorithm, Transfer, Tree};
 use demos::net::allreduce::{
-    bytes_text, AllReduce, AllReduceAction, AllReduceConfig, ELEMENTS_MAX, GPUS_MAX,
+    bytes_text, AllReduce, AllReduceAction, AllReduceConfig, ALPHA_NS, ELEMENTS, GBPS, GPUS,
 };
 use demos::text::{duration, fixed};
+use demos::Quantity;
 
 /// GPUs (rows) and elements (columns) the buffer grid draws.
 const SHOWN: usize = 16;
@@ -21,6 +22,8 @@ const ALGORITHMS: [(Algorithm, &str); 3] = [
     (Algorithm::Tree, "tree"),
     (Algorithm::DoubleTree, "double-tree"),
 ];
+/// The row and line of NCCL's pipelined tree, which the page does not step.
+const NCCL_TREE: &str = "NCCL's pipelined double binary tree (its tuner's estimate)";
 /// Message sizes the slider offers: 1 KiB to 16 GiB, ×4 apart.
 const SIZES: usize = 13;
 /// The break-it faults: GPU 1's link 4× slower, or GPU 1 late by 1 ms.
@@ -29,6 +32,12 @@ const STRAGGLER: Straggler = Straggler {
     gpu: 1,
     delay_ns: 1_000_000,
 };
+
+/// The α slider steps in whole µs inside the engine's bound (in ns).
+fn alpha_us_range(alpha_ns: u64) -> (i64, i64, i64) {
+    let (v, lo, hi) = ALPHA_NS.control_range(alpha_ns);
+    (v / 1_000, (lo + 999) / 1_000, hi / 1_000)
+}
 
 fn size_at(i: i64) -> u64 {
     1u64 << (10 + 2 * i.clamp(0, SIZES as i64 - 1))
@@ -327,12 +336,17 @@ fn cost_chart(m: &AllReduce) -> Figure {
     let curve = size_curve(&m.fabric);
     let lo_ns = curve
         .iter()
-        .map(|p| p.tree_ns.min(p.ring_ns))
+        .map(|p| p.tree_ns.min(p.ring_ns).min(p.nccl_tree_ns))
         .min()
         .unwrap_or(1);
     let hi_ns = curve
         .iter()
-        .map(|p| p.ring_ns.max(p.tree_ns).max(p.double_tree_ns))
+        .map(|p| {
+            p.ring_ns
+                .max(p.tree_ns)
+                .max(p.double_tree_ns)
+                .max(p.nccl_tree_ns)
+        })
         .max()
         .unwrap_or(10);
     let decade_below = |v: u64| 10f64.powi((v.max(1) as f64).log10().floor() as i32);
@@ -367,8 +381,9 @@ fn cost_chart(m: &AllReduce) -> Figure {
         350.0,
     )
     .legend("driver", "ring")
-    .legend("nic", "binary tree")
-    .legend("accent dashed", "double binary tree");
+    .legend("nic", "binary tree, unpipelined")
+    .legend("accent dashed", "double binary tree, unpipelined")
+    .legend("done", NCCL_TREE);
     f.push(plot.axes(&x_ticks, &y_ticks, "message size S (log)", "time (log)"));
     let series = |pick: fn(&demos::net::allreduce::cost::SizePoint) -> u64| -> Vec<(f64, f64)> {
         curve
@@ -383,15 +398,25 @@ fn cost_chart(m: &AllReduce) -> Figure {
         &series(|p| p.double_tree_ns),
         "accent dashed",
     ));
+    f.push(plot.series("nccl-line", &series(|p| p.nccl_tree_ns), "done"));
+    let shown = |x: &u64| (1024..1 << 30).contains(x);
     if let Some(x) = m
         .fabric
         .crossover_bytes(Algorithm::Ring, Algorithm::Tree)
-        .filter(|&x| (1024..1 << 30).contains(&x))
+        .filter(shown)
     {
+        f.push(plot.marker(
+            "crossover-textbook",
+            x as f64,
+            format!("unpipelined crossover {}", bytes_text(x)),
+            "nic",
+        ));
+    }
+    if let Some(x) = m.fabric.nccl_crossover_bytes().filter(shown) {
         f.push(plot.marker(
             "crossover",
             x as f64,
-            format!("crossover {}", bytes_text(x)),
+            format!("NCCL crossover {}", bytes_text(x)),
             "done",
         ));
     }
@@ -410,6 +435,8 @@ fn cost_chart(m: &AllReduce) -> Figure {
         let t = m.fabric.total_ns(a, m.message_bytes) as f64;
         now.push(plot.dot(&format!("dot-{}", a.label()), (s, t), class));
     }
+    let t = m.fabric.nccl_tree_ns(m.message_bytes) as f64;
+    now.push(plot.dot("dot-nccl", (s, t), "done"));
     f.push(Shape::group("now", now).focus("cost-chart"));
     f
 }
@@ -447,6 +474,22 @@ fn cost_table(m: &AllReduce) -> Table {
             row.class("done").state("chosen");
         }
     }
+    let ns = m.fabric.nccl_tree_ns(m.message_bytes);
+    let alg = algbw_x100(m.message_bytes, ns);
+    t.row(
+        "cost-nccl",
+        vec![
+            Cell::text(NCCL_TREE),
+            Cell::mono("pipelined"),
+            Cell::mono(duration(ns)).key("time-nccl"),
+            Cell::mono(format!("{} GB/s", fixed(alg as i64, 2))),
+            Cell::mono(format!(
+                "{} GB/s",
+                fixed(busbw_x100(alg, m.gpus()) as i64, 2)
+            ))
+            .key("busbw-nccl"),
+        ],
+    );
     t
 }
 
@@ -523,18 +566,16 @@ impl View for AllReduce {
                     Control::slider(
                         "gpus",
                         "GPUs",
-                        (c.gpus as i64, 2, GPUS_MAX as i64),
+                        GPUS.control_range(c.gpus),
                         "",
-                        restart(ui, |c, v| c.gpus = v.clamp(2, GPUS_MAX as i64) as usize),
+                        restart(ui, |c, v| c.gpus = usize::from_i64(v)),
                     ),
                     Control::slider(
                         "elements",
                         "Elements per vector",
-                        (c.elements as i64, 1, ELEMENTS_MAX as i64),
+                        ELEMENTS.control_range(c.elements),
                         "",
-                        restart(ui, |c, v| {
-                            c.elements = v.clamp(1, ELEMENTS_MAX as i64) as usize
-                        }),
+                        restart(ui, |c, v| c.elements = usize::from_i64(v)),
                     ),
                     Control::slider(
                         "message",
@@ -547,16 +588,18 @@ impl View for AllReduce {
                     Control::slider(
                         "alpha",
                         "α, latency per step",
-                        ((c.alpha_ns / 1_000) as i64, 1, 100),
+                        alpha_us_range(c.alpha_ns),
                         "µs",
-                        restart(ui, |c, v| c.alpha_ns = v.clamp(1, 100) as u64 * 1_000),
+                        restart(ui, |c, v| {
+                            c.alpha_ns = u64::from_i64(v).saturating_mul(1_000)
+                        }),
                     ),
                     Control::slider(
                         "beta",
                         "β, each GPU's link",
-                        (c.gbps as i64, 1, 400),
-                        "GB/s",
-                        restart(ui, |c, v| c.gbps = v.clamp(1, 400) as u64),
+                        GBPS.control_range(c.gbps),
+                        GBPS.unit.trim_start(),
+                        restart(ui, |c, v| c.gbps = u64::from_i64(v)),
                     ),
                 ],
             ),
@@ -641,6 +684,22 @@ mod tests {
     }
 
     #[test]
+    fn the_table_prices_nccls_pipelined_tree_apart_from_the_stepped_ones() {
+        let m = AllReduce::new(&AllReduceConfig::default());
+        let scene = crate::build(&m, &()).0;
+        let table = scene.table_named("cost").unwrap();
+        let nccl = table.rows.iter().find(|r| r.key == "cost-nccl").unwrap();
+        assert!(nccl.cells[0].text.starts_with("NCCL's pipelined"));
+        // 2·2·10 µs + 2·64 MiB / 25 GB/s = 40 µs + 5,368.7 µs.
+        assert_eq!(nccl.cells[2].text, "5.4 ms");
+        assert_eq!(
+            m.fabric.nccl_tree_ns(m.message_bytes),
+            40_000 + (128u64 << 20).div_ceil(25)
+        );
+        assert_eq!(table.rows[1].cells[0].text, "unpipelined binary tree");
+    }
+
+    #[test]
     fn the_chart_marks_the_crossover_and_sliders_restart() {
         let m = AllReduce::new(&AllReduceConfig::default());
         let (scene, controls, ui) = crate::build(&m, &());
@@ -648,7 +707,14 @@ mod tests {
             .text_content()
             .unwrap()
             .to_string();
-        assert!(label.starts_with("crossover "), "{label}");
+        // 4 GPUs, α = 10 µs, β = 25 GB/s: N·β·α·(N − 1 − ⌊log₂N⌋) = 1 MB.
+        assert_eq!(label, "NCCL crossover 976.5 KiB");
+        let textbook = scene.find("crossover-textbook").unwrap().children()[1]
+            .text_content()
+            .unwrap()
+            .to_string();
+        assert!(textbook.starts_with("unpipelined crossover "), "{textbook}");
+        assert!(scene.find("nccl-line").is_some());
         let Some(Control::Number(gpus)) = Control::find(&controls, "gpus") else {
             panic!("gpus slider");
         };

@@ -9,9 +9,10 @@ use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::congestion::sender::{Algorithm, Sender};
 use demos::net::congestion::{
     segments_tenths, Congestion, CongestionAction, CongestionConfig, MarkKind, BLOATED_BUFFER,
-    BUFFER_MAX, LINK_MBPS_MAX, RTT_MS_MAX,
+    BUFFER, LINK_MBPS, RTT_MS,
 };
 use demos::text::{duration, fixed};
+use demos::Quantity;
 
 /// Buffers up to this many packets are drawn cell by cell.
 const CELLS: usize = 48;
@@ -469,11 +470,9 @@ impl View for Congestion {
             Control::slider(
                 "rtt-2",
                 "Flow 2's base RTT (restarts)",
-                (c.flows[1].rtt_ms as i64, 1, RTT_MS_MAX as i64),
+                RTT_MS.control_range(c.flows[1].rtt_ms),
                 "ms",
-                restart(ui, &c, |c, v| {
-                    c.flows[1].rtt_ms = v.clamp(1, RTT_MS_MAX as i64) as u64
-                }),
+                restart(ui, &c, |c, v| c.flows[1].rtt_ms = u64::from_i64(v)),
             ),
         ]);
         vec![
@@ -492,23 +491,23 @@ impl View for Congestion {
                     Control::slider(
                         "rate",
                         "Bottleneck rate",
-                        (c.link_mbps as i64, 1, LINK_MBPS_MAX as i64),
+                        LINK_MBPS.control_range(c.link_mbps),
                         "Mbit/s",
-                        restart(ui, &c, |c, v| c.link_mbps = v.clamp(1, LINK_MBPS_MAX as i64) as u64),
+                        restart(ui, &c, |c, v| c.link_mbps = u64::from_i64(v)),
                     ),
                     Control::slider(
                         "rtt",
                         "Flow 1's base RTT",
-                        (c.flows[0].rtt_ms as i64, 1, RTT_MS_MAX as i64),
+                        RTT_MS.control_range(c.flows[0].rtt_ms),
                         "ms",
-                        restart(ui, &c, |c, v| c.flows[0].rtt_ms = v.clamp(1, RTT_MS_MAX as i64) as u64),
+                        restart(ui, &c, |c, v| c.flows[0].rtt_ms = u64::from_i64(v)),
                     ),
                     Control::slider(
                         "buffer",
                         "Buffer",
-                        (c.buffer as i64, 1, BUFFER_MAX as i64),
+                        BUFFER.control_range(c.buffer),
                         "packets",
-                        restart(ui, &c, |c, v| c.buffer = v.clamp(1, BUFFER_MAX as i64) as usize),
+                        restart(ui, &c, |c, v| c.buffer = usize::from_i64(v)),
                     ),
                 ],
             ),

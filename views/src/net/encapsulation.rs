@@ -7,8 +7,7 @@ use crate::control::{Control, Field as Input};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::encapsulation::{
-    EncapAction, EncapConfig, Encapsulation, Stage, Verdict, MSS_MAX, MSS_MIN, MTU_MAX, MTU_MIN,
-    PAYLOAD_MAX,
+    EncapAction, EncapConfig, Encapsulation, Stage, Verdict, MSS, MTU, PAYLOAD_LEN, TTL,
 };
 use demos::net::wire::ethernet::mac_text;
 use demos::net::wire::ipv4::addr_text;
@@ -610,7 +609,13 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
         Input::text("ack", "Acknowledgment number", c.ack.to_string()),
         Input::text("flags", "Flags (FSRPAUEC)", flags_text(c.flags)),
         Input::number("window", "Window", i64::from(c.window), 0, 65_535),
-        Input::number("ttl", "TTL", i64::from(c.ttl), 1, 255),
+        Input::number(
+            "ttl",
+            "TTL",
+            i64::from(c.ttl),
+            i64::from(TTL.min),
+            i64::from(TTL.max),
+        ),
         Input::number("id", "Identification", i64::from(c.id), 0, 65_535),
         Input::text("payload", "Payload text", escape(&c.payload))
             .help("Write \\r and \\n for CR and LF."),
@@ -618,15 +623,15 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
             "mss",
             "MSS",
             i64::from(c.mss),
-            i64::from(MSS_MIN),
-            i64::from(MSS_MAX),
+            i64::from(MSS.min),
+            i64::from(MSS.max),
         ),
         Input::number(
             "mtu",
             "MTU",
             i64::from(c.mtu),
-            i64::from(MTU_MIN),
-            i64::from(MTU_MAX),
+            i64::from(MTU.min),
+            i64::from(MTU.max),
         ),
         Input::check("df", "DF: do not fragment", c.df),
     ];
@@ -641,9 +646,7 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
             let (dst_ip, dst_port) = endpoint(get(1))?;
             let num = |i: usize, what: &str, max: u64| number(get(i), what, max);
             let payload = unescape(v.get(10).map_or("", String::as_str));
-            if payload.len() > PAYLOAD_MAX {
-                return Err(format!("The payload is at most {PAYLOAD_MAX} bytes."));
-            }
+            PAYLOAD_LEN.check(payload.len())?;
             let next = EncapConfig {
                 src_mac: mac(get(2))?,
                 dst_mac: mac(get(3))?,
@@ -655,14 +658,14 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
                 ack: num(5, "acknowledgment number", u32::MAX.into())? as u32,
                 flags: parse_flags(get(6))?,
                 window: num(7, "window", u16::MAX.into())? as u16,
-                ttl: num(8, "TTL", u8::MAX.into())? as u8,
+                ttl: num(8, "TTL", TTL.max.into())? as u8,
                 id: num(9, "identification", u16::MAX.into())? as u16,
                 payload,
-                mss: num(11, "MSS", u64::from(MSS_MAX))? as u16,
-                mtu: num(12, "MTU", u64::from(MTU_MAX))? as u16,
+                mss: num(11, "MSS", u64::from(MSS.max))? as u16,
+                mtu: num(12, "MTU", u64::from(MTU.max))? as u16,
                 df: get(13) == "true",
             };
-            Encapsulation::validate(&next).map_err(|e| format!("Not sent: {e}."))?;
+            Encapsulation::validate(&next).map_err(|e| format!("Not sent. {e}"))?;
             Ok(Command::Restart(next))
         }),
     )

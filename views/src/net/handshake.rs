@@ -7,8 +7,8 @@ use crate::draw::geometry::PathData;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::net::handshake::{
-    Endpoint, Fate, Handshake, HandshakeAction, HandshakeConfig, Segment, Side, TcpState,
-    DELAY_MAX_MS, DELAY_MIN_MS, MSL_MIN_MS, MSL_RFC_MS,
+    Endpoint, Fate, Handshake, HandshakeAction, HandshakeConfig, Segment, Side, TcpState, DELAY_MS,
+    MSL_MS,
 };
 use demos::net::wire::tcp::{ACK, FLAGS};
 
@@ -397,6 +397,19 @@ fn number(values: &[String], i: usize, what: &str, lo: u64, hi: u64) -> Result<u
         ))
 }
 
+/// Field `i` as a whole number inside the engine's bound: the bound's own
+/// sentence when it is out of range.
+fn within(values: &[String], i: usize, bound: &demos::Bound<u32>) -> Result<u32, String> {
+    let text = values.get(i).map_or("", |v| v.trim());
+    let value: u32 = text.parse().map_err(|_| {
+        format!(
+            "The {} must be a whole number from {} to {}{}.",
+            bound.what, bound.min, bound.max, bound.unit
+        )
+    })?;
+    bound.check(value)
+}
+
 impl View for Handshake {
     type Look = ();
 
@@ -432,8 +445,8 @@ impl View for Handshake {
                 vec![
                     Field::number("client-isn", "Client ISN", i64::from(c.client_isn), 0, i64::from(u32::MAX)),
                     Field::number("server-isn", "Server ISN", i64::from(c.server_isn), 0, i64::from(u32::MAX)),
-                    Field::number("delay", "One-way delay, ms", i64::from(c.delay_ms), i64::from(DELAY_MIN_MS), i64::from(DELAY_MAX_MS)),
-                    Field::number("msl", "MSL, ms", i64::from(c.msl_ms), i64::from(MSL_MIN_MS), i64::from(MSL_RFC_MS))
+                    Field::number("delay", "One-way delay, ms", i64::from(c.delay_ms), i64::from(DELAY_MS.min), i64::from(DELAY_MS.max)),
+                    Field::number("msl", "MSL, ms", i64::from(c.msl_ms), i64::from(MSL_MS.min), i64::from(MSL_MS.max))
                         .help("TIME-WAIT lasts 2·MSL; RFC 9293 takes MSL as 2 minutes."),
                 ],
                 "Restart with these",
@@ -441,8 +454,8 @@ impl View for Handshake {
                     let next = HandshakeConfig {
                         client_isn: number(v, 0, "client ISN", 0, u32::MAX.into())? as u32,
                         server_isn: number(v, 1, "server ISN", 0, u32::MAX.into())? as u32,
-                        delay_ms: number(v, 2, "delay", DELAY_MIN_MS.into(), DELAY_MAX_MS.into())? as u32,
-                        msl_ms: number(v, 3, "MSL", MSL_MIN_MS.into(), MSL_RFC_MS.into())? as u32,
+                        delay_ms: within(v, 2, &DELAY_MS)?,
+                        msl_ms: within(v, 3, &MSL_MS)?,
                         ..base.clone()
                     };
                     <Handshake as demos::Model>::validate(&next)?;

@@ -6,9 +6,11 @@ use crate::draw::chart::Plot;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::incast::{
-    Fate, Fix, Incast, IncastAction, IncastConfig, BUFFER_MAX, BURST_MAX, SENDERS_MAX,
+    mark_k_bound, Fate, Fix, Incast, IncastAction, IncastConfig, BUFFER, BURST, SENDERS,
+    SENDERS_MAX,
 };
 use demos::text::{duration, fixed};
+use demos::Quantity;
 
 const COLS: usize = 8;
 const BOX_W: f32 = 52.0;
@@ -50,8 +52,13 @@ fn servers(m: &Incast) -> Vec<Shape> {
             let fate = m.fate(f);
             let (word, short, class) = fate_look(fate);
             let got = m.path.flows[f].rcv_nxt.saturating_sub(base).min(m.burst);
-            let when = match fate {
-                Fate::WaitingRto(at) => format!(", its timer fires at {}", duration(at)),
+            let when = match (fate, m.probe_at(f)) {
+                (Fate::WaitingRto(at), Some(probe)) => format!(
+                    ", its timer fires at {}; with SACK and a tail loss probe it would have probed at {}",
+                    duration(at),
+                    duration(probe)
+                ),
+                (Fate::WaitingRto(at), None) => format!(", its timer fires at {}", duration(at)),
                 _ => String::new(),
             };
             Shape::group(
@@ -431,34 +438,31 @@ impl View for Incast {
                     Control::slider(
                         "servers",
                         "Servers N",
-                        (c.senders as i64, 1, SENDERS_MAX as i64),
+                        SENDERS.control_range(c.senders),
                         "",
-                        restart(ui, &c, |c, v| {
-                            c.senders = v.clamp(1, SENDERS_MAX as i64) as usize
-                        }),
+                        restart(ui, &c, |c, v| c.senders = usize::from_i64(v)),
                     ),
                     Control::slider(
                         "burst",
                         "Answer size S",
-                        (c.burst as i64, 1, BURST_MAX as i64),
+                        BURST.control_range(c.burst),
                         "packets",
-                        restart(ui, &c, |c, v| c.burst = v.clamp(1, BURST_MAX as i64) as u64),
+                        restart(ui, &c, |c, v| c.burst = u64::from_i64(v)),
                     ),
-                    Control::slider(
+                    // A field, not a slider: the bound spans 4 to 4,096 packets.
+                    Control::number(
                         "buffer",
                         "Port buffer B",
-                        (c.buffer as i64, 4, 256),
+                        BUFFER.control_range(c.buffer),
                         "packets",
-                        restart(ui, &c, |c, v| {
-                            c.buffer = v.clamp(4, BUFFER_MAX as i64) as usize
-                        }),
+                        restart(ui, &c, |c, v| c.buffer = usize::from_i64(v)),
                     ),
                     Control::slider(
                         "mark-k",
                         "DCTCP threshold K",
-                        (c.mark_k as i64, 1, c.buffer as i64 - 1),
+                        mark_k_bound(c.buffer).control_range(c.mark_k),
                         "packets",
-                        restart(ui, &c, |c, v| c.mark_k = v.max(1) as usize),
+                        restart(ui, &c, |c, v| c.mark_k = usize::from_i64(v)),
                     ),
                 ],
             ),

@@ -7,6 +7,15 @@
 //! steps run back to back, each waiting for the slowest transfer. A slow link
 //! divides one GPU's port bandwidth; a straggler GPU starts each of its sends
 //! late. algbw and busbw are nccl-tests' (doc/PERFORMANCE.md "Bandwidth").
+//!
+//! The steps the page runs are unpipelined: a tree step waits for the whole
+//! vector (the textbook tree). NCCL does not run its trees that way: it cuts
+//! the message into chunks and streams them through its double binary tree,
+//! reducing one chunk up while the next is still coming in. Its tuner
+//! (`ncclTopoTuneModel`, src/graph/tuning.cc) prices that pipelined tree as a
+//! latency of 2·log2i(N) network hops plus the message at half the bus
+//! bandwidth (`else ratio *= .5` for the tree), i.e. t = 2·⌊log₂N⌋·α + 2S/β
+//! with one GPU per node. [`Fabric::nccl_tree_linear`] is that line.
 
 use super::schedule::{total_steps, transfers, Algorithm};
 use serde::{Deserialize, Serialize};
@@ -117,13 +126,53 @@ impl Fabric {
     /// The message size above which `a` is faster than `b`, if their lines
     /// cross (a has more latency and less bandwidth cost than b).
     pub fn crossover_bytes(&self, a: Algorithm, b: Algorithm) -> Option<u64> {
-        let (fa, ua) = self.linear(a);
-        let (fb, ub) = self.linear(b);
+        self.crossover_of(self.linear(a), self.linear(b))
+    }
+
+    /// Where two lines a + b·S cross: the size above which `a` (more
+    /// latency, less bandwidth cost) is faster than `b`.
+    fn crossover_of(&self, (fa, ua): (u64, u64), (fb, ub): (u64, u64)) -> Option<u64> {
         if fa <= fb || ua >= ub {
             return None;
         }
         let num = u128::from(fa - fb) * 2 * self.gpus as u128 * u128::from(self.gbps);
         Some(num.div_ceil(u128::from(ub - ua)).min(u128::from(u64::MAX)) as u64)
+    }
+
+    /// NCCL's pipelined double binary tree as its tuner prices it, as
+    /// a + b·S: (2·⌊log₂N⌋·α, 4N units, i.e. 2S/β). The tree's latency is
+    /// `2 * log2i(nNodes) * interLat` and its bandwidth half the bus
+    /// bandwidth (src/graph/tuning.cc): every GPU is an inner node of one tree
+    /// and a leaf of the other, so its port carries 2S each way, pipelined.
+    /// The tuner sees the topology, not a slow link or a straggler, so
+    /// neither is in this line.
+    pub fn nccl_tree_linear(&self) -> (u64, u64) {
+        (
+            u64::from(self.nccl_tree_hops()) * self.alpha_ns,
+            4 * self.gpus as u64,
+        )
+    }
+
+    /// The α's in NCCL's tree latency: 2·⌊log₂N⌋ (`log2i`, up and down).
+    pub fn nccl_tree_hops(&self) -> u32 {
+        2 * self.gpus.max(1).ilog2()
+    }
+
+    /// NCCL's estimate of its pipelined double binary tree, ns.
+    pub fn nccl_tree_ns(&self, bytes: u64) -> u64 {
+        let (fixed, units) = self.nccl_tree_linear();
+        fixed + self.transfer_ns(units, bytes)
+    }
+
+    /// The size above which NCCL's tuner prefers the ring to its pipelined
+    /// tree, if any: both its estimates, and neither sees a fault.
+    pub fn nccl_crossover_bytes(&self) -> Option<u64> {
+        let tuner = Fabric {
+            slow: None,
+            straggler: None,
+            ..*self
+        };
+        tuner.crossover_of(tuner.linear(Algorithm::Ring), tuner.nccl_tree_linear())
     }
 }
 
@@ -132,7 +181,10 @@ pub fn algbw_x100(bytes: u64, ns: u64) -> u64 {
     (u128::from(bytes) * 100 / u128::from(ns.max(1))) as u64
 }
 
-/// nccl-tests' bus bandwidth for all-reduce: algbw × 2(n − 1)/n, hundredths of GB/s.
+/// nccl-tests' bus bandwidth for all-reduce: algbw × 2(n − 1)/n, hundredths
+/// of GB/s. 2(n − 1)/n·S is the least any all-reduce algorithm must move
+/// through each rank's link (doc/PERFORMANCE.md), so busbw is the speed that
+/// link would need: it can be held against the link's own bandwidth.
 pub fn busbw_x100(algbw_x100: u64, n: usize) -> u64 {
     algbw_x100 * 2 * (n as u64 - 1) / n as u64
 }
@@ -144,6 +196,8 @@ pub struct SizePoint {
     pub ring_ns: u64,
     pub tree_ns: u64,
     pub double_tree_ns: u64,
+    /// NCCL's pipelined double binary tree (its tuner's estimate).
+    pub nccl_tree_ns: u64,
 }
 
 /// Times of the three algorithms from 1 KiB to 1 GiB, ×4 apart.
@@ -156,6 +210,7 @@ pub fn size_curve(fabric: &Fabric) -> Vec<SizePoint> {
                 ring_ns: fabric.total_ns(Algorithm::Ring, bytes),
                 tree_ns: fabric.total_ns(Algorithm::Tree, bytes),
                 double_tree_ns: fabric.total_ns(Algorithm::DoubleTree, bytes),
+                nccl_tree_ns: fabric.nccl_tree_ns(bytes),
             }
         })
         .collect()
@@ -212,6 +267,43 @@ mod tests {
                 .unwrap();
             assert!(y > x, "halving the tree's load moves the crossover up");
         }
+    }
+
+    #[test]
+    fn nccls_tree_line_is_its_tuners_formula() {
+        // 2·⌊log₂8⌋·α + 2S/β: 6 hops of 10 µs, and 2 GiB at 25 GB/s.
+        let f = fabric(8);
+        let s = 1u64 << 30;
+        assert_eq!(f.nccl_tree_ns(s), 60_000 + (2 * s).div_ceil(25));
+        // 5 GPUs: log2i(5) = 2, as NCCL's integer log.
+        assert_eq!(fabric(5).nccl_tree_linear(), (40_000, 20));
+    }
+
+    #[test]
+    fn the_pipelined_tree_beats_the_unpipelined_one_and_moves_the_crossover_up() {
+        // Unpipelined, the tree pays for the whole vector at every level; the
+        // pipeline pays 2S/β once. So NCCL's crossover with the ring is at a
+        // larger message than this model's textbook tree's.
+        for n in [4, 8, 64] {
+            let f = fabric(n);
+            let s = 1u64 << 26;
+            assert!(f.nccl_tree_ns(s) < f.total_ns(Algorithm::DoubleTree, s));
+            let nccl = f.nccl_crossover_bytes().unwrap();
+            let textbook = f.crossover_bytes(Algorithm::Ring, Algorithm::Tree).unwrap();
+            assert!(nccl > textbook, "{n}: {nccl} vs {textbook}");
+            // S = N·β·α·(N − 1 − ⌊log₂N⌋), from equating the two lines.
+            let hops = n.ilog2() as u64;
+            assert_eq!(nccl, n as u64 * 25 * 10_000 * (n as u64 - 1 - hops));
+        }
+        // Two GPUs: the same latency, and the ring moves less: no crossover.
+        assert_eq!(fabric(2).nccl_crossover_bytes(), None);
+        // The tuner's choice does not move with a fault it cannot see.
+        let mut slow = fabric(8);
+        slow.slow = Some(SlowLink { gpu: 1, factor: 4 });
+        assert_eq!(
+            slow.nccl_crossover_bytes(),
+            fabric(8).nccl_crossover_bytes()
+        );
     }
 
     #[test]

@@ -19,15 +19,25 @@ mod tests;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::rng::Rng;
 use crate::text::{duration, fixed, plural};
+use crate::Bound;
 use cost::{algbw_x100, busbw_x100, Fabric, SlowLink, Straggler};
 use schedule::{total_steps, transfers, tree_a, tree_b, Algorithm, Transfer, Tree};
 use serde::{Deserialize, Serialize};
 
-pub const GPUS_MAX: usize = 64;
-pub const ELEMENTS_MAX: usize = 64;
-pub const SLOW_FACTOR_MAX: u64 = 64;
-pub const DELAY_MAX_NS: u64 = 10_000_000;
-pub const MESSAGE_MAX: u64 = 1 << 34;
+/// GPUs in the all-reduce (the inclusion masks are one `u64` bit per GPU).
+pub const GPUS: Bound<usize> = Bound::new("number of GPUs", "", 2, 64);
+/// Elements per vector shown.
+pub const ELEMENTS: Bound<usize> = Bound::new("number of elements per vector", "", 1, 64);
+/// α, ns per step.
+pub const ALPHA_NS: Bound<u64> = Bound::new("latency per step α", " ns", 100, 1_000_000);
+/// β, GB/s per GPU port.
+pub const GBPS: Bound<u64> = Bound::new("bandwidth β of each GPU's link", " GB/s", 1, 1_000);
+/// S, the message, bytes (16 GiB at most).
+pub const MESSAGE_BYTES: Bound<u64> = Bound::new("message size S", " bytes", 1, 1 << 34);
+/// How many times slower a slow link runs.
+pub const SLOW_FACTOR: Bound<u64> = Bound::new("slow link's factor", "×", 2, 64);
+/// How late a straggler starts each send.
+pub const DELAY_NS: Bound<u64> = Bound::new("straggler's delay per send", " ns", 1, 10_000_000);
 
 /// How the input vectors are filled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -363,6 +373,22 @@ impl AllReduce {
         }
     }
 
+    /// What NCCL's own tree costs, and where it crosses the ring.
+    fn nccl_sentence(&self) -> String {
+        let n = self.gpus();
+        let f = &self.fabric;
+        let hops = f.nccl_tree_hops();
+        let cross = match f.nccl_crossover_bytes() {
+            Some(x) => format!("so NCCL's ring–tree crossover is at {}", bytes_text(x)),
+            None => format!("so with {n} GPUs the ring is never slower"),
+        };
+        format!(
+            "NCCL pipelines chunks through its double binary tree: its tuner prices it at 2⌊log₂N⌋·α + 2S/β = {hops} × {} + 2S/{} GB/s (src/graph/tuning.cc), {cross}.",
+            duration(f.alpha_ns),
+            f.gbps
+        )
+    }
+
     fn reconfigure(&mut self, text: String) -> Outcome {
         self.restart();
         Ok(vec![Event::info(format!(
@@ -388,21 +414,11 @@ impl Model for AllReduce {
     type Action = AllReduceAction;
 
     fn validate(c: &AllReduceConfig) -> Result<(), String> {
-        if !(2..=GPUS_MAX).contains(&c.gpus) {
-            return Err(format!("GPUs must be 2 to {GPUS_MAX}"));
-        }
-        if !(1..=ELEMENTS_MAX).contains(&c.elements) {
-            return Err(format!("vectors hold 1 to {ELEMENTS_MAX} elements"));
-        }
-        if !(100..=1_000_000).contains(&c.alpha_ns) {
-            return Err("α must be 100 ns to 1 ms".into());
-        }
-        if !(1..=1_000).contains(&c.gbps) {
-            return Err("β must be 1 to 1,000 GB/s".into());
-        }
-        if !(1..=MESSAGE_MAX).contains(&c.message_bytes) {
-            return Err("the message must be 1 byte to 16 GiB".into());
-        }
+        GPUS.check(c.gpus)?;
+        ELEMENTS.check(c.elements)?;
+        ALPHA_NS.check(c.alpha_ns)?;
+        GBPS.check(c.gbps)?;
+        MESSAGE_BYTES.check(c.message_bytes)?;
         Ok(())
     }
 
@@ -482,12 +498,7 @@ impl Model for AllReduce {
             AllReduceAction::SetSlowLink(slow) => {
                 if let Some(s) = slow {
                     self.check_gpu(s.gpu)?;
-                    if !(2..=SLOW_FACTOR_MAX).contains(&s.factor) {
-                        return Err(Refusal::new(format!(
-                            "A slow link is 2 to {SLOW_FACTOR_MAX} times slower; {} is out of range.",
-                            s.factor
-                        )));
-                    }
+                    SLOW_FACTOR.admit(s.factor)?;
                 }
                 if slow == self.fabric.slow {
                     return Err(Refusal::new("The links are already like that."));
@@ -502,9 +513,7 @@ impl Model for AllReduce {
             AllReduceAction::SetStraggler(straggler) => {
                 if let Some(s) = straggler {
                     self.check_gpu(s.gpu)?;
-                    if !(1..=DELAY_MAX_NS).contains(&s.delay_ns) {
-                        return Err(Refusal::new("A straggler is 1 ns to 10 ms late per send."));
-                    }
+                    DELAY_NS.admit(s.delay_ns)?;
                 }
                 if straggler == self.fabric.straggler {
                     return Err(Refusal::new("The GPUs are already like that."));
@@ -608,21 +617,22 @@ impl Model for AllReduce {
         let f = &self.fabric;
         let healthy = self.healthy();
         let mut out = vec![format!(
-            "The ring takes 2(N−1) = {} steps but each moves only 1/{n} of the data, so every GPU sends 2(N−1)/N = {} times its vector; the tree takes 2⌈log₂N⌉ = {} steps but moves the whole vector each time.",
+            "The ring takes 2(N−1) = {} steps but each moves only 1/{n} of the data, so every GPU sends 2(N−1)/N = {} times its vector; the unpipelined tree takes 2⌈log₂N⌉ = {} steps but moves the whole vector each time.",
             2 * (n - 1),
             fixed(200 * (n as i64 - 1) / n as i64, 2),
             total_steps(Algorithm::Tree, n)
         )];
         if let Some(x) = healthy.crossover_bytes(Algorithm::Ring, Algorithm::Tree) {
             out.push(format!(
-                "With α = {} and β = {} GB/s the tree is faster below {} and the ring above it: latency rules small messages, bandwidth large ones.",
+                "With α = {} and β = {} GB/s this unpipelined tree is faster below {} and the ring above it: latency rules small messages, bandwidth large ones.",
                 duration(f.alpha_ns),
                 f.gbps,
                 bytes_text(x)
             ));
         }
+        out.push(self.nccl_sentence());
         out.push(
-            "busbw = algbw × 2(N−1)/N undoes the ring's extra traffic, so it can be held against the link's own speed whatever N is (nccl-tests)."
+            "busbw = algbw × 2(N−1)/N. Any all-reduce must move at least 2(N−1)/N of the message through each GPU's link, so busbw is the speed that link needs, and it can be compared with the link's bandwidth for any algorithm and any N (nccl-tests, doc/PERFORMANCE.md)."
                 .into(),
         );
         if f.slow.is_some() || f.straggler.is_some() {
@@ -649,6 +659,6 @@ impl Model for AllReduce {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: pipelining chunks through the trees (NCCL streams them, so its trees get close to ring bandwidth), multiple channels, NVLink/PCIe topology, protocols (LL, LL128, Simple) and the reduction's compute time."
+        "Leaves out: pipelining in the steps shown (NCCL's pipelined tree is drawn only as its tuner's estimate, for the healthy fabric: the tuner sees no slow link or straggler), NCCL's per-size correction of that estimate, multiple channels, NVLink/PCIe topology, protocols (LL, LL128, Simple) and the reduction's compute time."
     }
 }

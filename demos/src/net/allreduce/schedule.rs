@@ -24,8 +24,8 @@ impl Algorithm {
     pub fn label(self) -> &'static str {
         match self {
             Algorithm::Ring => "ring",
-            Algorithm::Tree => "tree",
-            Algorithm::DoubleTree => "double binary tree",
+            Algorithm::Tree => "unpipelined binary tree",
+            Algorithm::DoubleTree => "unpipelined double binary tree",
         }
     }
 }

@@ -209,3 +209,66 @@ fn invalid_configs_are_rejected() {
         assert!(AllReduce::validate(&bad).is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn the_why_names_nccls_pipelined_crossover_beside_the_unpipelined_one() {
+    let m = AllReduce::new(&AllReduceConfig::default());
+    let why = m.why().join(" ");
+    // 4 GPUs, α = 10 µs, β = 25 GB/s: the ring beats NCCL's pipelined tree
+    // from N·β·α·(N − 1 − ⌊log₂N⌋) = 1,000,000 bytes.
+    assert!(
+        why.contains("so NCCL's ring–tree crossover is at 976.5 KiB"),
+        "{why}"
+    );
+    assert!(
+        why.contains("this unpipelined tree is faster below"),
+        "{why}"
+    );
+    assert!(AllReduce::leaves_out().contains("pipelining in the steps shown"));
+    let two = AllReduce::new(&config(2, Algorithm::Ring));
+    assert!(two
+        .why()
+        .join(" ")
+        .contains("with 2 GPUs the ring is never slower"));
+}
+
+#[test]
+fn busbw_is_explained_as_the_least_traffic_of_any_algorithm_not_the_rings_extra() {
+    let why = AllReduce::new(&AllReduceConfig::default()).why().join(" ");
+    assert!(!why.contains("undoes the ring's extra traffic"), "{why}");
+    assert!(
+        why.contains("Any all-reduce must move at least 2(N−1)/N of the message"),
+        "{why}"
+    );
+}
+
+#[test]
+fn every_bound_refuses_with_its_own_range() {
+    let bad = AllReduceConfig {
+        gpus: 65,
+        ..AllReduceConfig::default()
+    };
+    assert_eq!(
+        AllReduce::validate(&bad),
+        Err("The number of GPUs is 2 to 64; 65 is out of range.".into())
+    );
+    let bad = AllReduceConfig {
+        alpha_ns: 50,
+        ..AllReduceConfig::default()
+    };
+    assert_eq!(AllReduce::validate(&bad), Err(ALPHA_NS.out_of_range(50)));
+    let mut m = AllReduce::new(&AllReduceConfig::default());
+    let slow = SlowLink { gpu: 1, factor: 65 };
+    let refusal = m
+        .apply(&AllReduceAction::SetSlowLink(Some(slow)))
+        .unwrap_err();
+    assert_eq!(refusal.reason, SLOW_FACTOR.out_of_range(65));
+    let late = Straggler {
+        gpu: 1,
+        delay_ns: 0,
+    };
+    let refusal = m
+        .apply(&AllReduceAction::SetStraggler(Some(late)))
+        .unwrap_err();
+    assert_eq!(refusal.reason, DELAY_NS.out_of_range(0));
+}

@@ -20,13 +20,17 @@ mod tests;
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::{duration, fixed, plural};
+use crate::Bound;
 use path::{serialise_ns, Flow, Path};
 use sender::{Algorithm, Sender, MSS, NO_LIMIT, RTO_MIN_LINUX_NS};
 use serde::{Deserialize, Serialize};
 
-pub const LINK_MBPS_MAX: u64 = 100;
-pub const RTT_MS_MAX: u64 = 200;
-pub const BUFFER_MAX: usize = 1000;
+/// The bottleneck's rate.
+pub const LINK_MBPS: Bound<u64> = Bound::new("bottleneck rate", " Mbit/s", 1, 100);
+/// Each flow's base RTT.
+pub const RTT_MS: Bound<u64> = Bound::new("base RTT", " ms", 1, 200);
+/// The bottleneck buffer, packets.
+pub const BUFFER: Bound<usize> = Bound::new("buffer", " packets", 1, 1000);
 /// Samples kept for the chart (one per step).
 pub const HISTORY: usize = 240;
 /// Loss and recovery marks kept for the chart.
@@ -182,7 +186,7 @@ impl Congestion {
 
     /// Share of time the bottleneck was sending, tenths of a percent.
     pub fn utilisation_tenths(&self) -> i64 {
-        crate::text::share_tenths(self.path.busy_ns as i64, self.path.now as i64)
+        crate::text::share_tenths(self.path.busy_so_far() as i64, self.path.now as i64)
     }
 
     /// Share of time the link was busy between two chart samples, tenths of
@@ -220,7 +224,7 @@ impl Congestion {
             cwnd: [pick(0, |s| s.cwnd), pick(1, |s| s.cwnd)],
             ssthresh: [pick(0, |s| s.ssthresh), pick(1, |s| s.ssthresh)],
             queue: self.path.queue.len() as u32,
-            busy_ns: self.path.busy_ns,
+            busy_ns: self.path.busy_so_far(),
         };
         self.history.push(sample);
         if self.history.len() > HISTORY {
@@ -346,18 +350,10 @@ impl Model for Congestion {
     type Action = CongestionAction;
 
     fn validate(config: &CongestionConfig) -> Result<(), String> {
-        if !(1..=LINK_MBPS_MAX).contains(&config.link_mbps) {
-            return Err(format!("link rate must be 1 to {LINK_MBPS_MAX} Mbit/s"));
-        }
-        if !(1..=BUFFER_MAX).contains(&config.buffer) {
-            return Err(format!("buffer must be 1 to {BUFFER_MAX} packets"));
-        }
-        if config
-            .flows
-            .iter()
-            .any(|f| !(1..=RTT_MS_MAX).contains(&f.rtt_ms))
-        {
-            return Err(format!("base RTT must be 1 to {RTT_MS_MAX} ms"));
+        LINK_MBPS.check(config.link_mbps)?;
+        BUFFER.check(config.buffer)?;
+        for f in &config.flows {
+            RTT_MS.check(f.rtt_ms)?;
         }
         Ok(())
     }
@@ -392,12 +388,13 @@ impl Model for Congestion {
     fn intro(&self) -> Event {
         let bdp = self.bdp_tenths(0);
         Event::info(format!(
-            "A {} Mbit/s bottleneck, {} ms base RTT: the pipe holds {} packets (the BDP), the buffer {} more. {} starts with a window of 3 segments.",
+            "A {} Mbit/s bottleneck, {} ms base RTT: the pipe holds {} packets (the BDP), the buffer {} more. {} starts with Linux's initial window of {} segments.",
             self.link_mbps,
             self.path.flows[0].base_rtt / 1_000_000,
             fixed(bdp as i64, 1),
             self.path.buffer,
             self.path.flows[0].sender.algorithm.label(),
+            sender::IW_SEGMENTS,
         ))
         .at("flow-1")
     }
@@ -477,7 +474,7 @@ impl Model for Congestion {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: SACK, limited transmit, delayed ACKs, HyStart++, pacing, the receive window, reordering, Ethernet framing and queues on the ACK path (each flow's propagation is one lumped base RTT)."
+        "Leaves out: SACK, RACK and tail loss probes (Linux's senders have them), Linux's per-window smoothing of the RTT variance, limited transmit, delayed ACKs, HyStart++, pacing, the receive window, reordering, Ethernet framing and queues on the ACK path (each flow's propagation is one lumped base RTT)."
     }
 }
 

@@ -256,6 +256,50 @@ fn ack_line(p: &Path, f: usize, ack: u64, note: Note) -> Event {
     }
 }
 
+/// How unequal RTTs bear on the shares, true for the algorithms shown.
+/// Reno grows one segment per round trip (RFC 5681 §3.1), so the flow with
+/// the shorter RTT grows faster. CUBIC's window on its cubic curve is a
+/// function of the time since the last reduction, W_cubic(t) (RFC 9438
+/// §4.2), whatever the RTT; only its Reno-friendly estimate W_est grows per
+/// round trip (§4.3).
+fn rtt_share_note(m: &Congestion) -> Option<String> {
+    let flows = &m.path.flows;
+    if flows[0].base_rtt == flows[1].base_rtt {
+        return None;
+    }
+    let short = if flows[0].base_rtt < flows[1].base_rtt {
+        0
+    } else {
+        1
+    };
+    let cubic = |f: usize| flows[f].sender.algorithm == Algorithm::Cubic;
+    let region = |f: usize| match flows[f].sender.cubic.region {
+        Region::RenoFriendly => "Reno-friendly",
+        Region::Concave => "concave",
+        Region::Convex => "convex",
+    };
+    Some(match (cubic(0), cubic(1)) {
+        (false, false) => {
+            "The shorter-RTT flow gets its ACKs sooner and grows faster, so it takes more.".into()
+        }
+        (true, true) => format!(
+            "Both run CUBIC: on its cubic curve a window grows with the time since its last cut, not per round trip, so the shorter RTT alone does not make flow {} grow faster; only in the Reno-friendly region does it. Now flow 1 is in the {} region, flow 2 in the {}.",
+            short + 1,
+            region(0),
+            region(1)
+        ),
+        (first_is_cubic, _) => {
+            let reno = if first_is_cubic { 1 } else { 0 };
+            format!(
+                "Flow {} ({}) grows one segment per round trip of its own, flow {} (CUBIC) on its cubic curve with elapsed time whatever its RTT: the shares differ by algorithm as well as by RTT.",
+                reno + 1,
+                flows[reno].sender.algorithm.label(),
+                2 - reno
+            )
+        }
+    })
+}
+
 /// "Why it matters", from the current numbers.
 pub fn why(m: &Congestion) -> Vec<String> {
     let p = &m.path;
@@ -291,17 +335,15 @@ pub fn why(m: &Congestion) -> Vec<String> {
         ));
     }
     if let Some(j) = m.jain_thousandths() {
-        let rtts = [p.flows[0].base_rtt, p.flows[1].base_rtt];
         let mut line = format!(
             "Jain's index is {} (1 = equal shares): flow 1 got {} Mbit/s, flow 2 {} Mbit/s.",
             fixed(j as i64, 3),
             fixed(m.goodput_tenths(0) as i64, 1),
             fixed(m.goodput_tenths(1) as i64, 1)
         );
-        if rtts[0] != rtts[1] {
-            line.push_str(
-                " The shorter-RTT flow gets its ACKs sooner and grows faster, so it takes more.",
-            );
+        if let Some(note) = rtt_share_note(m) {
+            line.push(' ');
+            line.push_str(&note);
         }
         out.push(line);
     }

@@ -355,6 +355,20 @@ impl Path {
         }
     }
 
+    /// The link's busy time up to now, ns: finished packets, and the part of
+    /// the one on the wire already sent. Crediting a packet only when it
+    /// leaves would count a window's last packet whole in the next window,
+    /// and a share of busy time could pass 100 %.
+    pub fn busy_so_far(&self) -> u64 {
+        let on_wire = if self.queue.is_empty() {
+            0
+        } else {
+            let started = self.head_done.saturating_sub(self.serialise_ns);
+            self.now.saturating_sub(started).min(self.serialise_ns)
+        };
+        self.busy_ns + on_wire
+    }
+
     /// The invariants of the path: nothing created or lost unaccounted.
     pub fn check(&self) -> Result<(), String> {
         if self.queue.len() > self.buffer {

@@ -12,6 +12,11 @@
 //! - RTT estimate and retransmission timer: RFC 6298 §2 and §5; samples come
 //!   from the timestamp each ACK echoes (RFC 7323 §4, on by default in Linux),
 //!   so retransmissions need no Karn exclusion.
+//!
+//! The machine is Linux: where Linux departs from the RFCs' defaults, the
+//! sender follows Linux, with its source beside the constant — the initial
+//! window of 10 segments (RFC 6928), the RTO floor that is added to SRTT
+//! rather than clamped under it, and the 120 s RTO ceiling.
 
 use super::cubic::Cubic;
 use serde::{Deserialize, Serialize};
@@ -19,9 +24,10 @@ use serde::{Deserialize, Serialize};
 /// SMSS: a 1500-byte Ethernet MTU less 20 bytes of IPv4 and 20 of TCP header
 /// (RFC 6691 §2; no options).
 pub const MSS: u64 = 1460;
-/// IW for that SMSS: RFC 5681 §3.1 equation (1), 1095 < SMSS ≤ 2190 gives
-/// 3 segments.
-pub const IW: u64 = 3 * MSS;
+/// IW: Linux's `TCP_INIT_CWND` = 10 segments (include/net/tcp.h), the
+/// initial window RFC 6928 allows, not RFC 5681 §3.1's 3 for this SMSS.
+pub const IW_SEGMENTS: u64 = 10;
+pub const IW: u64 = IW_SEGMENTS * MSS;
 /// ssthresh before any loss: "arbitrarily high" (RFC 5681 §3.1).
 pub const NO_LIMIT: u64 = u64::MAX;
 /// The first RTO, before any RTT sample: 1 s (RFC 6298 §2.1).
@@ -30,6 +36,9 @@ pub const RTO_INITIAL_NS: u64 = 1_000_000_000;
 pub const RTO_MIN_LINUX_NS: u64 = 200_000_000;
 /// Linux's ceiling on the backed-off RTO: `TCP_RTO_MAX` = 120 s (include/net/tcp.h).
 pub const RTO_MAX_NS: u64 = 120_000_000_000;
+/// WCDelAckT, the worst-case delayed-ACK timer a tail loss probe waits out
+/// when only one segment is in flight: 200 ms (RFC 8985 §7.2, RECOMMENDED).
+pub const WORST_CASE_DELAYED_ACK_NS: u64 = 200_000_000;
 /// DCTCP's α is kept in 1/1024ths, as Linux does (`DCTCP_MAX_ALPHA`, net/ipv4/tcp_dctcp.c).
 pub const ALPHA_ONE: u64 = 1024;
 /// DCTCP's gain g = 1/2⁴ = 1/16 (Linux `dctcp_shift_g` = 4, net/ipv4/tcp_dctcp.c).
@@ -136,6 +145,9 @@ pub struct Sender {
     pub rto_min: u64,
     /// When the retransmission timer fires, if running.
     pub rto_at: Option<u64>,
+    /// When the last segment (new or resent) went out, ns: a tail loss
+    /// probe is scheduled from it (RFC 8985 §7.2).
+    pub last_send_at: u64,
     /// Partial ACKs seen in the current fast recovery (NewReno and CUBIC):
     /// only the first one restarts the timer (RFC 6582 §3.2 step 3).
     pub partials: u32,
@@ -173,6 +185,7 @@ impl Sender {
             rto: RTO_INITIAL_NS,
             rto_min,
             rto_at: None,
+            last_send_at: 0,
             partials: 0,
             timeouts_in_a_row: 0,
             retransmit: None,
@@ -225,6 +238,7 @@ impl Sender {
         } else {
             self.snd_max = seq + 1;
         }
+        self.last_send_at = now;
         // RFC 6298 §5.1: start the timer if it is not running.
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rto);
@@ -443,7 +457,45 @@ impl Sender {
             self.rttvar = (3 * self.rttvar + diff) / 4;
             self.srtt = (7 * self.srtt + r) / 8;
         }
-        self.rto = (self.srtt + 4 * self.rttvar).clamp(self.rto_min, RTO_MAX_NS);
+        self.set_rto();
+    }
+
+    /// RTO = SRTT + max(4·RTTVAR, rto_min), at most `TCP_RTO_MAX`. Linux
+    /// floors the variance term, not the sum: `tcp_rtt_estimator` keeps
+    /// `rttvar_us` (its 4·RTTVAR) at least `tcp_rto_min_us`, and
+    /// `__tcp_set_rto` returns `srtt + rttvar_us` (net/ipv4/tcp_input.c,
+    /// include/net/tcp.h), so the RTO is at least SRTT + 200 ms, where
+    /// RFC 6298 §2.4 would round a smaller sum up to its floor.
+    fn set_rto(&mut self) {
+        self.rto = self.base_rto();
+    }
+
+    /// The RTO the estimator gives now, before any backoff doubles it.
+    pub fn base_rto(&self) -> u64 {
+        let variance = (4 * self.rttvar).max(self.rto_min);
+        (self.srtt + variance).min(RTO_MAX_NS)
+    }
+
+    /// When a tail loss probe would go out, had this sender SACK and TLP
+    /// (Linux's defaults; this sender has neither): PTO = 2·SRTT after the
+    /// later of the last send and the last timer restart, plus WCDelAckT if
+    /// only one segment is in flight, and never after the RTO would fire
+    /// (RFC 8985 §7.2). `None` when no timer runs.
+    pub fn probe_at(&self) -> Option<u64> {
+        let rto_at = self.rto_at?;
+        let armed = rto_at.saturating_sub(self.rto).max(self.last_send_at);
+        let mut pto = 2 * self.srtt;
+        if self.snd_max - self.snd_una == 1 {
+            pto += WORST_CASE_DELAYED_ACK_NS;
+        }
+        Some((armed + pto).min(rto_at))
+    }
+
+    /// A new floor for the variance term (incast's fine-grained RTO fix),
+    /// with the RTO recomputed from it.
+    pub fn set_rto_min(&mut self, rto_min: u64) {
+        self.rto_min = rto_min;
+        self.set_rto();
     }
 }
 
@@ -465,7 +517,8 @@ mod tests {
     fn slow_start_doubles_cwnd_each_window() {
         let mut s = Sender::new(Algorithm::Reno, RTO_MIN_LINUX_NS, false);
         let mut t = 0;
-        for expected in [6, 12, 24, 48] {
+        // From Linux's initial window of 10 segments.
+        for expected in [20, 40, 80, 160] {
             while s.next_send(t).is_some() {}
             t += 1_000_000;
             let end = s.snd_nxt;
@@ -576,10 +629,56 @@ mod tests {
         // RFC 6298 §2.3: RTTVAR ← ¾·RTTVAR + ¼·|SRTT − R|, SRTT ← ⅞·SRTT + ⅛·R.
         s.on_ack(400, 2, false, 100);
         assert_eq!((s.last_rtt, s.srtt, s.rttvar), (300, 125, 87));
-        assert_eq!(s.rto, RTO_MIN_LINUX_NS, "floored at 200 ms");
+        // Linux: SRTT + max(4·RTTVAR, 200 ms), the floor under the variance.
+        assert_eq!(s.rto, 125 + RTO_MIN_LINUX_NS, "SRTT + the 200 ms floor");
         // A duplicate ACK carries no sample.
         s.on_ack(900, 2, false, 0);
         assert_eq!(s.last_rtt, 300);
+    }
+
+    /// Issue 30: Linux adds its RTO floor to SRTT (`rttvar_us` ≥
+    /// `tcp_rto_min`, RTO = SRTT + rttvar_us); a clamp of the sum would give
+    /// exactly 200 ms for a 40 ms path.
+    #[test]
+    fn the_rto_floor_is_added_to_srtt_not_a_clamp_of_the_sum() {
+        let mut s = Sender::new(Algorithm::Reno, RTO_MIN_LINUX_NS, false);
+        s.seed_rtt(40 * MS);
+        // First sample: SRTT = 40 ms, 4·RTTVAR = 80 ms < 200 ms.
+        assert_eq!(s.rto, 240 * MS);
+        // A large variance wins over the floor: SRTT + 4·RTTVAR.
+        let mut wide = Sender::new(Algorithm::Reno, RTO_MIN_LINUX_NS, false);
+        wide.seed_rtt(400 * MS);
+        assert_eq!(wide.rto, 400 * MS + 800 * MS);
+        // A new floor recomputes the RTO with the same rule.
+        s.set_rto_min(MS);
+        assert_eq!(s.rto, 40 * MS + 80 * MS);
+    }
+
+    #[test]
+    fn a_tail_loss_probe_is_due_two_srtt_after_the_last_send() {
+        let mut s = Sender::new(Algorithm::NewReno, RTO_MIN_LINUX_NS, false);
+        s.seed_rtt(100_000);
+        while s.next_send(1_000).is_some() {}
+        // Ten segments out at 1 µs, SRTT 100 µs: probe at 201 µs, long
+        // before the RTO (100 µs + 200 ms later).
+        assert_eq!(s.probe_at(), Some(201_000));
+        assert_eq!(s.rto_at, Some(1_000 + 100_000 + RTO_MIN_LINUX_NS));
+        // One segment in flight: the probe also waits out a delayed ACK,
+        // but still no later than the RTO.
+        s.on_ack(150_000, 9, false, 1_000);
+        let rto_at = s.rto_at.unwrap();
+        assert_eq!(
+            s.probe_at(),
+            Some((150_000 + 2 * s.srtt + WORST_CASE_DELAYED_ACK_NS).min(rto_at))
+        );
+        s.on_ack(160_000, 10, false, 1_000);
+        assert_eq!(s.probe_at(), None, "nothing in flight, no timer");
+    }
+
+    #[test]
+    fn the_initial_window_is_linuxs_ten_segments() {
+        let s = Sender::new(Algorithm::Cubic, RTO_MIN_LINUX_NS, false);
+        assert_eq!(s.cwnd, 10 * MSS);
     }
 
     #[test]
@@ -609,12 +708,14 @@ mod tests {
     #[test]
     fn every_new_ack_restarts_the_timer_outside_recovery() {
         let mut s = with_flight(Algorithm::NewReno, 20);
-        // Samples of 10 and 20 ms keep the RTO at its 200 ms floor.
+        // Samples of 10 and 20 ms: 4·RTTVAR stays under the 200 ms floor,
+        // so the RTO is SRTT + 200 ms (10 ms, then 10 + 10/8 = 11.25 ms).
         s.on_ack(10 * MS, 5, false, 0);
-        assert_eq!(s.rto, RTO_MIN_LINUX_NS);
-        assert_eq!(s.rto_at, Some(10 * MS + RTO_MIN_LINUX_NS));
+        assert_eq!(s.rto, 10 * MS + RTO_MIN_LINUX_NS);
+        assert_eq!(s.rto_at, Some(10 * MS + s.rto));
         s.on_ack(20 * MS, 10, false, 0);
-        assert_eq!(s.rto_at, Some(20 * MS + RTO_MIN_LINUX_NS));
+        assert_eq!(s.rto, 11_250_000 + RTO_MIN_LINUX_NS);
+        assert_eq!(s.rto_at, Some(20 * MS + s.rto));
         s.on_ack(30 * MS, 20, false, 0);
         assert_eq!(s.rto_at, None, "all acknowledged");
     }

@@ -33,7 +33,8 @@ fn slow_start_doubles_the_window_every_round_trip() {
         m.apply(&CongestionAction::Rtt).unwrap();
         seen.push(cwnd_segments(&m, 0));
     }
-    assert_eq!(seen, [3, 3, 6, 12, 24, 48]);
+    // Linux's initial window of 10 segments (RFC 6928), doubling.
+    assert_eq!(seen, [10, 10, 20, 40, 80, 160]);
 }
 
 #[test]
@@ -136,7 +137,8 @@ fn the_first_events_follow_a_segment_into_the_buffer_and_out() {
         .text
         .contains("Segment 0 of flow 1 joins the buffer"));
     let mut texts = Vec::new();
-    for _ in 0..3 {
+    // The initial window's 10 segments reach the port first.
+    for _ in 0..12 {
         texts.push(m.apply(&CongestionAction::Event).unwrap()[0].text.clone());
     }
     assert!(texts.iter().any(|t| t.contains("leaves the port")));
@@ -194,9 +196,84 @@ fn invalid_configs_are_rejected() {
     c.link_mbps = 0;
     assert!(Congestion::validate(&c).is_err());
     let mut c = ok.clone();
-    c.buffer = BUFFER_MAX + 1;
-    assert!(Congestion::validate(&c).is_err());
+    c.buffer = BUFFER.max + 1;
+    assert_eq!(
+        Congestion::validate(&c),
+        Err("The buffer is 1 to 1000 packets; 1001 packets is out of range.".into())
+    );
     let mut c = ok;
     c.flows[1].rtt_ms = 0;
     assert!(Congestion::validate(&c).is_err());
+}
+
+fn two_flows(a: Algorithm, b: Algorithm) -> CongestionConfig {
+    CongestionConfig {
+        flows: [
+            FlowConfig {
+                algorithm: a,
+                rtt_ms: 20,
+            },
+            FlowConfig {
+                algorithm: b,
+                rtt_ms: 80,
+            },
+        ],
+        two_flows: true,
+        ..CongestionConfig::default()
+    }
+}
+
+/// Issue 30: "the shorter-RTT flow grows faster" is Reno's rule; CUBIC's
+/// growth on its cubic curve depends on time, not on the RTT (RFC 9438 §4.2).
+#[test]
+fn the_rtt_sentence_is_true_for_the_algorithm_shown() {
+    let reno = run(&two_flows(Algorithm::Reno, Algorithm::Reno), 20)
+        .why()
+        .join(" ");
+    assert!(reno.contains("The shorter-RTT flow gets its ACKs sooner and grows faster"));
+    let cubic = run(&two_flows(Algorithm::Cubic, Algorithm::Cubic), 20)
+        .why()
+        .join(" ");
+    assert!(
+        !cubic.contains("The shorter-RTT flow gets its ACKs sooner"),
+        "{cubic}"
+    );
+    assert!(
+        cubic.contains(
+            "Both run CUBIC: on its cubic curve a window grows with the time since its last cut"
+        ),
+        "{cubic}"
+    );
+    let mixed = run(&two_flows(Algorithm::Cubic, Algorithm::NewReno), 20)
+        .why()
+        .join(" ");
+    assert!(
+        mixed.contains(
+            "Flow 2 (NewReno) grows one segment per round trip of its own, flow 1 (CUBIC)"
+        ),
+        "{mixed}"
+    );
+}
+
+#[test]
+fn the_intro_names_linuxs_initial_window() {
+    let m = Congestion::new(&CongestionConfig::default());
+    assert!(m
+        .intro()
+        .text
+        .contains("Reno starts with Linux's initial window of 10 segments."));
+}
+
+/// The link's share of busy time between two samples can never pass 100 %:
+/// a packet still on the wire at a sample is credited for the part sent.
+#[test]
+fn utilisation_between_samples_never_passes_the_whole() {
+    for config in [CongestionConfig::default(), CongestionConfig::bufferbloat()] {
+        let m = run(&config, 60);
+        for k in 1..m.history.len() {
+            let u = m.utilisation_between(k - 1, k);
+            assert!(u <= 1000, "{k}: {u}");
+        }
+        assert!(m.utilisation_tenths() <= 1000);
+    }
 }

@@ -11,9 +11,10 @@
 //! order Linux does (see [`crate::net::wire::receive`]).
 //!
 //! Break it: flip any bit on the wire and see which check catches it; let
-//! a middlebox recompute the FCS after the damage (as a switch that
-//! corrupts a frame in its memory does) and the end-to-end checksums are
-//! all that is left; or set an MSS too large for the MTU with DF set.
+//! a store-and-forward middlebox recompute the FCS after the damage (as a
+//! switch that corrupts a frame in its memory does; a cut-through switch
+//! cannot, it forwards the FCS it received) and the end-to-end checksums
+//! are all that is left; or set an MSS too large for the MTU with DF set.
 
 mod damage;
 mod report;
@@ -24,18 +25,19 @@ use crate::net::wire::ethernet::Mac;
 use crate::net::wire::ipv4::MIN_MTU;
 use crate::net::wire::receive::Check;
 use crate::net::wire::tcp::{ACK, PSH};
+use crate::Bound;
 use serde::{Deserialize, Serialize};
 
-/// Longest payload a learner may send: 1,024 bytes keep the hex dump
-/// readable and a share link short.
-pub const PAYLOAD_MAX: usize = 1024;
-/// MSS bounds. 8 lets a short payload split into many segments; 9,000 is
-/// beyond any jumbo MTU, so an MSS too large for the MTU can be chosen.
-pub const MSS_MIN: u16 = 8;
-pub const MSS_MAX: u16 = 9000;
-/// MTU bounds: IPv4's minimum (RFC 791 §3.2) to a 9,000-byte jumbo frame.
-pub const MTU_MIN: u16 = MIN_MTU as u16;
-pub const MTU_MAX: u16 = 9000;
+/// The payload's length: at most 1,024 bytes keep the hex dump readable and
+/// a share link short.
+pub const PAYLOAD_LEN: Bound<usize> = Bound::new("payload", " bytes", 0, 1024);
+/// MSS: 8 lets a short payload split into many segments; 9,000 is beyond
+/// any jumbo MTU, so an MSS too large for the MTU can be chosen.
+pub const MSS: Bound<u16> = Bound::new("MSS", " bytes", 8, 9000);
+/// MTU: IPv4's minimum (RFC 791 §3.2) to a 9,000-byte jumbo frame.
+pub const MTU: Bound<u16> = Bound::new("MTU", " bytes", MIN_MTU as u16, 9000);
+/// TTL: RFC 1122 §3.2.1.7, a host MUST NOT send a datagram with TTL 0.
+pub const TTL: Bound<u8> = Bound::new("TTL", "", 1, 255);
 /// Segments remembered for the history strip.
 pub const HISTORY: usize = 32;
 
@@ -233,19 +235,10 @@ impl Model for Encapsulation {
     type Action = EncapAction;
 
     fn validate(c: &EncapConfig) -> Result<(), String> {
-        if c.payload.len() > PAYLOAD_MAX {
-            return Err(format!("the payload is at most {PAYLOAD_MAX} bytes"));
-        }
-        if !(MSS_MIN..=MSS_MAX).contains(&c.mss) {
-            return Err(format!("the MSS must be {MSS_MIN} to {MSS_MAX} bytes"));
-        }
-        if !(MTU_MIN..=MTU_MAX).contains(&c.mtu) {
-            return Err(format!("the MTU must be {MTU_MIN} to {MTU_MAX} bytes"));
-        }
-        if c.ttl == 0 {
-            // RFC 1122 §3.2.1.7: a host MUST NOT send a datagram with TTL 0.
-            return Err("a host must not send TTL 0".into());
-        }
+        PAYLOAD_LEN.check(c.payload.len())?;
+        MSS.check(c.mss)?;
+        MTU.check(c.mtu)?;
+        TTL.check(c.ttl)?;
         Ok(())
     }
 

@@ -133,10 +133,12 @@ impl Encapsulation {
                 tenths(share_tenths(overhead as i64, wire as i64))
             ));
         }
-        out.push(
-            "The FCS guards one link and every switch recomputes it; the IPv4 checksum guards only the 20-byte header, recomputed at each router as the TTL drops; only the TCP checksum travels end to end, over the data and both addresses."
-                .into(),
-        );
+        // A cut-through switch starts sending a frame once it has read the
+        // destination, before the FCS arrives, so it cannot drop a bad frame
+        // or give it a new FCS: it passes the error on, and some mark it
+        // ("CRC stomping" on Cisco Nexus cut-through ports) so the next hop
+        // can tell it was caught upstream.
+        out.push(FCS_SCOPE.into());
         if self.middlebox {
             out.push("A device that damages a frame in its own memory and then computes a fresh FCS hides the damage from every later link: such errors are real, and the end-to-end checksum is what catches them (Stone & Partridge, \"When the CRC and TCP checksum disagree\", SIGCOMM 2000).".into());
         }
@@ -219,3 +221,6 @@ impl Encapsulation {
         Ok(())
     }
 }
+
+/// What each check guards, and who checks or rewrites it on the way.
+pub(crate) const FCS_SCOPE: &str = "The FCS guards one link. A store-and-forward switch checks it before forwarding and writes a fresh one; a cut-through switch starts sending before the frame has ended, so it forwards the FCS it received, a bad one is caught downstream, and the switch may stomp it (a deliberately invalid FCS) to mark the frame as already counted. The IPv4 checksum guards only the 20-byte header, recomputed at each router as the TTL drops; only the TCP checksum travels end to end, over the data and both addresses.";

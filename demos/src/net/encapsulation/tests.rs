@@ -324,7 +324,7 @@ fn configs_out_of_bounds_are_rejected() {
             ..EncapConfig::default()
         },
         EncapConfig {
-            payload: "x".repeat(PAYLOAD_MAX + 1),
+            payload: "x".repeat(PAYLOAD_LEN.max + 1),
             ..EncapConfig::default()
         },
     ];
@@ -332,4 +332,44 @@ fn configs_out_of_bounds_are_rejected() {
         assert!(Encapsulation::validate(&c).is_err(), "{c:?}");
     }
     assert!(Encapsulation::validate(&EncapConfig::default()).is_ok());
+}
+
+/// Issue 30: cut-through switches do not recompute the FCS; the why must
+/// not say every switch does.
+#[test]
+fn the_why_says_a_cut_through_switch_forwards_the_fcs_it_received() {
+    let m = Encapsulation::new(&EncapConfig::default());
+    let why = m.why().join(" ");
+    assert!(!why.contains("every switch recomputes it"), "{why}");
+    assert!(
+        why.contains("a cut-through switch starts sending before the frame has ended, so it forwards the FCS it received, a bad one is caught downstream"),
+        "{why}"
+    );
+}
+
+/// The configuration bounds are demos::Bound: one sentence for each.
+#[test]
+fn each_bound_is_refused_with_its_range() {
+    let refused = |c: EncapConfig| Encapsulation::validate(&c).unwrap_err();
+    assert_eq!(
+        refused(EncapConfig {
+            mtu: 9001,
+            ..EncapConfig::default()
+        }),
+        "The MTU is 68 to 9000 bytes; 9001 bytes is out of range."
+    );
+    assert_eq!(
+        refused(EncapConfig {
+            ttl: 0,
+            ..EncapConfig::default()
+        }),
+        TTL.out_of_range(0)
+    );
+    assert_eq!(
+        refused(EncapConfig {
+            mss: 7,
+            ..EncapConfig::default()
+        }),
+        MSS.out_of_range(7)
+    );
 }

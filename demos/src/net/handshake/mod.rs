@@ -20,6 +20,7 @@ mod timers;
 mod user;
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::Bound;
 use serde::{Deserialize, Serialize};
 
 /// The receive window each side offers. Flow control is not modelled:
@@ -46,14 +47,14 @@ pub const SEND_MAX_SEGMENTS: u32 = 8;
 /// Unacknowledged segments a side may have: this model's stand-in for the
 /// congestion window it leaves out, so the diagram stays readable.
 pub const MAX_UNACKED_SEGMENTS: usize = 16;
-pub const DELAY_MIN_MS: u32 = 1;
-pub const DELAY_MAX_MS: u32 = 5_000;
-pub const MSL_MIN_MS: u32 = 100;
-/// RFC 9293 §3.4.2: "For this specification the MSL is taken to be 2 minutes."
-pub const MSL_RFC_MS: u32 = 120_000;
-pub const MSS_MIN: u32 = 1;
-/// 1500 − 40: the MSS of an Ethernet path (RFC 9293 §3.7.1).
-pub const MSS_MAX: u32 = 1_460;
+/// The one-way delay of the path.
+pub const DELAY_MS: Bound<u32> = Bound::new("one-way delay", " ms", 1, 5_000);
+/// The MSL, up to RFC 9293 §3.4.2's: "For this specification the MSL is
+/// taken to be 2 minutes."
+pub const MSL_MS: Bound<u32> = Bound::new("MSL", " ms", 100, 120_000);
+pub const MSL_RFC_MS: u32 = MSL_MS.max;
+/// The MSS, up to 1500 − 40, an Ethernet path's (RFC 9293 §3.7.1).
+pub const MSS: Bound<u32> = Bound::new("MSS", " bytes", 1, 1_460);
 
 /// The two hosts: the client on the left of the diagram, the server on the right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,7 +147,7 @@ impl Default for HandshakeConfig {
             // A teaching value: 50 ms each way, a 100 ms round trip.
             delay_ms: 50,
             msl_ms: MSL_RFC_MS,
-            mss: MSS_MAX,
+            mss: MSS.max,
             listen: true,
         }
     }
@@ -434,23 +435,15 @@ impl Model for Handshake {
     type Action = HandshakeAction;
 
     fn validate(c: &HandshakeConfig) -> Result<(), String> {
-        if !(DELAY_MIN_MS..=DELAY_MAX_MS).contains(&c.delay_ms) {
-            return Err(format!(
-                "the one-way delay must be {DELAY_MIN_MS} to {DELAY_MAX_MS} ms"
-            ));
-        }
-        if !(MSL_MIN_MS..=MSL_RFC_MS).contains(&c.msl_ms) {
-            return Err(format!("the MSL must be {MSL_MIN_MS} to {MSL_RFC_MS} ms"));
-        }
+        DELAY_MS.check(c.delay_ms)?;
+        MSL_MS.check(c.msl_ms)?;
         if c.msl_ms < c.delay_ms {
             return Err(
-                "the MSL, the longest a segment can live, must be at least the one-way delay"
+                "The MSL, the longest a segment can live, must be at least the one-way delay."
                     .into(),
             );
         }
-        if !(MSS_MIN..=MSS_MAX).contains(&c.mss) {
-            return Err(format!("the MSS must be {MSS_MIN} to {MSS_MAX} bytes"));
-        }
+        MSS.check(c.mss)?;
         Ok(())
     }
 

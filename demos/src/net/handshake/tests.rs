@@ -499,3 +499,30 @@ fn a_reboot_that_reuses_its_isn_at_once_confuses_the_peer_but_not_the_model() {
     assert_eq!((m.server.irs, m.server.state), (37_600, CloseWait));
     assert_ne!(m.server.peer_incarnation, Some(m.client.incarnation));
 }
+
+/// The configuration bounds are demos::Bound: one sentence for each.
+#[test]
+fn each_bound_is_refused_with_its_range() {
+    let refused = |c: HandshakeConfig| Handshake::validate(&c).unwrap_err();
+    assert_eq!(
+        refused(HandshakeConfig {
+            delay_ms: 0,
+            ..HandshakeConfig::default()
+        }),
+        "The one-way delay is 1 to 5000 ms; 0 ms is out of range."
+    );
+    assert_eq!(
+        refused(HandshakeConfig {
+            mss: 1_461,
+            ..HandshakeConfig::default()
+        }),
+        MSS.out_of_range(1_461)
+    );
+    assert_eq!(
+        refused(HandshakeConfig {
+            msl_ms: MSL_MS.max + 1,
+            ..HandshakeConfig::default()
+        }),
+        MSL_MS.out_of_range(MSL_MS.max + 1)
+    );
+}

@@ -5,14 +5,18 @@
 //! link, all into the client's switch egress port, a drop-tail buffer of B
 //! packets. The next request goes out only when every answer is complete. A
 //! flow that loses the tail of its burst sees too few duplicate ACKs for fast
-//! retransmit (RFC 5681 §3.2), so it waits for its retransmission timer — at
-//! least `TCP_RTO_MIN` = 200 ms in Linux, thousands of datacenter RTTs — while
-//! the link idles and the whole request waits: goodput collapses.
+//! retransmit (RFC 5681 §3.2), so without SACK and a tail loss probe it waits
+//! for its retransmission timer — SRTT + 200 ms in Linux (`TCP_RTO_MIN`),
+//! thousands of datacenter RTTs — while the link idles and the whole request
+//! waits: goodput collapses. Linux does negotiate SACK and probes the tail
+//! 2·SRTT after its last send (RFC 8985 §7); the model computes when that
+//! probe would have gone ([`Sender::probe_at`]) and says so, but does not run it.
 //!
 //! Fixes, as toggles: a bigger buffer (which costs queueing delay), a 1 ms RTO
 //! floor (Vasudevan et al., SIGCOMM 2009) and DCTCP (RFC 8257: the port marks
-//! CE above K packets, senders cut cwnd by α/2). The senders are NewReno
-//! (RFC 6582) on the shared path in [`crate::net::congestion::path`].
+//! CE above K packets, senders cut cwnd by α/2 at most once per window of
+//! data, §3.3). The senders are NewReno (RFC 6582) on the shared path in
+//! [`crate::net::congestion::path`].
 //!
 //! Focus keys: `sender-<i>` (server i, 1-based), `port` (the egress buffer),
 //! `link` (the client's link), `client`, `chart` (goodput against N).
@@ -27,12 +31,32 @@ use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::net::congestion::path::{serialise_ns, Admission, Flow, Happening, Path};
 use crate::net::congestion::sender::{Algorithm, Dctcp, Note, Sender, MSS, RTO_MIN_LINUX_NS};
 use crate::text::{duration, fixed, plural};
+use crate::Bound;
 use serde::{Deserialize, Serialize};
 
-pub const SENDERS_MAX: usize = 64;
-pub const BURST_MAX: u64 = 64;
-pub const BUFFER_MAX: usize = 4096;
-pub const REQUESTS_MAX: u32 = 20;
+/// Servers N.
+pub const SENDERS: Bound<usize> = Bound::new("number of servers", "", 1, 64);
+/// Packets S in each answer.
+pub const BURST: Bound<u64> = Bound::new("answer size", " packets", 1, 64);
+/// The port's buffer B, and the bigger buffer's (no smaller than B).
+pub const BUFFER: Bound<usize> = Bound::new("port buffer", " packets", 4, 4096);
+/// The client's link rate.
+pub const LINK_MBPS: Bound<u64> = Bound::new("link rate", " Mbit/s", 100, 10_000);
+/// The base RTT.
+pub const RTT_US: Bound<u64> = Bound::new("base RTT", " µs", 10, 1_000);
+/// Requests in a run.
+pub const REQUESTS: Bound<u32> = Bound::new("number of requests", "", 1, 20);
+pub const SENDERS_MAX: usize = SENDERS.max;
+
+/// DCTCP's marking threshold K: at least one packet, below the buffer.
+pub fn mark_k_bound(buffer: usize) -> Bound<usize> {
+    Bound::new(
+        "marking threshold K",
+        " packets",
+        1,
+        buffer.saturating_sub(1),
+    )
+}
 /// The fine-grained RTO floor: 1 ms, of the order Vasudevan et al. (SIGCOMM
 /// 2009) argue for: with datacenter RTTs of ~100 µs, a 200 ms floor leaves a
 /// link idle for thousands of round trips.
@@ -310,6 +334,25 @@ impl Incast {
                 ))
                 .at("link"),
             );
+            if let Some((f, at, probe)) = self.first_waiting() {
+                // From `from` to `next` nothing arrives: a probe due in that
+                // stretch finds the port empty and gets through.
+                let fate = if (from..next).contains(&probe) {
+                    " The port is empty then, so the probe would get through, and the SACK it brings back would start fast recovery."
+                } else {
+                    ""
+                };
+                out.push(
+                    Event::info(format!(
+                        "With SACK and a tail loss probe (Linux's default), server {} would have probed at {}, {} before its timer at {}.{fate}",
+                        f + 1,
+                        duration(probe),
+                        duration(at.saturating_sub(probe)),
+                        duration(at)
+                    ))
+                    .at(sender_key(f)),
+                );
+            }
         }
         let until = next.max(from + self.rtt_ns);
         let (mut arrived, mut dropped, mut marked) = (0u64, 0u64, 0u64);
@@ -476,8 +519,7 @@ impl Incast {
                 };
                 for flow in &mut self.path.flows {
                     let s = &mut flow.sender;
-                    s.rto_min = floor;
-                    s.rto = (s.srtt + 4 * s.rttvar).max(floor);
+                    s.set_rto_min(floor);
                     if s.rto_at.is_some() {
                         s.rto_at = Some(now + s.rto);
                     }
@@ -500,7 +542,7 @@ impl Incast {
                 (
                     on,
                     format!(
-                        "The port marks CE above K = {} packets; servers cut cwnd by α/2 on each echo.",
+                        "The port marks CE above K = {} packets; a server that sees an echo cuts cwnd by α/2, at most once per window of data.",
                         self.mark_k
                     ),
                 )
@@ -591,6 +633,37 @@ impl Incast {
     }
 }
 
+impl Incast {
+    /// When server `f`'s tail loss probe would go, had it SACK and TLP,
+    /// if it is waiting for its timer now.
+    pub fn probe_at(&self, f: usize) -> Option<u64> {
+        match self.fate(f) {
+            Fate::WaitingRto(_) => self.path.flows[f].sender.probe_at(),
+            _ => None,
+        }
+    }
+
+    /// The first server now waiting for its timer, with its timer and its
+    /// probe time, for the narration.
+    fn first_waiting(&self) -> Option<(usize, u64, u64)> {
+        (0..self.senders()).find_map(|f| match self.fate(f) {
+            Fate::WaitingRto(at) => self.probe_at(f).map(|probe| (f, at, probe)),
+            _ => None,
+        })
+    }
+
+    /// What Linux's tail loss probe would change, from the model's numbers.
+    fn probe_sentence(&self) -> String {
+        let s = &self.path.flows[0].sender;
+        let pto = 2 * s.srtt;
+        format!(
+            "Linux negotiates SACK and, when ACKs stop, sends a tail loss probe 2·SRTT = {} after its last segment (RFC 8985 §7.2), some {} before this timer: the probe's ACK carries a SACK that starts fast recovery, so the tail is resent within a few round trips, if the probe itself is not dropped.",
+            duration(pto),
+            duration(s.base_rto().saturating_sub(pto))
+        )
+    }
+}
+
 fn done_refusal(requests: u32) -> Refusal {
     Refusal::new(format!(
         "All {requests} requests are answered. Reset to run them again, or change a fix first."
@@ -623,30 +696,15 @@ impl Model for Incast {
     type Action = IncastAction;
 
     fn validate(c: &IncastConfig) -> Result<(), String> {
-        if !(1..=SENDERS_MAX).contains(&c.senders) {
-            return Err(format!("servers must be 1 to {SENDERS_MAX}"));
-        }
-        if !(1..=BURST_MAX).contains(&c.burst) {
-            return Err(format!("each answer is 1 to {BURST_MAX} packets"));
-        }
-        if !(4..=BUFFER_MAX).contains(&c.buffer) || !(c.buffer..=BUFFER_MAX).contains(&c.big_buffer)
-        {
-            return Err(format!(
-                "buffers must be 4 to {BUFFER_MAX} packets, the bigger one no smaller"
-            ));
-        }
-        if !(100..=10_000).contains(&c.link_mbps) {
-            return Err("link rate must be 100 to 10,000 Mbit/s".into());
-        }
-        if !(10..=1_000).contains(&c.rtt_us) {
-            return Err("base RTT must be 10 to 1,000 µs".into());
-        }
-        if !(1..=REQUESTS_MAX).contains(&c.requests) {
-            return Err(format!("requests must be 1 to {REQUESTS_MAX}"));
-        }
-        if !(1..c.buffer).contains(&c.mark_k) {
-            return Err("the marking threshold K must be below the buffer".into());
-        }
+        SENDERS.check(c.senders)?;
+        BURST.check(c.burst)?;
+        BUFFER.check(c.buffer)?;
+        let bigger = Bound::new("bigger buffer", BUFFER.unit, c.buffer, BUFFER.max);
+        bigger.check(c.big_buffer)?;
+        LINK_MBPS.check(c.link_mbps)?;
+        RTT_US.check(c.rtt_us)?;
+        REQUESTS.check(c.requests)?;
+        mark_k_bound(c.buffer).check(c.mark_k)?;
         Ok(())
     }
 
@@ -796,12 +854,15 @@ impl Model for Incast {
             duration(self.path.serialise_ns),
             n.saturating_sub(1)
         )];
+        let timer = self.path.flows[0].sender.base_rto();
         out.push(format!(
-            "A server that lost the tail of its answer gets fewer than three duplicate ACKs, so only its timer can recover it: {} here, {}× the {} round trip, with the link idle meanwhile.",
+            "A server that lost the tail of its answer gets fewer than three duplicate ACKs. Without SACK and a tail loss probe, as here, only its timer can recover it: SRTT + {} floor = {}, {}× the {} round trip, with the link idle meanwhile.",
             duration(rto),
-            rto / self.rtt_ns,
+            duration(timer),
+            timer / self.rtt_ns,
             duration(self.rtt_ns)
         ));
+        out.push(self.probe_sentence());
         if let Some(r) = self.finished.last() {
             let ideal = n * self.burst * self.path.serialise_ns;
             out.push(format!(
@@ -827,6 +888,6 @@ impl Model for Incast {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the request messages themselves, delayed ACKs, SACK, timer granularity and randomised RTOs, restart after idle, other traffic on the port, and per-port shared-buffer schemes."
+        "Leaves out: the request messages themselves, delayed ACKs, SACK and RACK-TLP (Linux's defaults: the page only says when a tail loss probe would have gone), timer granularity and randomised RTOs, restart after idle, other traffic on the port, and per-port shared-buffer schemes."
     }
 }

@@ -269,3 +269,136 @@ fn the_sweep_buttons_refusal_agrees_with_sweeping() {
     agree(&m);
     assert!(m.refusal(&IncastAction::Sweep).is_none());
 }
+
+/// Issue 30: "only its timer can recover it" holds without SACK and TLP;
+/// the why says so, and says when Linux's tail loss probe would go.
+#[test]
+fn the_why_says_without_sack_and_tlp_and_when_the_probe_would_go() {
+    let m = Incast::new(&config(16, LINUX));
+    let why = m.why().join(" ");
+    assert!(
+        why.contains("Without SACK and a tail loss probe, as here, only its timer can recover it"),
+        "{why}"
+    );
+    let srtt = m.path.flows[0].sender.srtt;
+    assert!(
+        why.contains(&format!(
+            "sends a tail loss probe 2·SRTT = {} after its last segment (RFC 8985 §7.2)",
+            crate::text::duration(2 * srtt)
+        )),
+        "{why}"
+    );
+}
+
+/// A server waiting for its timer: the probe would have gone 2·SRTT after
+/// its last send, long before the timer, and the narration says when.
+#[test]
+fn a_waiting_server_is_told_when_its_tail_loss_probe_would_have_gone() {
+    let mut m = Incast::new(&config(16, LINUX));
+    let mut said = None;
+    while said.is_none() && m.finished.is_empty() {
+        let events = m.apply(&IncastAction::Slice).unwrap();
+        said = events
+            .iter()
+            .find(|e| e.text.contains("would have probed at"))
+            .map(|e| e.text.clone());
+    }
+    let text = said.expect("an idle wait with a probe time");
+    let f = (0..16)
+        .find(|&f| matches!(m.fate(f), Fate::WaitingRto(_)))
+        .unwrap();
+    let (Fate::WaitingRto(at), Some(probe)) = (m.fate(f), m.probe_at(f)) else {
+        panic!("server {f} waits");
+    };
+    let s = &m.path.flows[f].sender;
+    assert!(probe < at);
+    // The default run: the probe falls in the quiet stretch, port empty.
+    assert!(
+        text.contains("The port is empty then, so the probe would get through"),
+        "{text}"
+    );
+    assert_eq!(probe, s.last_send_at.max(at - s.rto) + 2 * s.srtt);
+    assert!(
+        text.contains(&format!(
+            "server {} would have probed at {}",
+            f + 1,
+            crate::text::duration(probe)
+        )),
+        "{text}"
+    );
+}
+
+/// Issue 30: DCTCP cuts at most once per window of data (RFC 8257 §3.3):
+/// the toggle says so, and no server cuts twice within one window.
+#[test]
+fn dctcp_is_told_and_run_as_one_cut_per_window() {
+    let mut m = Incast::new(&config(16, LINUX));
+    let text = m.apply(&IncastAction::Toggle(Fix::Dctcp)).unwrap()[0]
+        .text
+        .clone();
+    assert!(!text.contains("on each echo"), "{text}");
+    assert!(text.contains("at most once per window of data"), "{text}");
+    let m = run(&config(
+        16,
+        Fixes {
+            dctcp: true,
+            ..LINUX
+        },
+    ));
+    // Many marked packets per window, far fewer cuts: not one per echo.
+    let marks: u64 = m.path.flows.iter().map(|f| f.marks).sum();
+    let cuts: u64 = m
+        .path
+        .flows
+        .iter()
+        .map(|f| u64::from(f.sender.ecn_cuts))
+        .sum();
+    assert!(cuts > 0 && 2 * cuts < marks, "{cuts} cuts, {marks} marks");
+}
+
+#[test]
+fn each_bound_is_refused_with_its_range() {
+    let ok = IncastConfig::default();
+    assert_eq!(
+        Incast::validate(&IncastConfig {
+            senders: 65,
+            ..ok.clone()
+        }),
+        Err("The number of servers is 1 to 64; 65 is out of range.".into())
+    );
+    assert_eq!(
+        Incast::validate(&IncastConfig {
+            mark_k: 64,
+            ..ok.clone()
+        }),
+        Err("The marking threshold K is 1 to 63 packets; 64 packets is out of range.".into())
+    );
+    assert_eq!(
+        Incast::validate(&IncastConfig {
+            big_buffer: 32,
+            ..ok
+        }),
+        Err("The bigger buffer is 64 to 4096 packets; 32 packets is out of range.".into())
+    );
+}
+
+/// The why's timer is the estimator's RTO, not one doubled by a backoff:
+/// after the first request's timeouts it still reads SRTT + 200 ms.
+#[test]
+fn the_why_quotes_the_rto_before_backoff() {
+    let mut m = Incast::new(&config(16, LINUX));
+    while m.finished.is_empty() {
+        m.apply(&IncastAction::Slice).unwrap();
+    }
+    // Server 1 as a timeout leaves it: its RTO backed off, doubled.
+    m.path.flows[0].sender.rto *= 2;
+    let s = &m.path.flows[0].sender;
+    let why = m.why().join(" ");
+    assert!(
+        why.contains(&format!(
+            "SRTT + 200.0 ms floor = {},",
+            crate::text::duration(s.srtt + RTO_MIN_LINUX_NS)
+        )),
+        "{why}"
+    );
+}
