@@ -142,7 +142,8 @@ fn verdicts(r: &Reordering) -> Table {
 fn outcomes(r: &Reordering, ui: &mut Ui<Reordering>) -> Table {
     let a = &r.analysis;
     let shown = shown_row(r);
-    let mut columns = vec!["Outcome", "exists", "SC", "TSO", "ARMv8", "C11"];
+    let mut columns = vec!["Outcome", "exists"];
+    columns.extend(MemModel::ALL.iter().map(|m| m.label()));
     if steppable(r) {
         columns.push("runs");
     }
@@ -362,7 +363,7 @@ impl View for Reordering {
             out.push(Control::group("You are the scheduler", buttons));
         } else {
             out.push(Control::note(
-                "ARMv8 and C11 are judged from their axioms only: pick SC or TSO to schedule a run yourself.",
+                "ARMv8 and RC11 are judged from their axioms only: pick SC or TSO to schedule a run yourself.",
             ));
         }
         out.push(Control::form(
