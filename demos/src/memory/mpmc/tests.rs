@@ -123,11 +123,20 @@ fn refusals_change_nothing() {
         ..MpmcConfig::default()
     })
     .is_err());
-    assert!(Mpmc::validate(&MpmcConfig {
-        items: 0,
-        ..MpmcConfig::default()
-    })
-    .is_err());
+    assert_eq!(
+        Mpmc::validate(&MpmcConfig {
+            items: 0,
+            ..MpmcConfig::default()
+        }),
+        Err("The number of items per producer is 1 to 8; 0 is out of range.".into())
+    );
+    assert_eq!(
+        Mpmc::validate(&MpmcConfig {
+            capacity: 3,
+            ..MpmcConfig::default()
+        }),
+        Err("The capacity is a power of two, one of 2, 4, 8, 16 slots; 3 slots is not.".into())
+    );
 }
 
 /// Regression (issue 30): a producer whose loaded `pos` fell behind
