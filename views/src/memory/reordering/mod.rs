@@ -15,7 +15,7 @@ use crate::scene::{Cell, Item, List, Scene, Table};
 use demos::memory::litmus::analysis::{Row, Status};
 use demos::memory::litmus::ast::{Op, Order};
 use demos::memory::litmus::catalogue::CATALOGUE;
-use demos::memory::litmus::explain::{event_text, letter, outcome_text};
+use demos::memory::litmus::explain::{event_text, letter, outcome_text, weaker_here};
 use demos::memory::litmus::syntax::Syntax;
 use demos::memory::litmus::{MemModel, Verdict};
 use demos::memory::reordering::{Reordering, ReorderingAction};
@@ -379,12 +379,19 @@ impl View for Reordering {
                 )))
             }),
         ));
-        let mut breaks = vec![Control::button(
-            "weaken",
-            "Weaken the model to ARMv8",
-            ui.act(ChooseModel(MemModel::Armv8)),
-        )
-        .danger()];
+        // Offered only where ARMv8 is weaker on this very test: the models
+        // are not ordered in general (see `weaker_here`).
+        let mut breaks = Vec::new();
+        if weaker_here(&self.analysis, MemModel::Armv8, self.model) {
+            breaks.push(
+                Control::button(
+                    "weaken",
+                    "Weaken the model to ARMv8",
+                    ui.act(ChooseModel(MemModel::Armv8)),
+                )
+                .danger(),
+            );
+        }
         let plain = stripped(self);
         if plain != self.text {
             breaks.push(
@@ -396,7 +403,9 @@ impl View for Reordering {
                 .danger(),
             );
         }
-        out.push(Control::danger_group("Break it", breaks));
+        if !breaks.is_empty() {
+            out.push(Control::danger_group("Break it", breaks));
+        }
         out
     }
 }

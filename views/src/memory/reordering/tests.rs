@@ -294,3 +294,18 @@ fn the_model_is_labelled_rc11_and_the_barrier_dmb_ish() {
         why.items.iter().map(|i| &i.text).collect::<Vec<_>>()
     );
 }
+
+/// Issue 30: "Weaken the model to ARMv8" is offered only where ARMv8 allows
+/// more on this test; under RC11 (incomparable with ARMv8) it is not.
+#[test]
+fn weaken_is_offered_only_where_armv8_allows_more_here() {
+    let has_weaken = |r: &Reordering| {
+        let (_, controls, _) = crate::build(r, &());
+        Control::find(&controls, "weaken").is_some()
+    };
+    assert!(has_weaken(&at("MP", MemModel::Tso)));
+    assert!(!has_weaken(&at("MP", MemModel::Armv8)));
+    assert!(!has_weaken(&at("IRIW+acqs", MemModel::Rc11)));
+    // LB: ARMv8 allows r1=1, r2=1, which RC11 forbids, so here it is weaker.
+    assert!(has_weaken(&at("LB", MemModel::Rc11)));
+}
