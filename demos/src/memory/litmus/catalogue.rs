@@ -104,9 +104,12 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "IRIW",
         "name IRIW\nthread W x 1\nthread R x r1; R y r2\nthread W y 1\nthread R y r3; R x r4\nexists r1=1 /\\ r2=0 /\\ r3=1 /\\ r4=0\n",
-        // Multi-copy atomicity: x86 and ARMv8 (other-multi-copy-atomic, Arm ARM
-        // B2.3) make a store visible to all other cores at once, so there the
-        // readers can only disagree through their own loads; POWER need not.
+        // Multi-copy atomicity: x86 and ARMv8 are other-multi-copy-atomic
+        // (Arm ARM DDI 0487, "Definition of the Armv8 memory model"; Pulte
+        // et al., "Simplifying ARM concurrency", POPL 2018): a store reaches
+        // all other cores at once, so there the readers can only disagree
+        // through their own loads (herd's aarch64.cat forbids IRIW+dmb.lds).
+        // POWER is not multi-copy-atomic: IRIW+lwsyncs is allowed there.
         "Independent reads of independent writes: the readers see the stores in opposite orders, from loads run out of order or, on POWER, a store reaching one reader before the other.",
     ),
     e(
