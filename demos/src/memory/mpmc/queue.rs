@@ -13,9 +13,9 @@
 //! which is the value the producer one lap later waits for.
 //!
 //! Without sequence numbers (break-it) the only guards are the indices: a
-//! producer takes a slot if `pos - dequeue_pos < capacity`, a consumer if
-//! `pos < enqueue_pos`. A consumer can then claim a slot a producer has
-//! reserved but not yet written.
+//! producer takes a slot if `pos - dequeue_pos < capacity` (signed, as
+//! Vyukov's `dif`), a consumer if `pos < enqueue_pos`. A consumer can then
+//! claim a slot a producer has reserved but not yet written.
 
 use super::{agent_name, Mpmc, Phase, TornRead};
 use crate::model::Event;
