@@ -256,7 +256,7 @@ impl Rcu {
                 self.readers[r] = Reader::default();
                 self.history.leave(r);
                 let mut events = vec![Event::info(format!(
-                    "{cpu}: rcu_read_unlock() ends its critical section, and its pointer is no longer valid. A kernel sees that only at the CPU's next quiescent state (a context switch, idle or user mode); this model counts the unlock."
+                    "{cpu}: rcu_read_unlock() ends its critical section, and its pointer is no longer valid. Classic RCU notices only at the CPU's next quiescent state (a context switch, idle or user mode); this model counts the unlock."
                 ))
                 .at(at)];
                 events.extend(self.left_critical_section(r));
