@@ -12,17 +12,17 @@
 //! SC allowed|forbidden
 //! TSO allowed|forbidden
 //! ARMv8 allowed|forbidden
-//! C11 allowed|forbidden|undefined
+//! RC11 allowed|forbidden|undefined
 //! ```
 //!
-//! `C11 undefined` means some RC11-consistent execution has a data race on a
+//! `RC11 undefined` means some RC11-consistent execution has a data race on a
 //! non-atomic (`.na`) access — herd7 with `rc11.cat` prints `Undef` in place
 //! of `Ok`/`No` for such a test (its `undefined_unless empty dr` check).
 //!
 //! With `--outcomes`, each model's line is followed by the final states that
 //! model allows, one per line, indented by two spaces, in ascending order of
 //! the registers (in the order the test loads them) and then of the
-//! locations the condition names: `  r1=0; r2=1; x=2;`. Under C11 a racy
+//! locations the condition names: `  r1=0; r2=1; x=2;`. Under RC11 a racy
 //! test also gets a line `  race: a d x` naming the two racing events (herd's
 //! letters: a, b, c… in thread order) and the location.
 //!

@@ -21,7 +21,7 @@ test('MP: TSO forbids the stale read by the cycle po ; rfe ; po ; fre, ARMv8 all
   await expect(lab.verdict('TSO')).toContainText('po ; rfe ; po ; fre');
   await lab.expectVerdict('SC', 'forbidden');
   await lab.expectVerdict('ARMv8', 'allowed');
-  await lab.expectVerdict('C11', 'allowed');
+  await lab.expectVerdict('RC11', 'allowed');
   await lab.expectOutcome('r1=1, r2=0', 'forbidden');
   // The graph shows the outcome the exists condition asks about, cycle drawn.
   await expect(lab.graph).toHaveAttribute('aria-label', 'Execution of r1=1, r2=0 under TSO: forbidden');
@@ -48,11 +48,11 @@ test('MP: TSO forbids the stale read by the cycle po ; rfe ; po ; fre, ARMv8 all
     if (rel !== 'co') await expect(lab.graph.locator(`[data-state="${rel}"]`).first()).toHaveClass(cls);
   }
 
-  await lab.chooseModel('C11');
+  await lab.chooseModel('RC11');
   await expect(lab.code(0, 0)).toHaveText('store(x, 1, relaxed)');
   await lab.selectOutcome('r1=0, r2=0');
-  await expect(lab.latest).toContainText('C11 allows r1=0, r2=0');
-  await expect(lab.graph).toHaveAttribute('aria-label', 'Execution of r1=0, r2=0 under C11: allowed');
+  await expect(lab.latest).toContainText('RC11 allows r1=0, r2=0');
+  await expect(lab.graph).toHaveAttribute('aria-label', 'Execution of r1=0, r2=0 under RC11: allowed');
 });
 
 test('you are the scheduler: SB reaches r1=0, r2=0 under TSO and never under SC', async ({ page }) => {

@@ -13,7 +13,7 @@ test('an item travels slot first, then tail, and arrives intact', async ({ page 
   await ring.open();
   await ring.expectFigure('occupancy', '0/4');
   await ring.producer();
-  await expect(ring.latest).toHaveText('The producer reads head = 0: 4 free slots.');
+  await expect(ring.latest).toHaveText('The producer reads head = 0 with an acquire load: 4 free slots.');
   await ring.producer(2);
   await expect(ring.latest).toHaveText('The producer publishes tail = 1 with a release store: it cannot reach memory before the slot 0 store.');
   await ring.expectFigure('occupancy', '1/4');

@@ -11,14 +11,16 @@
 //! Control", section "Internal Caches, TLBs, and Buffers"); C++17 names the
 //! padding distance `std::hardware_destructive_interference_size`.
 
+use crate::bound::Bound;
 use crate::coherence::{core_name, Access, BusOp, Op, Protocol, Supplier, System};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
 
-pub const RATIO_MAX: u8 = 4;
-pub const WRITES_MIN: u32 = 2;
-pub const WRITES_MAX: u32 = 400;
+/// Writes a core makes in a row before the other core's turn.
+pub const RUN: Bound<u8> = Bound::new("number of writes in a row", "", 1, 4);
+/// Writes in the whole run.
+pub const WRITES: Bound<u32> = Bound::new("number of writes", "", 2, 400);
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FalseSharingConfig {
@@ -140,11 +142,8 @@ impl FalseSharing {
     }
 
     fn set_runs(&mut self, a: u8, b: u8) -> Outcome {
-        if !(1..=RATIO_MAX).contains(&a) || !(1..=RATIO_MAX).contains(&b) {
-            return Err(Refusal::new(format!(
-                "Each core writes 1 to {RATIO_MAX} times in a row."
-            )));
-        }
+        RUN.admit(a)?;
+        RUN.admit(b)?;
         if (a, b) == (self.a_run, self.b_run) {
             return Err(Refusal::new(format!("The pattern is already {a}:{b}.")));
         }
@@ -187,13 +186,9 @@ impl Model for FalseSharing {
     type Action = FsAction;
 
     fn validate(config: &FalseSharingConfig) -> Result<(), String> {
-        if !(1..=RATIO_MAX).contains(&config.a_run) || !(1..=RATIO_MAX).contains(&config.b_run) {
-            return Err(format!("runs must be 1 to {RATIO_MAX}"));
-        }
-        if !(WRITES_MIN..=WRITES_MAX).contains(&config.writes) {
-            return Err(format!("writes must be {WRITES_MIN} to {WRITES_MAX}"));
-        }
-        Ok(())
+        RUN.check(config.a_run)?;
+        RUN.check(config.b_run)?;
+        WRITES.check(config.writes).map(|_| ())
     }
 
     fn new(config: &FalseSharingConfig) -> Self {
@@ -444,6 +439,12 @@ mod tests {
         });
         let fresh = m.clone();
         assert!(m.apply(&FsAction::Write(2)).is_err());
+        assert_eq!(
+            m.apply(&FsAction::SetRuns { a: 1, b: 5 })
+                .unwrap_err()
+                .reason,
+            "The number of writes in a row is 1 to 4; 5 is out of range."
+        );
         assert!(m.apply(&FsAction::SetRuns { a: 0, b: 1 }).is_err());
         assert!(m.apply(&FsAction::SetRuns { a: 1, b: 1 }).is_err());
         assert!(m.apply(&FsAction::SetLayout(Layout::Shared)).is_err());

@@ -22,7 +22,7 @@ pub enum Entry {
         /// A release store leaves only after every older store.
         release: bool,
     },
-    /// A store-store barrier (DMB ST): no younger store leaves before the older ones.
+    /// A store-store barrier (DMB ISHST): no younger store leaves before the older ones.
     Barrier,
 }
 

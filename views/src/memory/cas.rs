@@ -7,10 +7,10 @@ use crate::control::Control;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Arrow, Figure, Item, List, Scene, Shape, Size};
 use demos::memory::cas::{
-    update_name, Cas, CasAction, CasConfig, Method, MoveKind, Phase, Thread, INCREMENTS_MAX,
-    THREADS_MAX, THREADS_MIN,
+    update_name, Cas, CasAction, CasConfig, Method, MoveKind, Phase, Thread, INCREMENTS, THREADS,
 };
 use demos::text::plural;
+use demos::Quantity;
 
 const W: f32 = 960.0;
 const THREAD_Y: f32 = 170.0;
@@ -27,7 +27,11 @@ fn code(method: Method) -> &'static [&'static str] {
             "do d = e + 1;",
             "while (!counter.cas(e, d));",
         ],
-        Method::FetchAdd => &["counter.fetch_add(1);"],
+        Method::FetchAdd => &[
+            "counter.fetch_add(1);",
+            "// x86 LOCK XADD, Armv8.1 LDADD;",
+            "// Armv8.0, POWER: an LL/SC loop",
+        ],
     }
 }
 
@@ -383,15 +387,11 @@ impl View for Cas {
             Control::slider(
                 "threads",
                 "Threads (restarts)",
-                (
-                    self.threads.len() as i64,
-                    THREADS_MIN as i64,
-                    THREADS_MAX as i64,
-                ),
-                "",
+                THREADS.control_range(self.threads.len()),
+                THREADS.unit,
                 ui.number(move |v| {
                     Ok(Command::Restart(CasConfig {
-                        threads: v.clamp(0, 8) as usize,
+                        threads: Quantity::from_i64(v),
                         ..c1.clone()
                     }))
                 }),
@@ -399,11 +399,11 @@ impl View for Cas {
             Control::slider(
                 "increments",
                 "Increments per thread (restarts)",
-                (i64::from(self.increments), 1, i64::from(INCREMENTS_MAX)),
-                "",
+                INCREMENTS.control_range(self.increments),
+                INCREMENTS.unit,
                 ui.number(move |v| {
                     Ok(Command::Restart(CasConfig {
-                        increments: v.clamp(0, 9) as u8,
+                        increments: Quantity::from_i64(v),
                         ..c2.clone()
                     }))
                 }),
@@ -457,6 +457,24 @@ mod tests {
         assert!(erasing.has_class("fault"));
         assert_eq!(erasing.state.as_deref(), Some("erased"));
         assert!(scene.find("step-4").unwrap().has_class("done"));
+    }
+
+    /// Issue 30: fetch_add's code says where it is one instruction and
+    /// where an LL/SC loop.
+    #[test]
+    fn fetch_add_code_names_its_instructions() {
+        let m = run(Method::FetchAdd, &[]);
+        let scene = crate::build(&m, &()).0;
+        let line = |i: usize| {
+            scene
+                .find(&format!("code-{i}"))
+                .unwrap()
+                .text_content()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(line(1), "// x86 LOCK XADD, Armv8.1 LDADD;");
+        assert_eq!(line(2), "// Armv8.0, POWER: an LL/SC loop");
     }
 
     #[test]

@@ -8,8 +8,9 @@ use crate::draw::geometry::PathData;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::coherence::{core_name, Access, Protocol, State, Supplier, System};
-use demos::memory::false_sharing::{FalseSharing, FalseSharingConfig, FsAction, Layout, RATIO_MAX};
+use demos::memory::false_sharing::{FalseSharing, FalseSharingConfig, FsAction, Layout, RUN};
 use demos::text::{fixed, grouped, ratio};
+use demos::Quantity;
 
 const W: f32 = 760.0;
 const PANEL_W: f32 = 350.0;
@@ -389,7 +390,7 @@ impl View for FalseSharing {
             .iter()
             .map(|&(l, value, label)| (value, label.to_string(), ui.act(FsAction::SetLayout(l))))
             .collect();
-        let run = |v: i64| v.clamp(0, 9) as u8;
+        let run = <u8 as Quantity>::from_i64;
         vec![
             Control::group(
                 "Out of turn",
@@ -401,15 +402,15 @@ impl View for FalseSharing {
             Control::slider(
                 "run-a",
                 "A writes in a row",
-                (i64::from(a), 1, i64::from(RATIO_MAX)),
-                "",
+                RUN.control_range(a),
+                RUN.unit,
                 ui.number(move |v| Ok(Command::Do(FsAction::SetRuns { a: run(v), b }))),
             ),
             Control::slider(
                 "run-b",
                 "then B writes in a row",
-                (i64::from(b), 1, i64::from(RATIO_MAX)),
-                "",
+                RUN.control_range(b),
+                RUN.unit,
                 ui.number(move |v| Ok(Command::Do(FsAction::SetRuns { a, b: run(v) }))),
             ),
             Control::choice(

@@ -8,9 +8,10 @@ use crate::control::Control;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell as TableCell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::memory::mpmc::{
-    agent_name, Agent, Mpmc, MpmcAction, MpmcConfig, Phase, AGENTS, CAPACITIES, ITEMS_MAX,
+    agent_name, Agent, Mpmc, MpmcAction, MpmcConfig, Phase, AGENTS, CAPACITIES, ITEMS,
 };
 use demos::text::plural;
+use demos::Quantity;
 
 const W: f32 = 960.0;
 const PANEL_W: f32 = 455.0;
@@ -371,11 +372,11 @@ impl View for Mpmc {
             Control::slider(
                 "items",
                 "Items per producer (restarts)",
-                (i64::from(self.items), 1, i64::from(ITEMS_MAX)),
-                "",
+                ITEMS.control_range(self.items),
+                ITEMS.unit,
                 ui.number(move |v| {
                     Ok(Command::Restart(MpmcConfig {
-                        items: v.clamp(0, 99) as u8,
+                        items: Quantity::from_i64(v),
                         ..items.clone()
                     }))
                 }),

@@ -10,8 +10,9 @@ use crate::live::{Command, Ui, View};
 use crate::scene::{Arrow, Figure, Scene, Shape, Size};
 use demos::memory::rcu::{
     node_name, reader_name, Mark, NodeState, Place, Rcu, RcuAction, RcuConfig, Updater, Waiter,
-    READERS_MAX, READERS_MIN,
+    READERS,
 };
+use demos::Quantity;
 
 const W: f32 = 960.0;
 
@@ -459,15 +460,11 @@ impl View for Rcu {
         out.push(Control::slider(
             "readers",
             "Reader CPUs (restarts)",
-            (
-                self.readers.len() as i64,
-                READERS_MIN as i64,
-                READERS_MAX as i64,
-            ),
-            "",
+            READERS.control_range(self.readers.len()),
+            READERS.unit,
             ui.number(|v| {
                 Ok(Command::Restart(RcuConfig {
-                    readers: v.clamp(0, 9) as usize,
+                    readers: Quantity::from_i64(v),
                 }))
             }),
         ));

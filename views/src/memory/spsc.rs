@@ -7,7 +7,7 @@ use crate::control::Control;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::memory::spsc::{
-    ConsumerStep, Fault, ProducerStep, Spsc, SpscAction, SpscConfig, CAPACITY_MAX, CAPACITY_MIN,
+    ConsumerStep, Fault, IndexAccess, ProducerStep, Spsc, SpscAction, SpscConfig, CAPACITY,
     CONSUMER, FIRST_SLOT, HEAD, HEAD_LOC, PRODUCER, TAIL, TAIL_LOC,
 };
 use demos::memory::store_buffer::{Drain, Entry};
@@ -329,19 +329,31 @@ fn who_writes(s: &Spsc) -> Table {
             with.to_string()
         }
     };
+    let who = |side: &str, access: IndexAccess| {
+        let order = s.order(access);
+        // A relaxed publish is the break: mark it.
+        let alarm = if order == "relaxed" { "!" } else { "" };
+        format!("{side} ({order}{alarm})")
+    };
     let rows = [
-        ("head", "consumer (release)", "producer", moves(HEAD)),
+        (
+            "head",
+            who("consumer", IndexAccess::ConsumerWritesHead),
+            who("producer", IndexAccess::ProducerReadsHead),
+            moves(HEAD),
+        ),
         (
             "tail",
-            if s.fault == Fault::RelaxedTail {
-                "producer (relaxed!)"
-            } else {
-                "producer (release)"
-            },
-            "consumer (acquire)",
+            who("producer", IndexAccess::ProducerWritesTail),
+            who("consumer", IndexAccess::ConsumerReadsTail),
             moves(TAIL),
         ),
-        ("slots", "producer", "consumer", "not counted".into()),
+        (
+            "slots",
+            "producer".into(),
+            "consumer".into(),
+            "not counted".into(),
+        ),
     ];
     for (name, writer, reader, moves) in rows {
         t.row(
@@ -453,12 +465,8 @@ impl View for Spsc {
             Control::slider(
                 "capacity",
                 "Capacity (restarts)",
-                (
-                    self.capacity as i64,
-                    CAPACITY_MIN as i64,
-                    CAPACITY_MAX as i64,
-                ),
-                "slots",
+                CAPACITY.control_range(self.capacity),
+                CAPACITY.unit.trim_start(),
                 ui.number(move |v| {
                     Ok(Command::Restart(SpscConfig {
                         capacity: v.max(0) as usize,
@@ -533,6 +541,34 @@ mod tests {
             Some("item 0")
         );
         assert_eq!(scene.find("tail").unwrap().state.as_deref(), Some("0"));
+    }
+
+    /// Issue 30: the table shows the producer's acquire load of head.
+    #[test]
+    fn who_writes_shows_each_index_access_with_its_order() {
+        let s = Spsc::new(&SpscConfig::default());
+        let scene = crate::build(&s, &()).0;
+        let t = scene.table_named("who-writes").unwrap();
+        let row = |k: &str| {
+            let r = t.rows.iter().find(|r| r.key == k).unwrap();
+            (r.cells[1].text.clone(), r.cells[2].text.clone())
+        };
+        assert_eq!(
+            row("who-head"),
+            ("consumer (release)".into(), "producer (acquire)".into())
+        );
+        assert_eq!(
+            row("who-tail"),
+            ("producer (release)".into(), "consumer (acquire)".into())
+        );
+        let broken = Spsc::new(&SpscConfig {
+            fault: Fault::RelaxedTail,
+            ..SpscConfig::default()
+        });
+        let scene = crate::build(&broken, &()).0;
+        let t = scene.table_named("who-writes").unwrap();
+        let tail = t.rows.iter().find(|r| r.key == "who-tail").unwrap();
+        assert_eq!(tail.cells[1].text, "producer (relaxed!)");
     }
 
     #[test]

@@ -423,14 +423,18 @@ impl Model for Aba {
         }
         out.push(match (self.tagged, self.deferred) {
             (false, false) => "A CAS checks that head holds the same address, not that nothing happened: a node freed and reused at the same address passes the check.".to_string(),
-            (true, _) => "With a tag, every successful CAS bumps the version, so a head that went A → B → A carries a new number and the stale CAS fails.".to_string(),
+            (true, _) => "With a tag, every successful CAS bumps the version, so a head that went A → B → A carries a new number and the stale CAS fails. Here the tag is a whole word beside the pointer, compared by one double-width CAS (x86-64 CMPXCHG16B).".to_string(),
             (false, true) => "With hazard pointers, a node a thread is about to use cannot be freed, so it cannot be pushed back while that thread's CAS is pending.".to_string(),
         });
         out
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: tag wrap-around (real tags are a few bits and can repeat), the re-check of head after publishing a hazard pointer (done here in the same step), memory ordering, and epoch-based reclamation."
+        // Tag width: packed into a pointer's unused bits (16 above x86-64's
+        // 48-bit canonical addresses) a tag is a few bits and wraps soon;
+        // beside the pointer in a double-width CAS (Intel SDM vol. 2A
+        // CMPXCHG16B; Arm CASP) it is a full 64-bit word.
+        "Leaves out: tag wrap-around (a tag packed into a pointer's spare bits, such as the 16 above a 48-bit x86-64 address, is that small and can repeat; beside the pointer in a double-width CAS, x86-64 CMPXCHG16B or Arm CASP, it is a whole 64-bit word), the re-check of head after publishing a hazard pointer (done here in the same step), memory ordering, and epoch-based reclamation."
     }
 }
 

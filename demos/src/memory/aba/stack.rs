@@ -5,7 +5,8 @@
 //!
 //! Fixes: a tagged head pairs the pointer with a version counter bumped by
 //! every successful CAS, so a CAS compares both (the IBM System/370 remedy
-//! with compare-double-and-swap; Principles of Operation, appendix A); hazard
+//! with compare-double-and-swap; Principles of Operation, appendix A; on
+//! x86-64 CMPXCHG16B, which gives the tag a full word); hazard
 //! pointers (Michael, "Hazard Pointers", IEEE TPDS 15(6), 2004): a pop
 //! publishes the head it read before using it, and a popped node is retired,
 //! not freed, until no hazard pointer holds it.

@@ -132,3 +132,22 @@ fn refusals_leave_the_state_alone() {
     m.apply(&AbaAction::Pop(0)).unwrap();
     assert!(m.apply(&AbaAction::Push(0, 3)).is_err(), "T1 is busy");
 }
+
+/// Issue 30: a tag is "a few bits" only when packed into a pointer's spare
+/// bits; with a double-width CAS it is a full word.
+#[test]
+fn the_tag_width_depends_on_where_it_is_kept() {
+    let out = Aba::leaves_out();
+    assert!(!out.contains("real tags are a few bits"));
+    assert!(out.contains("spare bits"));
+    assert!(out.contains("CMPXCHG16B"));
+    let m = Aba::new(&AbaConfig {
+        tagged: true,
+        deferred: false,
+    });
+    assert!(m
+        .why()
+        .last()
+        .unwrap()
+        .contains("whole word beside the pointer"));
+}

@@ -11,7 +11,13 @@
 //!   "Otherwise, loads the actual value … into expected"), so the retry
 //!   recomputes from the fresh value without a separate load (x86 `lock
 //!   cmpxchg`, Intel SDM vol. 2 CMPXCHG);
-//! - `fetch_add(1)`: one atomic read-modify-write (x86 `lock xadd`; Arm v8.1 `LDADD`).
+//! - `fetch_add(1)`: one atomic read-modify-write where the machine has one
+//!   (x86 `lock xadd`, Intel SDM vol. 2 XADD; Armv8.1 LSE `LDADD`). On
+//!   load-linked/store-conditional machines (Armv8.0 without LSE, POWER)
+//!   the compiler emits a retry loop instead: `LDXR`/`STXR` (Arm ARM C6,
+//!   "Load/Store Exclusive"), `lwarx`/`stwcx.` on POWER, which retries when
+//!   another core wrote the line in between. This model shows the
+//!   single-instruction form.
 //!
 //! Every update (a thread's increment, or an outside write) is tracked by
 //! identity: the counter's value is `initial` plus the number of updates its
@@ -22,16 +28,18 @@
 mod tests;
 mod thread;
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
 pub use thread::{Move, MoveKind, Phase, Thread};
 
-pub const THREADS_MIN: usize = 2;
-pub const THREADS_MAX: usize = 4;
-pub const INCREMENTS_MAX: u8 = 5;
+pub const THREADS: Bound<usize> = Bound::new("number of threads", "", 2, 4);
+/// Increments each thread makes; the update ids (see [`update_name`]) leave
+/// room for `INCREMENTS.max` per thread.
+pub const INCREMENTS: Bound<u8> = Bound::new("number of increments per thread", "", 1, 5);
 pub const INJECTIONS_MAX: u8 = 8;
-pub const INITIAL_MAX: u32 = 1000;
+pub const INITIAL: Bound<u32> = Bound::new("initial value", "", 0, 1000);
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Method {
@@ -82,9 +90,9 @@ pub enum CasAction {
 }
 
 /// Who made an update: bit `id` of an update set. Thread `t`'s `k`-th
-/// increment is `t * INCREMENTS_MAX + k`; outside write `j` is `20 + j`.
+/// increment is `t * INCREMENTS.max + k`; outside write `j` is `20 + j`.
 pub type UpdateSet = u32;
-const INJECT_BASE: u32 = THREADS_MAX as u32 * INCREMENTS_MAX as u32;
+const INJECT_BASE: u32 = THREADS.max as u32 * INCREMENTS.max as u32;
 
 /// "T2's increment 1" or "outside write 1" for update `id`.
 pub fn update_name(id: u32) -> String {
@@ -92,8 +100,8 @@ pub fn update_name(id: u32) -> String {
         format!("outside write {}", id - INJECT_BASE + 1)
     } else {
         let (t, k) = (
-            id / u32::from(INCREMENTS_MAX),
-            id % u32::from(INCREMENTS_MAX),
+            id / u32::from(INCREMENTS.max),
+            id % u32::from(INCREMENTS.max),
         );
         format!("T{}'s increment {}", t + 1, k + 1)
     }
@@ -227,15 +235,9 @@ impl Model for Cas {
     type Action = CasAction;
 
     fn validate(config: &CasConfig) -> Result<(), String> {
-        if !(THREADS_MIN..=THREADS_MAX).contains(&config.threads) {
-            return Err(format!("threads must be {THREADS_MIN} to {THREADS_MAX}"));
-        }
-        if !(1..=INCREMENTS_MAX).contains(&config.increments) {
-            return Err(format!("increments must be 1 to {INCREMENTS_MAX}"));
-        }
-        if config.initial > INITIAL_MAX {
-            return Err(format!("the initial value must be at most {INITIAL_MAX}"));
-        }
+        THREADS.check(config.threads)?;
+        INCREMENTS.check(config.increments)?;
+        INITIAL.check(config.initial)?;
         Ok(())
     }
 
@@ -300,8 +302,8 @@ impl Model for Cas {
             return Err(format!("{} lost an update", self.method.label()));
         }
         for (i, t) in self.threads.iter().enumerate() {
-            let own = self.committed >> (i as u32 * u32::from(INCREMENTS_MAX))
-                & ((1 << INCREMENTS_MAX) - 1);
+            let own = self.committed >> (i as u32 * u32::from(INCREMENTS.max))
+                & ((1 << INCREMENTS.max) - 1);
             if own.count_ones() != u32::from(t.done) || t.done > self.increments {
                 return Err(format!(
                     "T{}'s finished increments do not match what it wrote",
@@ -313,8 +315,8 @@ impl Model for Cas {
     }
 
     fn status(&self) -> Vec<Figure> {
-        const KEYS: [&str; THREADS_MAX] = ["thread-0", "thread-1", "thread-2", "thread-3"];
-        const LABELS: [&str; THREADS_MAX] = ["T1", "T2", "T3", "T4"];
+        const KEYS: [&str; THREADS.max] = ["thread-0", "thread-1", "thread-2", "thread-3"];
+        const LABELS: [&str; THREADS.max] = ["T1", "T2", "T3", "T4"];
         let mut figures = vec![
             Figure::new("method", "method", self.method.label()),
             Figure::new("counter", "counter", self.value),
@@ -344,7 +346,7 @@ impl Model for Cas {
                 "No update is lost: a CAS stores only if the counter still holds what the thread loaded. The price so far is {retries} retr{}, one per CAS that found the counter changed.",
                 if retries == 1 { "y" } else { "ies" }
             ),
-            Method::FetchAdd => "fetch_add reads, adds and writes in one indivisible step: nothing can land in between, so there is nothing to retry.".into(),
+            Method::FetchAdd => "fetch_add reads, adds and writes in one indivisible step, as x86's LOCK XADD and Armv8.1's LDADD do, so nothing retries. Without such an instruction (Armv8.0, POWER) it compiles to an LDXR/STXR or lwarx/stwcx. loop, which does retry.".into(),
         }];
         if self.finished() {
             out.push(format!(
@@ -362,6 +364,6 @@ impl Model for Cas {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: memory ordering (every step here is sequentially consistent), spurious failures of compare_exchange_weak, the cache-line transfer each atomic costs, and backoff between retries."
+        "Leaves out: memory ordering (every step here is sequentially consistent), spurious failures of compare_exchange_weak, the load-linked/store-conditional loop fetch_add becomes on Armv8.0 or POWER, the cache-line transfer each atomic costs, and backoff between retries."
     }
 }

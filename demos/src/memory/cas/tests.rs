@@ -138,6 +138,23 @@ fn fetch_add_is_one_step_per_increment() {
     assert_eq!((n, m.value, m.retries()), (12, 22, 0));
 }
 
+/// Issue 30: "never retries" holds for LOCK XADD / LDADD, not for LL/SC.
+#[test]
+fn fetch_add_names_where_it_is_one_instruction_and_where_a_loop() {
+    let m = Cas::new(&CasConfig {
+        method: Method::FetchAdd,
+        ..CasConfig::default()
+    });
+    let why = m.why().join(" ");
+    assert!(why.contains("LOCK XADD"), "{why}");
+    assert!(
+        why.contains("LDXR/STXR or lwarx/stwcx. loop, which does retry"),
+        "{why}"
+    );
+    assert!(!why.contains("there is nothing to retry"));
+    assert!(Cas::leaves_out().contains("load-linked/store-conditional"));
+}
+
 #[test]
 fn plain_can_lose_an_outside_write_too() {
     let mut m = cas(Method::Plain);
@@ -171,4 +188,12 @@ fn refusals_leave_the_state_alone() {
         ..CasConfig::default()
     })
     .is_err());
+    assert_eq!(
+        Cas::validate(&CasConfig {
+            initial: 1001,
+            ..CasConfig::default()
+        }),
+        Err("The initial value is 0 to 1000; 1001 is out of range.".into())
+    );
+    assert_eq!(THREADS.control_range(3), (3, 2, 4));
 }

@@ -1,6 +1,6 @@
 //! One thread's registers and its next micro-step, per method.
 
-use super::{names, Cas, Method, UpdateSet, INCREMENTS_MAX};
+use super::{names, Cas, Method, UpdateSet, INCREMENTS};
 use crate::model::Event;
 use serde::{Deserialize, Serialize};
 
@@ -106,7 +106,7 @@ impl Cas {
     pub(super) fn micro_step(&mut self, t: usize) -> Vec<Event> {
         let name = format!("T{}", t + 1);
         let th = self.threads[t];
-        let own: UpdateSet = 1 << (t as u32 * u32::from(INCREMENTS_MAX) + u32::from(th.done));
+        let own: UpdateSet = 1 << (t as u32 * u32::from(INCREMENTS.max) + u32::from(th.done));
         let mut events = Vec::new();
         let mut next = th;
         // What this step goes down in the interleaving as.

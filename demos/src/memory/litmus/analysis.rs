@@ -17,7 +17,7 @@ pub enum Status {
     Allowed,
     /// Every execution ending this way is inconsistent.
     Forbidden,
-    /// C11 only: the consistent executions ending this way all have a data race.
+    /// RC11 only: the consistent executions ending this way all have a data race.
     Racy,
 }
 
@@ -26,7 +26,7 @@ pub enum Status {
 pub enum Verdict {
     Allowed,
     Forbidden,
-    /// C11 only: some consistent execution has a data race on a non-atomic
+    /// RC11 only: some consistent execution has a data race on a non-atomic
     /// location, so the program has undefined behaviour (herd7 prints `Undef`).
     Undefined,
 }
@@ -91,7 +91,7 @@ pub struct Analysis {
     pub rows: Vec<Row>,
     /// Indexed by [`MemModel::index`].
     pub verdicts: Vec<Verdict>,
-    /// A data race found in a C11-consistent execution, if any.
+    /// A data race found in a RC11-consistent execution, if any.
     pub race: Option<(u8, u8)>,
     /// Candidate executions examined.
     pub candidates: u64,
@@ -147,7 +147,7 @@ impl Analysis {
         let verdicts = MemModel::ALL
             .iter()
             .map(|m| {
-                if *m == MemModel::C11 && race_found.is_some() {
+                if *m == MemModel::Rc11 && race_found.is_some() {
                     Verdict::Undefined
                 } else if rows
                     .iter()
@@ -307,19 +307,19 @@ impl Pending {
         }
     }
 
-    /// Judges one candidate under every model; returns a C11 data race
+    /// Judges one candidate under every model; returns a RC11 data race
     /// found in it (looked for, while `need_race`, even in allowed rows).
     fn record(&mut self, b: &Built, pick: &[usize], need_race: bool) -> Option<(u8, u8)> {
         let mut found = None;
         for model in MemModel::ALL {
             let m = model.index();
             let cell = &mut self.row.cells[m];
-            let hunting_race = need_race && model == MemModel::C11;
+            let hunting_race = need_race && model == MemModel::Rc11;
             if cell.status == Status::Allowed && !hunting_race {
                 continue;
             }
             if b.coherent && check(model, &b.exec) {
-                let racy = if model == MemModel::C11 {
+                let racy = if model == MemModel::Rc11 {
                     race(&b.exec)
                 } else {
                     None

@@ -20,7 +20,7 @@ pub const MAX_VALUE: u8 = 9;
 pub const MAX_NAME: usize = 40;
 
 /// The memory order of an access. Under the hardware models every order but
-/// `sc`/`acq`/`rel` is a plain access; under C11 an access with no suffix is
+/// `sc`/`acq`/`rel` is a plain access; under RC11 an access with no suffix is
 /// `rlx`, and `na` is non-atomic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Order {
@@ -209,7 +209,7 @@ impl Test {
         })
     }
 
-    /// True when some access is non-atomic (`.na`): only then can C11 find a data race.
+    /// True when some access is non-atomic (`.na`): only then can RC11 find a data race.
     pub fn has_non_atomic(&self) -> bool {
         self.threads.iter().flatten().any(|op| {
             matches!(

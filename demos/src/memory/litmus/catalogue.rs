@@ -29,7 +29,7 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "MP+rel+acq",
         "name MP+rel+acq\nthread W x 1; W.rel y 1\nthread R.acq y r1; R x r2\nexists r1=1 /\\ r2=0\n",
-        "A release store of the flag and an acquire load of it are all message passing needs, in C11 and on Arm alike.",
+        "A release store of the flag and an acquire load of it are all message passing needs, in RC11 and on Arm alike.",
     ),
     e(
         "MP+fences",
@@ -44,7 +44,7 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "MP+na",
         "name MP+na\nthread W.na x 1; W.rel y 1\nthread R.acq y r1; R.na x r2\nexists r1=1 /\\ r2=0\n",
-        "The reader loads the plain data even when the flag is still 0, so in that run it races with the writer: C11 calls the whole program undefined.",
+        "The reader loads the plain data even when the flag is still 0, so in that run it races with the writer: RC11, like C11, calls the whole program undefined.",
     ),
     e(
         "MP+rel+data-lrs-acq",
@@ -69,7 +69,9 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "SB+mfences",
         "name SB+mfences\nthread W x 1; F; R y r1\nthread W y 1; F; R x r2\nexists r1=0 /\\ r2=0\n",
-        "A full fence between the store and the load drains the store buffer first, which is the only fix for store buffering on x86.",
+        // Intel SDM vol. 3A §8.2.3.9, "Loads and stores are not reordered with
+        // locked instructions": XCHG or a LOCK-prefixed RMW forbids SB as MFENCE does.
+        "A full fence between the store and the load drains the store buffer first; on x86 a locked instruction (XCHG, or any LOCK-prefixed read-modify-write) works as well.",
     ),
     e(
         "SB+mfence+po",
@@ -89,7 +91,10 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "LB",
         "name LB\nthread R x r1; W y 1\nthread R y r2; W x 1\nexists r1=1 /\\ r2=1\n",
-        "Load buffering: each load reads the other thread's later store, which Arm allows and x86 and RC11 forbid.",
+        // RC11's no-thin-air axiom (acyclic sb | rf) forbids LB; ISO C11 and
+        // C++ allow it for relaxed atomics (C++ [atomics.order] only asks
+        // that values not come out of thin air, and LB's are constants).
+        "Load buffering: each load reads the other thread's later store, which Arm and ISO C/C++ relaxed atomics allow but x86 and RC11 forbid.",
     ),
     e(
         "LB+rel+data",
@@ -99,22 +104,28 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "IRIW",
         "name IRIW\nthread W x 1\nthread R x r1; R y r2\nthread W y 1\nthread R y r3; R x r4\nexists r1=1 /\\ r2=0 /\\ r3=1 /\\ r4=0\n",
-        "Independent reads of independent writes: two readers disagree on which store came first only if their own loads may reorder.",
+        // Multi-copy atomicity: x86 and ARMv8 are other-multi-copy-atomic
+        // (Arm ARM DDI 0487, "Definition of the Armv8 memory model"; Pulte
+        // et al., "Simplifying ARM concurrency", POPL 2018): a store reaches
+        // all other cores at once, so there the readers can only disagree
+        // through their own loads (herd's aarch64.cat forbids IRIW+dmb.lds).
+        // POWER is not multi-copy-atomic: IRIW+lwsyncs is allowed there.
+        "Independent reads of independent writes: the readers see the stores in opposite orders, from loads run out of order or, on POWER, a store reaching one reader before the other.",
     ),
     e(
         "IRIW+dmb.lds",
         "name IRIW+dmb.lds\nthread W x 1\nthread R x r1; F.ld; R y r2\nthread W y 1\nthread R y r3; F.ld; R x r4\nexists r1=1 /\\ r2=0 /\\ r3=1 /\\ r4=0\n",
-        "With the loads kept in order, Arm's stores become visible to all other cores at once (multi-copy atomic), so the readers must agree.",
+        "With each reader's loads kept in order the readers must agree: Arm is other-multi-copy-atomic, so a store becomes visible to all other cores at the same moment.",
     ),
     e(
         "IRIW+acqs",
         "name IRIW+acqs\nthread W x 1\nthread R.acq x r1; R y r2\nthread W y 1\nthread R.acq y r3; R x r4\nexists r1=1 /\\ r2=0 /\\ r3=1 /\\ r4=0\n",
-        "Acquire loads settle IRIW on Arm, yet C11 still allows the readers to disagree: only seq_cst promises one order of all stores.",
+        "Acquire loads settle IRIW on Arm, yet RC11 still allows the readers to disagree: only seq_cst promises one order of all stores.",
     ),
     e(
         "IRIW+sc",
         "name IRIW+sc\nthread W.sc x 1\nthread R.sc x r1; R.sc y r2\nthread W.sc y 1\nthread R.sc y r3; R.sc x r4\nexists r1=1 /\\ r2=0 /\\ r3=1 /\\ r4=0\n",
-        "With every access seq_cst, C11 puts all of them in one total order, so the two readers must agree.",
+        "With every access seq_cst, RC11 puts all of them in one total order, so the two readers must agree.",
     ),
     e(
         "WRC",
@@ -129,7 +140,7 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "WRC+rel+acq",
         "name WRC+rel+acq\nthread W x 1\nthread R x r1; W.rel y 1\nthread R.acq y r2; R x r3\nexists r1=1 /\\ r2=1 /\\ r3=0\n",
-        "In C11 causality needs release and acquire: happens-before carries the middle thread's read of x to the last thread.",
+        "In RC11 causality needs release and acquire: happens-before carries the middle thread's read of x to the last thread.",
     ),
     e(
         "ISA2",
@@ -144,7 +155,7 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "ISA2+fence+addr+addr",
         "name ISA2+fence+addr+addr\nthread W x 1; F; W y 1\nthread R y r1; W z 1 addr(r1)\nthread R z r2; R x r3 addr(r2)\nexists r1=1 /\\ r2=1 /\\ r3=0\n",
-        "On Arm a fence in the writer and address dependencies in both readers keep the chain, but C11 ignores dependencies, so there the last read may still be stale.",
+        "On Arm a fence in the writer and address dependencies in both readers keep the chain, but RC11 ignores dependencies, so there the last read may still be stale.",
     ),
     e(
         "2+2W",
@@ -179,7 +190,7 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "S+rel+data",
         "name S+rel+data\nthread W x 2; W.rel y 1\nthread R y r1; W x 1 data(r1)\nexists r1=1 /\\ x=2\n",
-        "A release store and a data dependency settle S on Arm, yet C11 allows it: a relaxed load synchronises with nothing and dependencies carry no order.",
+        "A release store and a data dependency settle S on Arm, yet RC11 allows it: a relaxed load synchronises with nothing and dependencies carry no order.",
     ),
     e(
         "RWC",
@@ -189,12 +200,12 @@ pub const CATALOGUE: &[Entry] = &[
     e(
         "RWC+po+mfence",
         "name RWC+po+mfence\nthread W x 1\nthread R x r1; R y r2\nthread W y 1; F; R x r3\nexists r1=1 /\\ r2=0 /\\ r3=0\n",
-        "On x86 one fence between the last thread's store and load is enough, since TSO already keeps loads in order; Arm and C11 need the middle reader fenced too.",
+        "On x86 one fence between the last thread's store and load is enough, since TSO already keeps loads in order; Arm and RC11 need the middle reader fenced too.",
     ),
     e(
         "RWC+fences",
         "name RWC+fences\nthread W x 1\nthread R x r1; F; R y r2\nthread W y 1; F; R x r3\nexists r1=1 /\\ r2=0 /\\ r3=0\n",
-        "With a full fence in both readers every model forbids it, C11 included since RC11 strengthened seq_cst fences (adopted in C++20).",
+        "With a full fence in both readers every model here forbids it; ISO C11 allowed it, and C++20 adopted RC11's stronger seq_cst fences (P0668R5).",
     ),
     e(
         "CoRR",
@@ -224,7 +235,7 @@ mod tests {
     use crate::memory::litmus::{parse, Analysis, MemModel, Verdict};
     use Verdict::{Allowed as A, Forbidden as F, Undefined as U};
 
-    // Expected verdicts [SC, TSO, ARMv8, C11] and where each is published.
+    // Expected verdicts [SC, TSO, ARMv8, RC11] and where each is published.
     // SC needs no source beyond its definition (acyclic po ∪ rf ∪ co ∪ fr):
     // every condition here can only be met by an execution with such a cycle.
     //
@@ -249,25 +260,25 @@ mod tests {
     //   outcome forbidden without it stays forbidden with it.
     const EXPECTED: &[(&str, [Verdict; 4])] = &[
         // TSO: SDM §8.2.3.2 Example 8-1 (loads with loads, stores with stores
-        // stay in order); x86 "MP Forbid". ARMv8: a64 "MP Allowed". C11:
+        // stay in order); x86 "MP Forbid". ARMv8: a64 "MP Allowed". RC11:
         // relaxed accesses create no synchronises-with (C++ [atomics.order] p1-2).
         ("MP", [F, F, A, A]),
         // TSO: x86 strips it to MP: x86 "MP Forbid". ARMv8: a64 "MP+rel+acq
-        // Forbidden". C11: the release store synchronises with the acquire
+        // Forbidden". RC11: the release store synchronises with the acquire
         // load (C++ [atomics.order] p2), so the data store happens before the
         // data load (C++ [intro.races] write-read coherence).
         ("MP+rel+acq", [F, F, F, F]),
         // TSO: MFENCE adds to MP: x86 "MP Forbid". ARMv8: a64 "MP+dmb.sys
-        // Forbidden". C11: seq_cst fences are release and acquire fences;
+        // Forbidden". RC11: seq_cst fences are release and acquire fences;
         // fence-to-fence synchronisation (C++ [atomics.fences] p2).
         ("MP+fences", [F, F, F, F]),
         // TSO: x86 strips it (both fences vanish) to MP: x86 "MP Forbid".
-        // C11: C++ [atomics.fences] p2 (release fence ; relaxed store read by
+        // RC11: C++ [atomics.fences] p2 (release fence ; relaxed store read by
         // a relaxed load ; acquire fence synchronise). ARMv8: F.rel and F.acq
         // are DMB ISH and DMB ISHLD (Arm atomicsabi64); a64 "MP+dmb.sys
-        // Forbidden" with guide "IRIW+dmb.lds Forbidden" (DMB LD orders the reads).
+        // Forbidden" with guide "IRIW+dmb.lds Forbidden" (DMB ISHLD orders the reads).
         ("MP+fence.rel+fence.acq", [F, F, F, F]),
-        // C11: when the flag load reads 0 the plain loads and stores of x are
+        // RC11: when the flag load reads 0 the plain loads and stores of x are
         // unordered: a data race, undefined behaviour (C++ [intro.races] p21);
         // herd7 prints Undef (herd/top_herd.ml). TSO, ARMv8: a non-atomic
         // access is the same MOV / LDR / STR as a relaxed one (mappings), so
@@ -278,83 +289,83 @@ mod tests {
         // later in po, to read 0; x86tso.cat keeps load→load and store→store
         // in ghb (RM(po), WW(po)), so MP's cycle po ; rfe ; po ; fre is there
         // whatever the middle store and load do: x86 "MP Forbid". ARMv8: a64
-        // "MP+rel+data-lrs-acq Forbidden". C11: the acquire load reads the
+        // "MP+rel+data-lrs-acq Forbidden". RC11: the acquire load reads the
         // thread's own relaxed store of z, never a release, and the release of
         // y is read by a relaxed load, so nothing synchronises (C++
         // [atomics.order] p2), and RC11 gives dependencies no order.
         ("MP+rel+data-lrs-acq", [F, F, F, A]),
         // TSO: as MP+rel+data-lrs-acq (the flag and data loads are in po):
-        // x86 "MP Forbid". ARMv8: a64 "MP+rel+ctrl-lrs-acq Allowed". C11: as
+        // x86 "MP Forbid". ARMv8: a64 "MP+rel+ctrl-lrs-acq Allowed". RC11: as
         // MP+rel+data-lrs-acq, nothing synchronises and a control dependency
         // orders nothing in RC11.
         ("MP+rel+ctrl-lrs-acq", [F, F, A, A]),
         // TSO: as MP+rel+data-lrs-acq (load→load order): x86 "MP Forbid".
-        // ARMv8: a64 "MP+rel+addr-po-loc-addr Allowed". C11: every load is
+        // ARMv8: a64 "MP+rel+addr-po-loc-addr Allowed". RC11: every load is
         // relaxed, so the release store synchronises with nothing (C++
         // [atomics.order] p2) and address dependencies order nothing in RC11.
         ("MP+rel+addr-po-loc-addr", [F, F, A, A]),
         // TSO: SDM §8.2.3.4 Example 8-3; x86 "SB Allow". ARMv8: a64 "SB
-        // Allowed". C11: relaxed, no seq_cst access: nothing forbids it (RC11 §1).
+        // Allowed". RC11: relaxed, no seq_cst access: nothing forbids it (RC11 §1).
         ("SB", [F, A, A, A]),
         // TSO: x86 "SB+mfences Forbid". ARMv8: a64 "SB+dmb.sys Forbidden".
-        // C11: the two seq_cst fences are ordered by psc both ways (RC11 psc_F; rc11.cat pscf).
+        // RC11: the two seq_cst fences are ordered by psc both ways (RC11 psc_F; rc11.cat pscf).
         ("SB+mfences", [F, F, F, F]),
         // TSO: x86 "SB+mfence+po Allow". ARMv8: a64 "SB+dmb.sy+po Allowed".
-        // C11: a single seq_cst fence cannot close a psc cycle (rc11.cat).
+        // RC11: a single seq_cst fence cannot close a psc cycle (rc11.cat).
         ("SB+mfence+po", [F, A, A, A]),
         // TSO: SDM §8.2.3.9 Example 8-9 (loads are not reordered with an earlier
         // XCHG). ARMv8: a64 "SB+dmb.sy+rel-acq Forbidden" (STLR then LDAR keeps
-        // the store first: [L]; po; [A] in hwreqs bob). C11: all four accesses
+        // the store first: [L]; po; [A] in hwreqs bob). RC11: all four accesses
         // in the single total order S (C++ [atomics.order] p4).
         ("SB+sc", [F, F, F, F]),
         // TSO: SDM §8.2.3.5 Example 8-5 (intra-processor forwarding); x86
-        // "SB+rfi-pos Allow". ARMv8: allowed even with DMB LD after the own
-        // read (guide "SB+rfi-dmb.ld+rfi-dmb.ld Allowed"). C11: relaxed, as SB.
+        // "SB+rfi-pos Allow". ARMv8: allowed even with DMB ISHLD after the own
+        // read (guide "SB+rfi-dmb.ld+rfi-dmb.ld Allowed"). RC11: relaxed, as SB.
         ("SB+rfi-pos", [F, A, A, A]),
         // TSO: SDM §8.2.3.3 Example 8-2; x86 "LB Forbid". ARMv8: a64 "LB
-        // Allowed". C11: RC11 forbids (sb ∪ rf) cycles (no-thin-air, rc11.cat).
+        // Allowed". RC11: RC11 forbids (sb ∪ rf) cycles (no-thin-air, rc11.cat).
         ("LB", [F, F, A, F]),
         // TSO: x86 strips it to LB: x86 "LB Forbid". ARMv8: a64 "LB+rel+data-post
-        // Forbidden", deps "LB+rel+data Forbid". C11: no-thin-air.
+        // Forbidden", deps "LB+rel+data Forbid". RC11: no-thin-air.
         ("LB+rel+data", [F, F, F, F]),
         // TSO: SDM §8.2.3.7 Example 8-7 (stores seen in a consistent order).
-        // ARMv8: guide "IRIW Allowed". C11: relaxed loads may disagree
+        // ARMv8: guide "IRIW Allowed". RC11: relaxed loads may disagree
         // (only seq_cst gives one total order, C++ [atomics.order] p4).
         ("IRIW", [F, F, A, A]),
         // TSO: x86 strips it (F.ld is LFENCE) to IRIW: SDM Example 8-7.
-        // ARMv8: guide "IRIW+dmb.lds Forbidden". C11: F.ld reads as an acquire
+        // ARMv8: guide "IRIW+dmb.lds Forbidden". RC11: F.ld reads as an acquire
         // fence; with relaxed stores nothing synchronises, and acquire
         // ordering does not forbid IRIW (C++ [atomics.order] p4, note on seq_cst).
         ("IRIW+dmb.lds", [F, F, F, A]),
         // TSO: x86 strips it to IRIW: SDM Example 8-7. ARMv8: LDAR orders the
-        // later load ([A]; po in hwreqs bob) just as DMB LD does in guide
-        // "IRIW+dmb.lds Forbidden". C11: as IRIW+dmb.lds.
+        // later load ([A]; po in hwreqs bob) just as DMB ISHLD does in guide
+        // "IRIW+dmb.lds Forbidden". RC11: as IRIW+dmb.lds.
         ("IRIW+acqs", [F, F, F, A]),
-        // C11: all eight accesses in the total order S (C++ [atomics.order] p4).
+        // RC11: all eight accesses in the total order S (C++ [atomics.order] p4).
         // TSO: SDM §8.2.3.8 Example 8-8 (locked instructions have a total
         // order). ARMv8: every load is LDAR, so [A]; po (hwreqs bob) keeps
-        // each reader's loads in order, as DMB LD does in guide "IRIW+dmb.lds
+        // each reader's loads in order, as DMB ISHLD does in guide "IRIW+dmb.lds
         // Forbidden"; the STLRs only add order.
         ("IRIW+sc", [F, F, F, F]),
         // TSO: SDM §8.2.3.6 Example 8-6 (stores are transitively visible); x86
-        // "WRC Forbid". ARMv8: guide "WRC Allowed". C11: relaxed.
+        // "WRC Forbid". ARMv8: guide "WRC Allowed". RC11: relaxed.
         ("WRC", [F, F, A, A]),
         // TSO: x86 strips it to WRC: x86 "WRC Forbid". ARMv8: guide
-        // "WRC+rel+addr Forbidden". C11: the last read is not an acquire, so
+        // "WRC+rel+addr Forbidden". RC11: the last read is not an acquire, so
         // no synchronises-with; dependencies order nothing in RC11.
         ("WRC+rel+addr", [F, F, F, A]),
-        // TSO: x86 strips it to WRC: x86 "WRC Forbid". C11: T1's read of x
+        // TSO: x86 strips it to WRC: x86 "WRC Forbid". RC11: T1's read of x
         // happens before T2's read of x (sb ; sw ; sb), so T2 cannot read an
         // older value (C++ [intro.races] read-read coherence). ARMv8: po;[L]
         // and [A];po in hwreqs bob, as in guide "WRC+rel+addr Forbidden".
         ("WRC+rel+acq", [F, F, F, F]),
         // ARMv8: guide "ISA2 Allowed". TSO: every po edge here (W→W, R→W, R→R)
-        // is in x86-TSO's ghb (x86tso.cat; Sewell et al., CACM 2010). C11: relaxed.
+        // is in x86-TSO's ghb (x86tso.cat; Sewell et al., CACM 2010). RC11: relaxed.
         ("ISA2", [F, F, A, A]),
         // TSO: x86 strips it to ISA2 (above). ARMv8: no catalogue lists it;
         // the cycle W x -bob(po;[L])-> W.rel y -rfe-> R.acq y -bob([A];po)->
         // W.rel z -rfe-> R.acq z -bob([A];po)-> R x -fre-> W x is all in ob
-        // (hwreqs bob; aarch64.cat obs), so "external" forbids it. C11: each
+        // (hwreqs bob; aarch64.cat obs), so "external" forbids it. RC11: each
         // release is read by an acquire, so W x hb R x through sb ; sw ; sb ;
         // sw ; sb (C++ [atomics.order] p2, [intro.races] hb is transitive)
         // and reading the initial x violates write-read coherence.
@@ -362,27 +373,27 @@ mod tests {
         // TSO: MFENCE adds to ISA2 and x86 strips the dependencies: ISA2's
         // verdict (above). ARMv8: the cycle W x -bob(po;[dmb.full];po)-> W y
         // -rfe-> R y -dob(addr)-> W z -rfe-> R z -dob(addr)-> R x -fre-> W x is
-        // all in ob (hwreqs dob, bob), so "external" forbids it. C11: only T0
+        // all in ob (hwreqs dob, bob), so "external" forbids it. RC11: only T0
         // has a fence, and its relaxed store is read by a relaxed load with no
         // acquire fence after it, so nothing synchronises (C++ [atomics.fences]
         // p2-4); one seq_cst fence cannot close a psc cycle; RC11 ignores
         // dependencies, and sb ∪ rf is acyclic (R x reads the initial value).
         ("ISA2+fence+addr+addr", [F, F, F, A]),
-        // TSO: x86 "2+2W Forbid". ARMv8: a64 "2+2W Allowed". C11: relaxed.
+        // TSO: x86 "2+2W Forbid". ARMv8: a64 "2+2W Allowed". RC11: relaxed.
         ("2+2W", [F, F, A, A]),
         // TSO: MFENCE adds to 2+2W: x86 "2+2W Forbid". ARMv8: a64
-        // "2+2W+dmb.sys Forbidden". C11: seq_cst fences ordered by psc
+        // "2+2W+dmb.sys Forbidden". RC11: seq_cst fences ordered by psc
         // through coherence (RC11 psc_F).
         ("2+2W+fences", [F, F, F, F]),
-        // TSO: x86 "R Allow". ARMv8: a64 "R Allowed". C11: relaxed.
+        // TSO: x86 "R Allow". ARMv8: a64 "R Allowed". RC11: relaxed.
         ("R", [F, A, A, A]),
         // TSO: x86 "R+po+mfence Forbid" (the fence on the store-load side
-        // suffices). ARMv8: a64 "R+dmb.sys Forbidden". C11: RC11 psc_F.
+        // suffices). ARMv8: a64 "R+dmb.sys Forbidden". RC11: RC11 psc_F.
         ("R+fences", [F, F, F, F]),
-        // TSO: x86 "S Forbid". ARMv8: a64 "S Allowed". C11: relaxed.
+        // TSO: x86 "S Forbid". ARMv8: a64 "S Allowed". RC11: relaxed.
         ("S", [F, F, A, A]),
         // TSO: MFENCE adds to S: x86 "S Forbid". ARMv8: a64 "S+dmb.sys
-        // Forbidden" (the same test). C11: the seq_cst fences are release and
+        // Forbidden" (the same test). RC11: the seq_cst fences are release and
         // acquire fences, so T0's fence synchronises with T1's through y (C++
         // [atomics.fences] p2); then W x 2 happens before W x 1, which must
         // follow it in modification order (C++ [intro.races] write-write
@@ -390,26 +401,26 @@ mod tests {
         ("S+fences", [F, F, F, F]),
         // TSO: x86 strips it to S: x86 "S Forbid". ARMv8: no catalogue lists
         // it; W x 2 -bob(po;[L])-> W.rel y -rfe-> R y -dob(data)-> W x 1
-        // -coe-> W x 2 is all in ob (hwreqs), so "external" forbids it. C11:
+        // -coe-> W x 2 is all in ob (hwreqs), so "external" forbids it. RC11:
         // the release is read by a relaxed load, so there is no
         // synchronises-with (C++ [atomics.order] p2) and no hb between the
         // two stores of x; the cycle needs the mo edge, so sb ∪ rf stays
         // acyclic (rc11.cat no-thin-air) and nothing else applies.
         ("S+rel+data", [F, F, F, A]),
-        // TSO: x86 "RWC Allow". ARMv8: guide "RWC Allowed". C11: relaxed.
+        // TSO: x86 "RWC Allow". ARMv8: guide "RWC Allowed". RC11: relaxed.
         ("RWC", [F, A, A, A]),
         // TSO: x86 "RWC+po+mfence Forbid" (the same test). ARMv8: no catalogue
         // lists it; the cycle rfe ; po ; fre ; bob ; fre needs T1's two loads
         // in order, and plain po between loads is in none of dob, bob, lws
         // (hwreqs), so ob has no cycle and it is allowed, as in guide "RWC
-        // Allowed". C11: all accesses relaxed, so no synchronises-with; one
+        // Allowed". RC11: all accesses relaxed, so no synchronises-with; one
         // seq_cst fence cannot close a psc cycle (rc11.cat pscf relates two
         // fences, pscb needs an SC event or fence at both ends).
         ("RWC+po+mfence", [F, F, A, A]),
         // TSO: MFENCE adds to RWC+po+mfence: x86 "RWC+po+mfence Forbid".
         // ARMv8: rfe ; bob(po;[dmb.full];po) ; fre ; bob ; fre is all in ob
-        // (hwreqs), so "external" forbids it. C11: this is RWC+syncs, which
-        // RC11 forbids and C11 allowed (Lahav et al., PLDI 2017, SC fences;
+        // (hwreqs), so "external" forbids it. RC11: this is RWC+syncs, which
+        // RC11 forbids and RC11 allowed (Lahav et al., PLDI 2017, SC fences;
         // adopted by C++20 through P0668R5): pscf orders the two fences both
         // ways through hb ; eco ; hb.
         ("RWC+fences", [F, F, F, F]),
@@ -486,14 +497,14 @@ mod tests {
         let mut expected = EXPECTED.to_vec();
         expected[0].1[1] = A; // MP under TSO
         let sb = expected.iter().position(|(n, _)| *n == "SB").unwrap();
-        expected[sb].1[3] = F; // SB under C11
+        expected[sb].1[3] = F; // SB under RC11
         expected.retain(|(n, _)| *n != "CoWW");
         assert_eq!(
             disagreements(&expected),
             [
                 "CoWW: no expected verdicts",
                 "MP under TSO: forbidden, but its source says allowed",
-                "SB under C11: allowed, but its source says forbidden",
+                "SB under RC11: allowed, but its source says forbidden",
             ]
         );
     }
@@ -518,5 +529,18 @@ mod tests {
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         assert!(CATALOGUE.len() >= 20);
+    }
+
+    /// Issue 30: a fence is not the only fix for SB on x86; IRIW is about
+    /// how stores reach the readers; ARMv8 is other-multi-copy-atomic.
+    #[test]
+    fn the_sentences_name_locked_instructions_and_multi_copy_atomicity() {
+        let teaches = |n: &str| find(n).unwrap().teaches;
+        assert!(!teaches("SB+mfences").contains("only fix"));
+        assert!(teaches("SB+mfences").contains("LOCK-prefixed"));
+        assert!(!teaches("IRIW").contains("only if their own loads"));
+        assert!(teaches("IRIW").contains("on POWER, a store reaching one reader before the other"));
+        assert!(teaches("IRIW+dmb.lds").contains("other-multi-copy-atomic"));
+        assert!(teaches("LB").contains("ISO C/C++ relaxed atomics allow"));
     }
 }

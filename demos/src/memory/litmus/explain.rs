@@ -121,6 +121,46 @@ pub fn forbidden_sentence(a: &Analysis, model: MemModel, row: &Row) -> String {
     )
 }
 
+/// How two models' allowed outcomes compare on this test, computed from the
+/// rows: no model is assumed weaker than another. Over all tests only SC is
+/// below the others. ARMv8 allows LB, which TSO and RC11 forbid, yet it
+/// forbids SB with STLR then LDAR (TSO's plain MOVs allow it) and
+/// IRIW+acqs (RC11 allows it).
+pub fn comparison(a: &Analysis, first: MemModel, second: MemModel) -> String {
+    let (f, s) = (first.label(), second.label());
+    match (only(a, first, second), only(a, second, first)) {
+        (0, 0) => format!("{f} and {s} allow the same outcomes"),
+        (0, n) => format!("{s} allows every outcome {f} does, and {n} more"),
+        (n, 0) => format!("{f} allows every outcome {s} does, and {n} more"),
+        (m, n) => format!("{f} and {s} each allow outcomes the other forbids ({m} and {n})"),
+    }
+}
+
+/// Outcomes of this test that `model` allows and `other` does not.
+fn only(a: &Analysis, model: MemModel, other: MemModel) -> usize {
+    let allows = |r: &Row, m: MemModel| r.cells[m.index()].status == Status::Allowed;
+    a.rows
+        .iter()
+        .filter(|r| allows(r, model) && !allows(r, other))
+        .count()
+}
+
+/// True when, on this test, `model` allows every outcome `than` allows and
+/// at least one more: only then is switching to it "weakening".
+pub fn weaker_here(a: &Analysis, model: MemModel, than: MemModel) -> bool {
+    only(a, model, than) > 0 && only(a, than, model) == 0
+}
+
+/// The comparisons the explorer prints: each model against the next in
+/// [`MemModel::ALL`], skipping RC11 when a data race leaves it no outcomes.
+pub fn comparisons(a: &Analysis) -> Vec<String> {
+    MemModel::ALL
+        .windows(2)
+        .filter(|w| !w.contains(&MemModel::Rc11) || a.verdict(MemModel::Rc11) != Verdict::Undefined)
+        .map(|w| comparison(a, w[0], w[1]))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,7 +185,50 @@ mod tests {
     #[test]
     fn a_race_is_named_with_its_events() {
         let a = analyse("MP+na");
-        assert!(verdict_sentence(&a, MemModel::C11)
-            .starts_with("C11: undefined behaviour. a and d both touch x"));
+        assert!(verdict_sentence(&a, MemModel::Rc11)
+            .starts_with("RC11: undefined behaviour. a and d both touch x"));
+    }
+    #[test]
+    fn comparisons_are_computed_and_find_rc11_and_armv8_incomparable_both_ways() {
+        // LB: ARMv8 allows r1=1, r2=1; RC11 forbids it (no-thin-air).
+        let lb = analyse("LB");
+        assert_eq!(
+            comparison(&lb, MemModel::Armv8, MemModel::Rc11),
+            "ARMv8 allows every outcome RC11 does, and 1 more"
+        );
+        // IRIW+acqs: RC11 allows the readers to disagree; ARMv8 forbids it.
+        let iriw = analyse("IRIW+acqs");
+        assert_eq!(
+            comparison(&iriw, MemModel::Armv8, MemModel::Rc11),
+            "RC11 allows every outcome ARMv8 does, and 1 more"
+        );
+        assert_eq!(
+            comparisons(&analyse("SB")),
+            [
+                "TSO allows every outcome SC does, and 1 more",
+                "TSO and ARMv8 allow the same outcomes",
+                "ARMv8 and RC11 allow the same outcomes"
+            ]
+        );
+        assert_eq!(
+            comparisons(&analyse("MP+na")).len(),
+            2,
+            "RC11 is undefined there"
+        );
+    }
+    /// Issue 30: on this language TSO is not always stronger than ARMv8:
+    /// STLR then LDAR stay in order on Arm, while x86 compiles both to MOV.
+    #[test]
+    fn weaker_is_decided_per_test() {
+        let mp = analyse("MP");
+        assert!(weaker_here(&mp, MemModel::Armv8, MemModel::Tso));
+        assert!(!weaker_here(&mp, MemModel::Tso, MemModel::Armv8));
+        let text = "name SB+rel+acq\nthread W.rel x 1; R.acq y r1\nthread W.rel y 1; R.acq x r2\nexists r1=0 /\\ r2=0\n";
+        let sb = Analysis::of(&parse(text).unwrap()).unwrap();
+        assert!(!weaker_here(&sb, MemModel::Armv8, MemModel::Tso));
+        assert_eq!(
+            comparison(&sb, MemModel::Tso, MemModel::Armv8),
+            "TSO allows every outcome ARMv8 does, and 1 more"
+        );
     }
 }

@@ -644,7 +644,9 @@ impl CondParser<'_> {
         let digits: String = self.chars[vstart..self.at].iter().collect();
         let value = match parse_value(&digits) {
             Some(v) if v <= MAX_VALUE => v,
-            _ if digits.is_empty() => return self.err(vstart, "expected a value (0 to 9) here"),
+            _ if digits.is_empty() => {
+                return self.err(vstart, format!("expected a value (0 to {MAX_VALUE}) here"))
+            }
             _ => return self.err(vstart, format!("values are 0 to {MAX_VALUE}")),
         };
         if is_reg(&name) {

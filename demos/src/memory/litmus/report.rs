@@ -10,17 +10,17 @@
 //! SC allowed|forbidden
 //! TSO allowed|forbidden
 //! ARMv8 allowed|forbidden
-//! C11 allowed|forbidden|undefined
+//! RC11 allowed|forbidden|undefined
 //! ```
 //!
-//! `C11 undefined` means some RC11-consistent execution has a data race on a
+//! `RC11 undefined` means some RC11-consistent execution has a data race on a
 //! non-atomic (`.na`) access — herd7 with `rc11.cat` prints `Undef` in place
 //! of `Ok`/`No` for such a test (its `undefined_unless empty dr` check).
 //!
 //! With `outcomes`, each model's line is followed by the final states that
 //! model allows, one per line, indented by two spaces, in ascending order of
 //! the registers (in the order the test loads them) and then of the
-//! locations the condition names: `  r1=0; r2=1; x=2;`. Under C11 a racy
+//! locations the condition names: `  r1=0; r2=1; x=2;`. Under RC11 a racy
 //! test also gets a line `  race: a d x` naming the two racing events (herd's
 //! letters: a, b, c… in thread order) and the location.
 
@@ -113,7 +113,7 @@ mod tests {
     fn sb_prints_one_verdict_line_per_model() {
         assert_eq!(
             report(text("SB"), false).unwrap(),
-            "SC forbidden\nTSO allowed\nARMv8 allowed\nC11 allowed\n"
+            "SC forbidden\nTSO allowed\nARMv8 allowed\nRC11 allowed\n"
         );
     }
 
@@ -121,7 +121,7 @@ mod tests {
     fn mp_prints_one_verdict_line_per_model() {
         assert_eq!(
             report(text("MP"), false).unwrap(),
-            "SC forbidden\nTSO forbidden\nARMv8 allowed\nC11 allowed\n"
+            "SC forbidden\nTSO forbidden\nARMv8 allowed\nRC11 allowed\n"
         );
     }
 
@@ -143,7 +143,7 @@ mod tests {
              \x20 r1=0; r2=1;\n\
              \x20 r1=1; r2=0;\n\
              \x20 r1=1; r2=1;\n\
-             C11 allowed\n\
+             RC11 allowed\n\
              \x20 r1=0; r2=0;\n\
              \x20 r1=0; r2=1;\n\
              \x20 r1=1; r2=0;\n\
@@ -164,7 +164,7 @@ mod tests {
              \x20 r1=0; r2=1;\n\
              \x20 r1=1; r2=0;\n\
              \x20 r1=1; r2=1;\n\
-             C11 allowed\n\
+             RC11 allowed\n\
              \x20 r1=0; r2=0;\n\
              \x20 r1=0; r2=1;\n\
              \x20 r1=1; r2=0;\n\
@@ -191,13 +191,13 @@ mod tests {
              \x20 r1=0; r2=0;\n\
              \x20 r1=0; r2=1;\n\
              \x20 r1=1; r2=1;\n\
-             C11 undefined\n\
+             RC11 undefined\n\
              \x20 r1=1; r2=1;\n\
              \x20 race: a d x\n"
         );
         assert!(report(text("MP+na"), false)
             .unwrap()
-            .ends_with("\nC11 undefined\n"));
+            .ends_with("\nRC11 undefined\n"));
     }
 
     #[test]

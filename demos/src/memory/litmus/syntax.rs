@@ -7,7 +7,7 @@
 //! <https://www.cl.cam.ac.uk/~pes20/cpp/cpp0xmappings.html>; Arm's
 //! `atomicsabi64`): a seq_cst store is `XCHG` on x86 and `STLR` on Arm, a
 //! seq_cst load `MOV` / `LDAR`, acquire and release fences are no instruction
-//! on x86 and `DMB ISHLD` / `DMB ISH` on Arm. A dependency is shown as herd
+//! on x86 (TSO already gives their order; they still bind the compiler) and `DMB ISHLD` / `DMB ISH` on Arm. A dependency is shown as herd
 //! writes it: an address or data that goes through `r^r` (always 0), or a
 //! branch on the register just before the operation.
 
@@ -31,7 +31,7 @@ impl Syntax {
             MemModel::Sc => Syntax::Text,
             MemModel::Tso => Syntax::X86,
             MemModel::Armv8 => Syntax::Arm,
-            MemModel::C11 => Syntax::C11,
+            MemModel::Rc11 => Syntax::C11,
         }
     }
 }
@@ -140,7 +140,11 @@ fn x86(test: &Test, op: &Op) -> String {
             Fence::Full | Fence::Sc => "MFENCE".into(),
             Fence::Ld => "LFENCE".into(),
             Fence::St => "SFENCE".into(),
-            Fence::Acq | Fence::Rel | Fence::AcqRel => "; (no instruction)".into(),
+            // No instruction, since TSO already keeps this order; the fence
+            // still forbids the compiler to move accesses across it.
+            Fence::Acq | Fence::Rel | Fence::AcqRel => {
+                "; no instruction: TSO keeps this order; the compiler must too".into()
+            }
         },
     };
     code + &dep_note(test, op.dep(), ";")
@@ -240,7 +244,7 @@ mod tests {
                 "MOV r1, [y]",
                 "MOV r2, [x]  ; addr(r1)",
                 "XCHG [x], r1",
-                "; (no instruction)"
+                "; no instruction: TSO keeps this order; the compiler must too"
             ]
         );
         assert_eq!(

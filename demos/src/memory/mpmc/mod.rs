@@ -13,12 +13,15 @@ mod queue;
 #[cfg(test)]
 mod tests;
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
 
+/// Powers of two only: Vyukov's queue finds a slot with `pos & mask`.
 pub const CAPACITIES: [usize; 4] = [2, 4, 8, 16];
-pub const ITEMS_MAX: u8 = 8;
+/// Items each producer enqueues.
+pub const ITEMS: Bound<u8> = Bound::new("number of items per producer", "", 1, 8);
 /// P1, P2, C1, C2.
 pub const AGENTS: usize = 4;
 
@@ -223,12 +226,14 @@ impl Model for Mpmc {
 
     fn validate(config: &MpmcConfig) -> Result<(), String> {
         if !CAPACITIES.contains(&config.capacity) {
-            return Err("capacity must be 2, 4, 8 or 16".into());
+            let sizes: Vec<String> = CAPACITIES.iter().map(|c| c.to_string()).collect();
+            return Err(format!(
+                "The capacity is a power of two, one of {} slots; {} slots is not.",
+                sizes.join(", "),
+                config.capacity
+            ));
         }
-        if !(1..=ITEMS_MAX).contains(&config.items) {
-            return Err(format!("items must be 1 to {ITEMS_MAX}"));
-        }
-        Ok(())
+        ITEMS.check(config.items).map(|_| ())
     }
 
     fn new(config: &MpmcConfig) -> Self {

@@ -13,9 +13,9 @@
 //! which is the value the producer one lap later waits for.
 //!
 //! Without sequence numbers (break-it) the only guards are the indices: a
-//! producer takes a slot if `pos - dequeue_pos < capacity`, a consumer if
-//! `pos < enqueue_pos`. A consumer can then claim a slot a producer has
-//! reserved but not yet written.
+//! producer takes a slot if `pos - dequeue_pos < capacity` (signed, as
+//! Vyukov's `dif`), a consumer if `pos < enqueue_pos`. A consumer can then
+//! claim a slot a producer has reserved but not yet written.
 
 use super::{agent_name, Mpmc, Phase, TornRead};
 use crate::model::Event;
@@ -105,8 +105,15 @@ impl Mpmc {
                         )
                     }
                 } else {
+                    // Signed, as Vyukov's `dif` is (intptr_t): a producer's
+                    // `pos` may be stale, behind a dequeue_pos that consumers
+                    // have since moved on. The difference is then negative,
+                    // the check passes and the CAS finds the position taken;
+                    // an unsigned difference would wrap to a huge number and
+                    // call an empty queue full.
+                    let used = i64::from(pos) - i64::from(self.dequeue_pos);
                     let room = if producer {
-                        pos - self.dequeue_pos < self.capacity() as u32
+                        used < self.capacity() as i64
                     } else {
                         pos < self.enqueue_pos
                     };
@@ -117,9 +124,10 @@ impl Mpmc {
                                 "{who} checks only the indices: {}, so it goes for position {pos}.",
                                 if producer {
                                     format!(
-                                        "{} − dequeue_pos {} < {}",
+                                        "{} − dequeue_pos {} = {} < {}",
                                         pos,
                                         self.dequeue_pos,
+                                        signed(used),
                                         self.capacity()
                                     )
                                 } else {
@@ -294,6 +302,15 @@ impl Mpmc {
         }
         ag.done += 1;
         ag.phase = Phase::Idle;
+    }
+}
+
+/// A difference as the narration prints it, with a true minus sign.
+fn signed(v: i64) -> String {
+    if v < 0 {
+        format!("−{}", v.unsigned_abs())
+    } else {
+        v.to_string()
     }
 }
 

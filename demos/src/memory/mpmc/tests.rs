@@ -123,9 +123,48 @@ fn refusals_change_nothing() {
         ..MpmcConfig::default()
     })
     .is_err());
-    assert!(Mpmc::validate(&MpmcConfig {
-        items: 0,
-        ..MpmcConfig::default()
-    })
-    .is_err());
+    assert_eq!(
+        Mpmc::validate(&MpmcConfig {
+            items: 0,
+            ..MpmcConfig::default()
+        }),
+        Err("The number of items per producer is 1 to 8; 0 is out of range.".into())
+    );
+    assert_eq!(
+        Mpmc::validate(&MpmcConfig {
+            capacity: 3,
+            ..MpmcConfig::default()
+        }),
+        Err("The capacity is a power of two, one of 2, 4, 8, 16 slots; 3 slots is not.".into())
+    );
+}
+
+/// Regression (issue 30): a producer whose loaded `pos` fell behind
+/// dequeue_pos made `pos - dequeue_pos` underflow. Overflow checks panicked;
+/// a release build wrapped it to about four billion and told the learner an
+/// empty queue was full.
+#[test]
+fn a_stale_producer_position_behind_dequeue_pos_is_not_a_full_queue() {
+    let mut m = Mpmc::new(&MpmcConfig {
+        capacity: 2,
+        items: 1,
+        sequenced: false,
+    });
+    run(&mut m, &[0]); // P1 loads enqueue_pos = 0 and pauses.
+    run(&mut m, &[1, 1, 1, 1]); // P2 enqueues 21 at position 0.
+    run(&mut m, &[2, 2, 2, 2]); // C1 dequeues it: dequeue_pos = 1.
+    assert_eq!((m.agents[0].pos, m.dequeue_pos), (Some(0), 1));
+    let events = run(&mut m, &[0]);
+    assert!(
+        events[0]
+            .text
+            .contains("0 − dequeue_pos 1 = −1 < 2, so it goes for position 0"),
+        "{}",
+        events[0].text
+    );
+    assert_eq!(m.full_returns, 0, "the queue is empty, not full");
+    let events = run(&mut m, &[0]);
+    assert!(events[0]
+        .text
+        .contains("P1's CAS fails: enqueue_pos is 1, not 0"));
 }

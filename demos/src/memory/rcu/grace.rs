@@ -1,8 +1,12 @@
 //! Grace periods (Documentation/RCU/whatisRCU.rst §2 and §5B): a grace period
 //! that begins now waits only for the read-side critical sections already
 //! running on some CPU; it ends once each of those CPUs has left its critical
-//! section (a quiescent state). Critical sections that begin later do not
-//! extend it: they can only have found the new version.
+//! section. A kernel learns that only when the CPU next passes a quiescent
+//! state (§5B: a context switch; also the idle loop and user mode), not at
+//! rcu_read_unlock(), which only ends the section; this model takes the
+//! unlock as the signal, so its grace periods end as early as they could.
+//! Critical sections that begin later do not extend it: they can only have
+//! found the new version.
 
 use super::{node_name, reader_name, NodeState, Rcu, Updater};
 use crate::model::Event;
@@ -54,8 +58,9 @@ impl Rcu {
         events
     }
 
-    /// Reader `r` passed a quiescent state: no grace period waits for it any more.
-    pub(super) fn quiescent(&mut self, r: usize) -> Vec<Event> {
+    /// Reader `r` left its critical section: no grace period waits for it
+    /// any more (standing in for the quiescent state the kernel would wait for).
+    pub(super) fn left_critical_section(&mut self, r: usize) -> Vec<Event> {
         for g in &mut self.grace {
             g.waiting_on.retain(|&w| w != r);
         }

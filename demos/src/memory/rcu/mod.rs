@@ -26,13 +26,14 @@ mod history;
 #[cfg(test)]
 mod tests;
 
+use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 pub use grace::{GracePeriod, Waiter};
 pub use history::{History, Mark, Section, Span, KEPT};
 use serde::{Deserialize, Serialize};
 
-pub const READERS_MIN: usize = 2;
-pub const READERS_MAX: usize = 4;
+/// Reader CPUs.
+pub const READERS: Bound<usize> = Bound::new("number of reader CPUs", "", 2, 4);
 /// Nodes A to F: the first and up to five replacements.
 pub const NODES_MAX: usize = 6;
 
@@ -255,10 +256,10 @@ impl Rcu {
                 self.readers[r] = Reader::default();
                 self.history.leave(r);
                 let mut events = vec![Event::info(format!(
-                    "{cpu}: rcu_read_unlock(). Its pointer is no longer valid; the CPU has passed a quiescent state."
+                    "{cpu}: rcu_read_unlock() ends its critical section, and its pointer is no longer valid. Classic RCU notices only at the CPU's next quiescent state (a context switch, idle or user mode); this model counts the unlock."
                 ))
                 .at(at)];
-                events.extend(self.quiescent(r));
+                events.extend(self.left_critical_section(r));
                 return Ok(events);
             }
         };
@@ -412,10 +413,7 @@ impl Model for Rcu {
     type Action = RcuAction;
 
     fn validate(config: &RcuConfig) -> Result<(), String> {
-        if !(READERS_MIN..=READERS_MAX).contains(&config.readers) {
-            return Err(format!("readers must be {READERS_MIN} to {READERS_MAX}"));
-        }
-        Ok(())
+        READERS.check(config.readers).map(|_| ())
     }
 
     fn new(config: &RcuConfig) -> Self {
@@ -537,8 +535,8 @@ impl Model for Rcu {
     }
 
     fn status(&self) -> Vec<Figure> {
-        const KEYS: [&str; READERS_MAX] = ["cpu-1", "cpu-2", "cpu-3", "cpu-4"];
-        const LABELS: [&str; READERS_MAX] = ["CPU 1", "CPU 2", "CPU 3", "CPU 4"];
+        const KEYS: [&str; READERS.max] = ["cpu-1", "cpu-2", "cpu-3", "cpu-4"];
+        const LABELS: [&str; READERS.max] = ["CPU 1", "CPU 2", "CPU 3", "CPU 4"];
         let nodes: Vec<String> = self
             .nodes
             .iter()
@@ -629,6 +627,6 @@ impl Model for Rcu {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: nested critical sections, preemptible RCU, CPUs outside a critical section counting as quiescent at once (classic RCU waits for a context switch), batching of grace periods, and memory ordering."
+        "Leaves out: nested critical sections, preemptible RCU, the wait between leaving a critical section and the CPU's next quiescent state (a context switch, the idle loop or user mode; rcu_read_unlock() itself is not one), which the model skips by counting the unlock, batching of grace periods, and memory ordering."
     }
 }

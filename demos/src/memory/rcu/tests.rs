@@ -232,7 +232,10 @@ fn refusals_change_nothing() {
         "blocked in synchronize_rcu"
     );
     assert!(m.apply(&RcuAction::Lock(0)).is_err(), "no nesting");
-    assert!(Rcu::validate(&RcuConfig { readers: 5 }).is_err());
+    assert_eq!(
+        Rcu::validate(&RcuConfig { readers: 5 }),
+        Err("The number of reader CPUs is 2 to 4; 5 is out of range.".into())
+    );
 }
 
 #[test]
@@ -250,4 +253,20 @@ fn a_reader_already_inside_when_synchronize_starts_is_waited_for_even_holding_b(
     // RCU cannot know what CPU 2 fetched: a pre-existing section is waited for.
     assert_eq!(m.grace[0].waiting_on, vec![1]);
     assert_eq!(m.readers[1].held(), Some(1));
+}
+
+/// Issue 30: rcu_read_unlock() ends a critical section; it is not itself a
+/// quiescent state (whatisRCU.rst §5B: a context switch is).
+#[test]
+fn unlock_ends_the_critical_section_and_is_not_called_a_quiescent_state() {
+    let mut m = rcu();
+    let events = run(&mut m, &[RcuAction::Lock(0), RcuAction::Unlock(0)]);
+    let text = &events.last().unwrap().text;
+    assert!(!text.contains("has passed a quiescent state"), "{text}");
+    assert!(
+        text.contains("rcu_read_unlock() ends its critical section"),
+        "{text}"
+    );
+    assert!(text.contains("next quiescent state (a context switch, idle or user mode)"));
+    assert!(Rcu::leaves_out().contains("rcu_read_unlock() itself is not one"));
 }

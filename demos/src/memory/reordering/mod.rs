@@ -16,7 +16,7 @@ pub use explore::{reachable, Outcome};
 pub use machine::{Blocked, Effect, Machine};
 
 use crate::memory::litmus::catalogue::CATALOGUE;
-use crate::memory::litmus::explain::{outcome_text, verdict_sentence};
+use crate::memory::litmus::explain::{comparisons, outcome_text, verdict_sentence};
 use crate::memory::litmus::syntax::{thread_code, Syntax};
 use crate::memory::litmus::{parse, Analysis, MemModel, Status};
 use crate::model::{Event, Figure, Model, Outcome as Answer, Refusal};
@@ -486,9 +486,10 @@ impl Model for Reordering {
         let mut out = vec![
             verdict_sentence(a, self.model),
             format!(
-                "Of {} distinct outcomes, each model allows: {}. A weaker model allows more because it keeps fewer pairs of instructions in order.",
+                "Of {} distinct outcomes, each model allows: {}. On this test {}.",
                 a.rows.len(),
-                counts.join(", ")
+                counts.join(", "),
+                comparisons(a).join("; ")
             ),
         ];
         if self.steppable() {
@@ -506,6 +507,11 @@ impl Model for Reordering {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: read-modify-writes and locks, mixed-size accesses, ISB and the other Arm barriers, consume, branches that change what runs (a ctrl dependency branches to the next instruction), and a stepping machine for ARMv8 and C11, which are judged axiomatically only."
+        // RC11 is herd's rc11.cat (Lahav et al., PLDI 2017), not ISO C11 or
+        // C++20: C11 and C++ allow LB for relaxed atomics (only thin-air values
+        // are ruled out); C11's seq_cst fences allow RWC+fences (C++20 took
+        // RC11's repair, P0668R5); C++20 shortened release sequences
+        // (P0982R1), rc11.cat keeps C11's.
+        "Leaves out: read-modify-writes and locks, mixed-size accesses, ISB and the other Arm barriers, consume, branches that change what runs (a ctrl dependency branches to the next instruction), and a stepping machine for ARMv8 and RC11, which are judged axiomatically only. RC11 is a repaired C11, not the standard: ISO C11 and C++20 allow LB with relaxed atomics, which RC11 forbids; ISO C11 also allows RWC+fences, since its seq_cst fences are weaker; and C++20 shortened release sequences (P0982R1), so after W.rel y 1; W y 2 an acquire load reading 2 synchronises in RC11 but not in C++20."
     }
 }

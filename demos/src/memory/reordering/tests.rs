@@ -178,3 +178,37 @@ fn narration_uses_the_models_syntax() {
     );
     assert_eq!(events[0].focus, ["thread-0", "op-0-0", "mem-x"]);
 }
+
+/// Issue 30: the model is RC11, and what it leaves out says how it differs
+/// from ISO C11 and C++20; each example it names is checked against the model.
+#[test]
+fn rc11_is_named_and_its_differences_from_c11_and_cpp20_hold_in_the_model() {
+    use crate::memory::litmus::Verdict;
+    assert_eq!(MemModel::Rc11.label(), "RC11");
+    let out = Reordering::leaves_out();
+    for part in ["LB", "RWC+fences", "P0982R1", "W.rel y 1; W y 2"] {
+        assert!(out.contains(part), "leaves_out names {part}");
+    }
+    let rc11 = |name: &str| at(name, MemModel::Rc11).analysis.verdict(MemModel::Rc11);
+    assert_eq!(rc11("LB"), Verdict::Forbidden);
+    assert_eq!(rc11("RWC+fences"), Verdict::Forbidden);
+    // The release sequence RC11 keeps: the acquire load reads the later
+    // relaxed store 2, which still carries the release, so x=0 is forbidden.
+    let text = "name MP+rel-rs\nthread W x 1; W.rel y 1; W y 2\nthread R.acq y r1; R x r2\nexists r1=2 /\\ r2=0\n";
+    let a = Analysis::of(&parse(text).unwrap()).unwrap();
+    assert_eq!(a.verdict(MemModel::Rc11), Verdict::Forbidden);
+}
+
+#[test]
+fn why_compares_the_models_on_this_test_instead_of_ranking_them() {
+    let why = at("LB", MemModel::Rc11).why().join(" ");
+    assert!(!why.contains("weaker model allows more"));
+    assert!(
+        why.contains("On this test SC and TSO allow the same outcomes"),
+        "{why}"
+    );
+    assert!(
+        why.contains("ARMv8 allows every outcome RC11 does, and 1 more"),
+        "{why}"
+    );
+}

@@ -9,9 +9,13 @@
 //!   `tail == head`, full when `tail - head == capacity`, so every slot is used
 //!   (kfifo's `in`/`out`). Item `i` carries the value `i + 1`, so a wrong read
 //!   is recognisable.
-//! - Enqueue: check space (read `head`), write the slot, publish `tail`
-//!   with a release store. Dequeue: read `tail` (acquire), read the slot,
-//!   publish `head` (release).
+//! - Enqueue: check space (read `head` with an acquire load), write the
+//!   slot, publish `tail` with a release store. Dequeue: read `tail`
+//!   (acquire), read the slot, publish `head` (release). Each acquire pairs
+//!   with the other side's release, as in folly's ProducerConsumerQueue
+//!   (`folly/ProducerConsumerQueue.h`: `write` loads `readIndex_` with
+//!   `memory_order_acquire`, `read` loads `writeIndex_` likewise); see
+//!   [`Spsc::order`].
 //! - Each core's stores go through a [`StoreBuffer`] with the weak drain
 //!   policy (Arm-like): stores to different locations may reach memory out
 //!   of order unless a release store keeps them behind.
@@ -31,12 +35,13 @@ mod tests;
 pub use lines::{Lines, CONSUMER, HEAD, PRODUCER, TAIL};
 pub use steps::damage_text;
 
+use crate::bound::Bound;
 use crate::memory::store_buffer::{Drain, StoreBuffer};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use serde::{Deserialize, Serialize};
 
-pub const CAPACITY_MIN: usize = 2;
-pub const CAPACITY_MAX: usize = 16;
+/// Slots in the ring.
+pub const CAPACITY: Bound<usize> = Bound::new("capacity", " slots", 2, 16);
 
 /// Memory locations: the two indices, then the slots.
 pub const HEAD_LOC: u8 = 0;
@@ -51,6 +56,19 @@ pub enum Fault {
     RelaxedTail,
     /// `head` published before the slot is read: the slot may be reused too early.
     EarlyHead,
+}
+
+/// One side's access to an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexAccess {
+    /// The producer checks for space.
+    ProducerReadsHead,
+    /// The producer publishes an item.
+    ProducerWritesTail,
+    /// The consumer checks for an item.
+    ConsumerReadsTail,
+    /// The consumer hands a slot back.
+    ConsumerWritesHead,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,6 +217,19 @@ impl Spsc {
         i as usize % self.capacity
     }
 
+    /// The memory order of an index access under the protocol in use (the
+    /// one home of these words: narration and picture read them). The
+    /// producer's acquire load of `head` pairs with the consumer's release
+    /// store of it: the consumer's read of a slot happens before the
+    /// producer's store that refills it (folly `ProducerConsumerQueue::write`).
+    pub fn order(&self, access: IndexAccess) -> &'static str {
+        match access {
+            IndexAccess::ProducerWritesTail if self.fault == Fault::RelaxedTail => "relaxed",
+            IndexAccess::ProducerWritesTail | IndexAccess::ConsumerWritesHead => "release",
+            IndexAccess::ProducerReadsHead | IndexAccess::ConsumerReadsTail => "acquire",
+        }
+    }
+
     /// The youngest entry of the producer's buffer allowed to drain now.
     pub fn youngest_drainable(&self) -> Option<u8> {
         self.buffers[PRODUCER]
@@ -218,15 +249,12 @@ impl Model for Spsc {
     type Action = SpscAction;
 
     fn validate(config: &SpscConfig) -> Result<(), String> {
-        if !(CAPACITY_MIN..=CAPACITY_MAX).contains(&config.capacity) {
-            return Err(format!("capacity must be {CAPACITY_MIN} to {CAPACITY_MAX}"));
-        }
-        Ok(())
+        CAPACITY.check(config.capacity).map(|_| ())
     }
 
     fn new(config: &SpscConfig) -> Self {
         Spsc::fresh(
-            config.capacity.clamp(CAPACITY_MIN, CAPACITY_MAX),
+            config.capacity.clamp(CAPACITY.min, CAPACITY.max),
             config.fault,
             config.cached,
         )
@@ -382,6 +410,6 @@ impl Model for Spsc {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: real cache coherence (a line simply moves when a core touches an index the other core wrote since; slot lines are not counted), load reordering (only stores wait in buffers), spinning on a full or empty ring, and index wrap-around."
+        "Leaves out: real cache coherence (a line simply moves when a core touches an index the other core wrote since; slot lines are not counted), load reordering (only stores wait in buffers, so the acquire loads of head and tail never have a reordering to stop here), spinning on a full or empty ring, and index wrap-around."
     }
 }

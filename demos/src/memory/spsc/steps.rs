@@ -6,8 +6,8 @@
 //! in memory), `slot-N` (slot N), `lines` (the transfer counts), `ring`.
 
 use super::{
-    ConsumerStep, Damage, Fault, ProducerStep, Spsc, CONSUMER, FIRST_SLOT, HEAD, HEAD_LOC,
-    PRODUCER, RECEIVED_KEPT, TAIL, TAIL_LOC,
+    ConsumerStep, Damage, Fault, IndexAccess, ProducerStep, Spsc, CONSUMER, FIRST_SLOT, HEAD,
+    HEAD_LOC, PRODUCER, RECEIVED_KEPT, TAIL, TAIL_LOC,
 };
 use crate::memory::store_buffer::{Drain, Entry};
 use crate::model::{Event, Outcome, Refusal};
@@ -76,7 +76,8 @@ impl Spsc {
                 self.producer = ProducerStep::WriteSlot;
                 let free = cap - (self.tail - seen);
                 Ok(vec![Event::info(format!(
-                    "The producer reads head = {seen}: {free} free slot{}{}.",
+                    "The producer reads head = {seen} with an {} load: {free} free slot{}{}.",
+                    self.order(IndexAccess::ProducerReadsHead),
                     plural(free as usize),
                     moved_text(moved, "head", "producer", self.lines.moves[HEAD])
                 ))
@@ -178,7 +179,8 @@ impl Spsc {
         self.consumer = next;
         let waiting = seen - self.head;
         Ok(vec![Event::info(format!(
-            "The consumer reads tail = {seen} with an acquire load: {waiting} item{} waiting{}.",
+            "The consumer reads tail = {seen} with an {} load: {waiting} item{} waiting{}.",
+            self.order(IndexAccess::ConsumerReadsTail),
             plural(waiting as usize),
             moved_text(moved, "tail", "consumer", self.lines.moves[TAIL])
         ))
@@ -319,7 +321,7 @@ pub fn why(s: &Spsc) -> Vec<String> {
     )];
     out.push(match s.fault {
         Fault::None => format!(
-            "The release store of tail cannot overtake the slot store, and the consumer's acquire load of tail orders its slot read after it: {} item{} received, all in order.",
+            "The release store of tail cannot overtake the slot store, and the consumer's acquire load of tail orders its slot read after it: {} item{} received, all in order. The same pair runs back: the producer's acquire load of head meets the consumer's release of it, so a slot is refilled only after it was read.",
             s.dequeued,
             plural(s.dequeued as usize)
         ),

@@ -238,4 +238,29 @@ fn capacity_is_bounded() {
     }
     assert!(Spsc::validate(&SpscConfig::default()).is_ok());
     assert_eq!(ring(16, Fault::None, false).memory.len(), 18);
+    assert_eq!(
+        Spsc::validate(&SpscConfig {
+            capacity: 17,
+            ..SpscConfig::default()
+        }),
+        Err("The capacity is 2 to 16 slots; 17 slots is out of range.".into())
+    );
+}
+
+/// Issue 30: the producer's read of head is an acquire load, paired with
+/// the consumer's release store of head (folly ProducerConsumerQueue::write).
+#[test]
+fn the_producer_reads_head_with_an_acquire_load() {
+    let mut s = ring(4, Fault::None, false);
+    let events = play(&mut s, &[Producer]);
+    assert_eq!(
+        events[0].text,
+        "The producer reads head = 0 with an acquire load: 4 free slots."
+    );
+    assert_eq!(s.order(IndexAccess::ProducerReadsHead), "acquire");
+    assert_eq!(s.order(IndexAccess::ConsumerWritesHead), "release");
+    assert!(s.why()[1].contains("the producer's acquire load of head"));
+    let relaxed = ring(4, Fault::RelaxedTail, false);
+    assert_eq!(relaxed.order(IndexAccess::ProducerWritesTail), "relaxed");
+    assert_eq!(relaxed.order(IndexAccess::ProducerReadsHead), "acquire");
 }

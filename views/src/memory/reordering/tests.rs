@@ -129,7 +129,7 @@ fn arm_shows_aarch64_code_and_no_machine() {
 
 #[test]
 fn the_dropdown_and_the_editor_load_tests() {
-    let mut r = at("MP", MemModel::C11);
+    let mut r = at("MP", MemModel::Rc11);
     let (_, controls, ui) = crate::build(&r, &());
     let Some(Control::Form(form)) = Control::find(&controls, "load-test") else {
         panic!("editor");
@@ -161,13 +161,13 @@ fn the_dropdown_and_the_editor_load_tests() {
 }
 
 #[test]
-fn a_race_is_named_under_c11() {
-    let r = at("MP+na", MemModel::C11);
+fn a_race_is_named_under_rc11() {
+    let r = at("MP+na", MemModel::Rc11);
     let s = scene(&r);
     let v = s.table_named("verdicts").unwrap();
-    let c11 = v.rows.iter().find(|r| r.key == "verdict-c11").unwrap();
-    assert_eq!(c11.state.as_deref(), Some("undefined"));
-    assert_eq!(c11.cells[3].text, "data race on x: a and d");
+    let rc11 = v.rows.iter().find(|r| r.key == "verdict-rc11").unwrap();
+    assert_eq!(rc11.state.as_deref(), Some("undefined"));
+    assert_eq!(rc11.cells[3].text, "data race on x: a and d");
 }
 
 #[test]
@@ -270,4 +270,42 @@ fn each_relation_has_its_own_dash_and_its_legend_key_is_drawn_like_its_edges() {
             assert_eq!(dash_of(e), [dashes[i]], "{}", e.class);
         }
     }
+}
+
+/// Issue 30: the fourth model is RC11 in the table's header and on the
+/// switch, and an Arm barrier is named as the code shows it (DMB ISH).
+#[test]
+fn the_model_is_labelled_rc11_and_the_barrier_dmb_ish() {
+    let r = at("MP+fences", MemModel::Armv8);
+    let (s, controls, _) = crate::build(&r, &());
+    let outcomes = s.table_named("outcomes").unwrap();
+    assert_eq!(outcomes.columns[2..6], ["SC", "TSO", "ARMv8", "RC11"]);
+    let Some(Control::Choice(models)) = Control::find(&controls, "model") else {
+        panic!("model choice");
+    };
+    assert_eq!(models.options[3].label, "RC11");
+    assert_eq!(cell(s.table_named("code").unwrap(), "code-0-1"), "DMB ISH");
+    let why = s.list_named("explain").unwrap();
+    assert!(
+        why.items
+            .iter()
+            .any(|i| i.text.contains("(DMB ISH between them)")),
+        "{:?}",
+        why.items.iter().map(|i| &i.text).collect::<Vec<_>>()
+    );
+}
+
+/// Issue 30: "Weaken the model to ARMv8" is offered only where ARMv8 allows
+/// more on this test; under RC11 (incomparable with ARMv8) it is not.
+#[test]
+fn weaken_is_offered_only_where_armv8_allows_more_here() {
+    let has_weaken = |r: &Reordering| {
+        let (_, controls, _) = crate::build(r, &());
+        Control::find(&controls, "weaken").is_some()
+    };
+    assert!(has_weaken(&at("MP", MemModel::Tso)));
+    assert!(!has_weaken(&at("MP", MemModel::Armv8)));
+    assert!(!has_weaken(&at("IRIW+acqs", MemModel::Rc11)));
+    // LB: ARMv8 allows r1=1, r2=1, which RC11 forbids, so here it is weaker.
+    assert!(has_weaken(&at("LB", MemModel::Rc11)));
 }

@@ -2,7 +2,7 @@
 //! `herd/libdir/aarch64.cat` and the files it includes (`aarch64hwreqs.cat`
 //! for dob/bob/lob, `aarch64util.cat`), restricted to the instructions a
 //! test here can use: LDR/STR, LDAR (`R.acq`, `R.sc`), STLR (`W.rel`,
-//! `W.sc`), DMB SY/LD/ST and register dependencies. No RMWs, so `aob` and
+//! `W.sc`), DMB ISH/ISHLD/ISHST and register dependencies. No RMWs, so `aob` and
 //! the `atomic` check are empty; no ISB, so the ISB clauses of `dob` vanish.
 //!
 //! ```text
@@ -27,7 +27,8 @@
 //!
 //! C11 fences map as Arm's C/C++ atomics ABI does (ARM-software/abi-aa,
 //! `atomicsabi64`): an acquire fence is DMB ISHLD; release, acq_rel and
-//! seq_cst fences are DMB ISH. aarch64.cat treats ISH and SY alike.
+//! seq_cst fences are DMB ISH. aarch64.cat treats ISH and SY alike; the
+//! demo names them as the mapping writes them, DMB ISH, ISHLD and ISHST.
 
 use super::super::ast::{Fence, Op, Order};
 use super::super::events::Skeleton;

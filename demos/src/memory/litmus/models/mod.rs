@@ -20,11 +20,11 @@ pub enum MemModel {
     Sc,
     Tso,
     Armv8,
-    C11,
+    Rc11,
 }
 
 impl MemModel {
-    pub const ALL: [MemModel; 4] = [MemModel::Sc, MemModel::Tso, MemModel::Armv8, MemModel::C11];
+    pub const ALL: [MemModel; 4] = [MemModel::Sc, MemModel::Tso, MemModel::Armv8, MemModel::Rc11];
 
     /// The name printed by the command line and shown on the switch.
     pub fn label(self) -> &'static str {
@@ -32,7 +32,7 @@ impl MemModel {
             MemModel::Sc => "SC",
             MemModel::Tso => "TSO",
             MemModel::Armv8 => "ARMv8",
-            MemModel::C11 => "C11",
+            MemModel::Rc11 => "RC11",
         }
     }
 
@@ -192,9 +192,9 @@ pub enum Edge {
     Lws,
     /// ARMv8 hazard ordering: `[R]; po-loc; [R]; fre`.
     Haz,
-    /// C11 sequenced-before.
+    /// RC11 sequenced-before.
     Sb,
-    /// C11 synchronises-with.
+    /// RC11 synchronises-with.
     Sw,
 }
 
@@ -242,9 +242,9 @@ impl Edge {
             Edge::DobCtrl => "control dependency to a store",
             Edge::DobAddrPo => "address dependency, then a later store",
             Edge::DobLrs => "dependency into a store the load reads after",
-            Edge::BobDmb => "DMB SY between them",
-            Edge::BobDmbLd => "DMB LD after the load",
-            Edge::BobDmbSt => "DMB ST between the stores",
+            Edge::BobDmb => "DMB ISH between them",
+            Edge::BobDmbLd => "DMB ISHLD after the load",
+            Edge::BobDmbSt => "DMB ISHST between the stores",
             Edge::BobAcq => "acquire load comes first",
             Edge::BobRel => "release store comes last",
             Edge::BobRelAcq => "release store, then acquire load",
@@ -288,7 +288,7 @@ pub fn check(model: MemModel, x: &Exec) -> bool {
         MemModel::Sc => sc::check(x),
         MemModel::Tso => tso::check(x),
         MemModel::Armv8 => armv8::check(x),
-        MemModel::C11 => rc11::check(x),
+        MemModel::Rc11 => rc11::check(x),
     }
 }
 
@@ -298,7 +298,7 @@ pub fn explain(model: MemModel, x: &Exec) -> Option<Violation> {
         MemModel::Sc => sc::explain(x),
         MemModel::Tso => tso::explain(x),
         MemModel::Armv8 => armv8::explain(x),
-        MemModel::C11 => rc11::explain(x),
+        MemModel::Rc11 => rc11::explain(x),
     }
 }
 

@@ -44,7 +44,7 @@ pub struct Statics {
     post_rf: Rel,
 }
 
-struct C11 {
+struct Rc11 {
     atomic: Set,
     sc: Set,
     sc_fence: Set,
@@ -90,7 +90,7 @@ pub fn statics(sk: &Skeleton) -> Statics {
     }
 }
 
-fn c11(x: &Exec) -> C11 {
+fn c11(x: &Exec) -> Rc11 {
     let st = &x.statics.c11;
     let sb = x.sk.po;
     let sw = st.pre_rf.seq(&x.rf.to_set(st.r_atomic)).seq(&st.post_rf);
@@ -99,7 +99,7 @@ fn c11(x: &Exec) -> C11 {
     } else {
         sb.union(sw).plus()
     };
-    C11 {
+    Rc11 {
         atomic: st.atomic,
         sc: st.sc,
         sc_fence: st.sc_fence,
@@ -111,7 +111,7 @@ fn c11(x: &Exec) -> C11 {
 }
 
 /// psc = pscb | pscf.
-fn psc(x: &Exec, c: &C11) -> Rel {
+fn psc(x: &Exec, c: &Rc11) -> Rel {
     let sk = x.sk;
     let sbl = c.sb.minus(sk.loc);
     let scb =
@@ -127,11 +127,11 @@ fn psc(x: &Exec, c: &C11) -> Rel {
     pre.seq(&scb).seq(&post).union(pscf)
 }
 
-fn coherent(c: &C11) -> bool {
+fn coherent(c: &Rc11) -> bool {
     c.hb.is_irreflexive() && c.hb.seq(&c.eco).is_irreflexive()
 }
 
-fn psc_ok(x: &Exec, c: &C11) -> bool {
+fn psc_ok(x: &Exec, c: &Rc11) -> bool {
     c.sc == 0 || psc(x, c).is_acyclic()
 }
 
@@ -173,7 +173,7 @@ pub fn explain(x: &Exec) -> Option<Violation> {
 /// The shortest cycle of the shape `(sb | sw)+ ; (rf | co | fr)*` — one
 /// happens-before stretch, then at most one stretch of eco — which is what
 /// `irreflexive hb; eco?` forbids.
-fn coherence_cycle(x: &Exec, c: &C11) -> Option<Vec<Step>> {
+fn coherence_cycle(x: &Exec, c: &Rc11) -> Option<Vec<Step>> {
     let hb_parts = [(Edge::Sb, c.sb), (Edge::Sw, c.sw.minus(c.sb))];
     let eco_parts = x.com_parts();
     let n = x.sk.len();
@@ -272,7 +272,7 @@ enum Seg {
 
 /// The shortest psc cycle, each psc edge spelled out as the sb, sw, rf, co
 /// and fr edges that make it.
-fn psc_cycle(x: &Exec, c: &C11) -> Option<Vec<Step>> {
+fn psc_cycle(x: &Exec, c: &Rc11) -> Option<Vec<Step>> {
     use Seg::*;
     let nodes = shortest_cycle_nodes(&psc(x, c))?;
     let (sc, scf) = (c.sc, c.sc_fence);
@@ -310,7 +310,7 @@ fn psc_cycle(x: &Exec, c: &C11) -> Option<Vec<Step>> {
     Some(cycle)
 }
 
-fn seg_rel(x: &Exec, c: &C11, s: Seg) -> Rel {
+fn seg_rel(x: &Exec, c: &Rc11, s: Seg) -> Rel {
     match s {
         Seg::Sb => c.sb,
         Seg::SbNotLoc => c.sb.minus(x.sk.loc),
@@ -323,7 +323,7 @@ fn seg_rel(x: &Exec, c: &C11, s: Seg) -> Rel {
 }
 
 /// A path from `a` to `b` through the segments in turn, in base edges.
-fn chain(x: &Exec, c: &C11, segs: &[Seg], a: usize, b: usize) -> Option<Vec<Step>> {
+fn chain(x: &Exec, c: &Rc11, segs: &[Seg], a: usize, b: usize) -> Option<Vec<Step>> {
     let Some((&first, rest)) = segs.split_first() else {
         return (a == b).then(Vec::new);
     };
@@ -342,7 +342,7 @@ fn chain(x: &Exec, c: &C11, segs: &[Seg], a: usize, b: usize) -> Option<Vec<Step
 }
 
 /// One segment from `a` to `b` in base edges: hb as sb and sw steps, eco as rf, co and fr.
-fn spell(x: &Exec, c: &C11, s: Seg, a: usize, b: usize) -> Option<Vec<Step>> {
+fn spell(x: &Exec, c: &Rc11, s: Seg, a: usize, b: usize) -> Option<Vec<Step>> {
     let step = |edge| {
         vec![Step {
             from: a as u8,

@@ -13,7 +13,8 @@
 //! <https://www.cl.cam.ac.uk/~pes20/cpp/cpp0xmappings.html>): every load is a
 //! MOV; a store is a MOV except `W.sc`, which is `XCHG` — a locked
 //! instruction, so it is in `A`; `F` and `F.sc` are MFENCE; acquire, release
-//! and acq_rel fences compile to no instruction at all; `F.ld` / `F.st` are
+//! and acq_rel fences compile to no instruction at all (TSO already keeps
+//! that order; they still stop the compiler moving accesses across them); `F.ld` / `F.st` are
 //! LFENCE / SFENCE, which x86tso.cat defines but leaves out of ghb (they order
 //! nothing for ordinary write-back memory). Dependencies change nothing on TSO.
 //!
