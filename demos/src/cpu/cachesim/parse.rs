@@ -232,6 +232,24 @@ mod tests {
     }
 
     #[test]
+    fn fill_victim_is_opt_in_and_never_the_first_level() {
+        let text = "level L1 sets=2 ways=1 line=16 policy=lru\nlevel L2 sets=1 ways=4 line=16 policy=lru fill=victim\n";
+        let c = parse_config(text).unwrap();
+        assert_eq!(c.levels[0].allocation, Allocation::OnMiss);
+        assert_eq!(c.levels[1].allocation, Allocation::Victims);
+        let first = parse_config("level L1 sets=2 ways=1 line=16 policy=lru fill=victim\n");
+        assert!(first
+            .unwrap_err()
+            .reason
+            .contains("cannot be the first level"));
+        let odd = parse_config("level L1 sets=2 ways=1 line=16 policy=lru fill=inclusive\n");
+        assert_eq!(
+            odd.unwrap_err().reason,
+            "unknown fill 'inclusive' (use miss or victim)"
+        );
+    }
+
+    #[test]
     fn errors_name_the_line_and_the_reason() {
         let bad = |text: &str| parse_config(text).unwrap_err();
         assert_eq!(bad("\nlevel L1 sets=3 ways=1 line=64 policy=lru").line, 2);
