@@ -54,9 +54,8 @@ pub const DRAM: u32 = cycles_of_ns_tenths(1000);
 // The order the hardware has: each level costs more than the one inside it,
 // and a line from a peer's cache more than the shared L3 but less than DRAM
 // (MLC). A table that broke it would not compile.
-const _: () = assert!(
-    L1_HIT < L2_HIT && L2_HIT < L3_HIT && L3_HIT < PEER_MODIFIED && PEER_MODIFIED < DRAM
-);
+const _: () =
+    assert!(L1_HIT < L2_HIT && L2_HIT < L3_HIT && L3_HIT < PEER_MODIFIED && PEER_MODIFIED < DRAM);
 
 #[cfg(test)]
 mod tests {

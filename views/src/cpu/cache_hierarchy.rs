@@ -587,6 +587,26 @@ mod tests {
     }
 
     #[test]
+    fn the_server_l3_says_it_is_filled_by_l2_victims() {
+        let label = |m: &CacheHierarchy| {
+            let scene = crate::build(m, &Look::default()).0;
+            scene
+                .parts
+                .iter()
+                .find_map(|p| match p {
+                    crate::scene::Part::Figure(f) if f.key == "l3-sets" => Some(f.label.clone()),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let server = CacheHierarchy::new(
+            &demos::cpu::cache_hierarchy::CacheHierarchyConfig::preset(Preset::Server),
+        );
+        assert!(label(&server).contains("filled only by L2's victims"));
+        assert!(!label(&small()).contains("victims"));
+    }
+
+    #[test]
     fn a_cold_load_misses_everywhere_and_fills_every_level() {
         let mut m = small();
         m.apply(&CacheAction::Load(0x140)).unwrap();

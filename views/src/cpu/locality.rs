@@ -468,6 +468,32 @@ mod tests {
     }
 
     #[test]
+    fn the_column_note_is_the_model_s_for_this_cache() {
+        let notes = |c: &LocalityConfig| {
+            let m = Locality::new(c);
+            let controls = crate::build(&m, &()).1;
+            let mut all = Vec::new();
+            Control::walk(&controls, &mut all);
+            all.iter()
+                .filter_map(|c| match c {
+                    Control::Note(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let small = LocalityConfig::default();
+        assert!(notes(&small).contains(&small.column_note()));
+        assert!(small.column_note().contains("keeps only 4 of them"));
+        let big = LocalityConfig {
+            sets: 4,
+            ..LocalityConfig::default()
+        };
+        assert!(notes(&big)
+            .iter()
+            .any(|n| n.contains("still holds all 8 lines")));
+    }
+
+    #[test]
     fn the_sequential_walk_misses_once_per_line() {
         let mut m = Locality::new(&LocalityConfig::default());
         run(&mut m, Walk::Sequential);
