@@ -13,8 +13,8 @@
 //! - [`L3_HIT`], 100 cycles: the same article measured the mesh-connected L3
 //!   at roughly 30 ns; 100 cycles is 28.6 ns at the reference clock.
 //! - [`PEER_MODIFIED`], 175 cycles: a line held Modified in another core's
-//!   private cache, on the same socket. Intel's Memory Latency Checker
-//!   (`mlc --c2c_latency`, v3.10) measured "Local Socket L2->L2 HITM" at
+//!   private cache, on the same socket. The cache-to-cache test of Intel's
+//!   Memory Latency Checker v3.10 measured "Local Socket L2->L2 HITM" at
 //!   49.9 ns on a 2 × Xeon Gold 6140 (Skylake-SP) node, and a clean line in a
 //!   peer's L2 ("HIT") at 50.5 ns (hpcleuven/VscDocumentation,
 //!   `source/leuven/old_hardware/genius/skylake_mlc.txt`, the run the NUMA

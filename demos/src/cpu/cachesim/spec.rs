@@ -79,13 +79,15 @@ pub enum Allocation {
     /// Only the lines the level just inside it evicts, clean or dirty, fill
     /// it: a victim, non-inclusive cache. A demand miss passes through it
     /// without filling it, and a hit leaves the line in it as well as filling
-    /// the levels inside. This is how Intel describes the non-inclusive L3 of
-    /// its Xeon Scalable parts from Skylake-SP on (Sapphire Rapids included):
-    /// a line from memory goes into the core's L2, and the L3 holds mainly
-    /// lines evicted from the L2s (Intel 64 and IA-32 Architectures
-    /// Optimization Reference Manual, Skylake Server microarchitecture, "the
-    /// LLC is non-inclusive"). Intel also lets a heuristic drop some L2
-    /// victims rather than keep them in L3; that is not modelled.
+    /// the levels inside. This is the non-inclusive L3 of Intel's Xeon
+    /// Scalable parts from Skylake-SP on: a line from memory goes into the
+    /// core's L2, and the L3 holds mainly lines evicted from the L2s (Intel
+    /// 64 and IA-32 Architectures Optimization Reference Manual, the Skylake
+    /// Server microarchitecture's cache hierarchy; Cornell Virtual Workshop,
+    /// "Last Level Cache", on Skylake and Cascade Lake). Sapphire Rapids
+    /// keeps it so: its 2 MiB L2 is larger than a core's 1.875 MiB share of
+    /// L3, which could not include it. Which L2 victims the real L3 keeps is
+    /// decided by a heuristic Intel does not document; here it keeps all.
     Victims,
 }
 
