@@ -33,8 +33,9 @@ CONFIG, one line per level, innermost first ('#' comments, blank lines ok):
 sets and line are powers of two; ways >= 1; policy is lru, fifo, plru (tree
 pseudo-LRU, power-of-two ways) or random; these four are required. Optional:
 latency=N (cycles the level's lookup adds, default 0), seed=N (the random
-policy's seed, default 0), and one 'memory latency=N' line (default 0). Line
-sizes may not shrink going outward. Numbers are decimal or 0x hex.
+policy's seed, default 0), fill=miss|victim (default miss; see Victim levels
+below), and one 'memory latency=N' line (default 0). Line sizes may not
+shrink going outward. Numbers are decimal or 0x hex.
 
 TRACE, one access per line: 'L 0x1f40' (load) or 'S 4096' (store), a byte
 address in 0x hex or decimal.
@@ -47,7 +48,7 @@ Semantics:
   level that missed, outermost first; dirty in the first level for a store,
   clean elsewhere. A new line takes the lowest-numbered empty way; only a full
   set evicts, by its policy (random: the level's SplitMix64 generator, one draw
-  per eviction). No back-invalidation, no victim cache.
+  per eviction). No back-invalidation; no victim level unless fill=victim.
 - Write-back: a fill that evicts a dirty line writes it to the next level at
   once, before the next fill. That is not a demand access: the next level
   counts neither a hit nor a miss. If the line is there it becomes dirty and
@@ -57,7 +58,14 @@ Semantics:
   memory latency if memory served it; write-backs add nothing.
 - Misses: compulsory = first access to the line in this level's demand stream;
   capacity = a fully associative LRU cache of the same number of lines, fed the
-  same stream, misses too; conflict = the rest.
+  same stream, misses too; conflict = the rest. Each miss is classified as it
+  happens (not by subtracting three caches' miss totals), so the three counts
+  are never negative and add up to the misses.
+- Victim levels (opt-in, fill=victim, never the first level): the fill skips
+  such a level; every line the level just inside it evicts, clean or dirty,
+  is put into it instead (dirty ones as write-backs, clean ones counted as
+  victims_in on its --detail line). A hit there fills the inner levels and
+  leaves the line in place. Without fill=victim nothing above changes.
 
 Bad input exits with status 2 and names the file, line and reason; so does
 an unknown --option.

@@ -2,7 +2,7 @@
 //! geometries and traces; and its text parsers against random text.
 
 use demos::cpu::cachesim::parse::{parse_config, parse_trace};
-use demos::cpu::cachesim::{AccessKind, Hierarchy, LevelSpec, Place, Policy};
+use demos::cpu::cachesim::{AccessKind, Allocation, Hierarchy, LevelSpec, Place, Policy};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -165,6 +165,46 @@ proptest! {
         }
     }
 
+    /// Victim levels (opt-in): never filled by a demand miss, and every line
+    /// the level inside evicts, clean or dirty, arrives there; the other
+    /// facts of a hierarchy still hold.
+    #[test]
+    fn a_victim_level_takes_exactly_the_inner_level_s_evictions(
+        h in hierarchy(), victims in prop::collection::vec(any::<bool>(), 3), trace in trace(2048)
+    ) {
+        let specs: Vec<LevelSpec> = h.levels.iter().enumerate().map(|(i, l)| {
+            let victim = i > 0 && victims[i - 1];
+            l.spec.clone().with_allocation(if victim { Allocation::Victims } else { Allocation::OnMiss })
+        }).collect();
+        let mut h = Hierarchy::new(specs, 50).expect("victims only beyond L1");
+        for &(kind, addr) in &trace {
+            let r = h.access(addr, kind);
+            for f in &r.fills {
+                prop_assert_eq!(h.levels[f.level].spec.allocation, Allocation::OnMiss);
+            }
+            prop_assert!(h.levels[0].probe(addr).is_some());
+        }
+        placement_ok(&h).map_err(TestCaseError::fail)?;
+        for pair in h.levels.windows(2) {
+            let (inner, outer) = (&pair[0].stats, &pair[1].stats);
+            prop_assert_eq!(outer.accesses(), inner.misses);
+            prop_assert_eq!(outer.writebacks_in, inner.writebacks);
+            if pair[1].spec.allocation == Allocation::Victims {
+                prop_assert_eq!(outer.writebacks_in + outer.victims_in, inner.evictions);
+            } else {
+                prop_assert_eq!(outer.victims_in, 0);
+            }
+        }
+        let last = &h.levels[h.levels.len() - 1].stats;
+        prop_assert_eq!(h.memory.reads, last.misses);
+        prop_assert_eq!(h.memory.writes, last.writebacks);
+        for l in &h.levels {
+            let s = &l.stats;
+            prop_assert_eq!(s.compulsory + s.capacity + s.conflict, s.misses);
+            prop_assert!(l.occupancy() <= l.spec.lines());
+        }
+    }
+
     #[test]
     fn parsers_never_panic_on_random_text(text in "(?s).{0,400}") {
         let _ = parse_config(&text);
@@ -179,6 +219,7 @@ proptest! {
             Just("L".to_string()), Just("S".to_string()), Just("#".to_string()),
             "(sets|ways|line|policy|latency|seed)=(0x)?[0-9a-fA-F]{0,21}",
             "policy=(lru|fifo|plru|random|mru)", "latency=[0-9]{0,8}", "0x[0-9a-g]{0,18}", "[0-9]{0,21}",
+            "fill=(miss|victim|victims|)",
         ], 0..8).prop_map(|w| w.join(" ")), 0..8)) {
         let text = lines.join("\n");
         if let Ok(config) = parse_config(&text) {

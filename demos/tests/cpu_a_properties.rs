@@ -243,3 +243,28 @@ proptest! {
         }
     }
 }
+
+// ---- one latency table ----
+
+#[test]
+fn mesi_the_hierarchy_and_locality_read_one_latency_table() {
+    // Issue 30: MESI charged 4 cycles for a hit and 200 for memory while the
+    // hierarchy and locality demos charged 5 and 350.
+    use demos::coherence::Costs;
+    use demos::cpu::latency;
+    let costs = Costs::default();
+    let server = CacheHierarchyConfig::preset(Preset::Server);
+    let l1 = server.levels[0].latency;
+    let to_dram: u32 = server.levels.iter().map(|l| l.latency).sum::<u32>() + server.dram_latency;
+    let cold = LocalityConfig::default().cold_cache();
+    let locality_dram = cold.levels[0].spec.latency + cold.memory_latency;
+    assert_eq!(
+        (costs.hit, l1, cold.levels[0].spec.latency),
+        (latency::L1_HIT, latency::L1_HIT, latency::L1_HIT)
+    );
+    assert_eq!(
+        (costs.memory, to_dram, locality_dram),
+        (latency::DRAM, latency::DRAM, latency::DRAM)
+    );
+    assert_eq!(costs.cache_to_cache, latency::PEER_MODIFIED);
+}

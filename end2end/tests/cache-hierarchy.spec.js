@@ -157,6 +157,7 @@ test('a Sapphire Rapids core, and editing a level replays the accesses', async (
   await ch.open();
   await page.getByTestId('preset-server').click();
   await expect(ch.latest).toContainText('L1 49152 B, L2 2097152 B, L3 1966080 B');
+  await expect(ch.latest).toContainText('L3 is non-inclusive: a line from DRAM goes past it into L2, and L3 takes the lines L2 evicts.');
   await ch.access('0x7fff00001000');
   await ch.expectFigure('cycles', 350);
   await ch.access('0x7fff00001008');

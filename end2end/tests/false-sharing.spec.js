@@ -16,18 +16,18 @@ test('on one line every write moves the line; padded, the transfers stop', async
   await fs.expectFigure('progress', '4/48');
   await fs.expectLine(0, 0, 'I');
   await fs.expectLine(1, 0, 'M');
-  await expect(fs.bus()).toHaveText('B: BusRdX · line moves A → B, A invalidated · 60 cycles');
+  await expect(fs.bus()).toHaveText('B: BusRdX · line moves A → B, A invalidated · 175 cycles');
   await fs.expectFigure('transfers-shared', 3);
   await fs.expectFigure('invalidations-shared', 3);
   await fs.expectFigure('transfers-padded', 0);
-  await expect(fs.compare('cycles', 'shared')).toHaveText('380');
-  await expect(fs.compare('cycles', 'padded')).toHaveText('408');
+  await expect(fs.compare('cycles', 'shared')).toHaveText('875');
+  await expect(fs.compare('cycles', 'padded')).toHaveText('710');
   await fs.steps(6);
-  await fs.expectFigure('cycles-shared', 740);
-  await fs.expectFigure('cycles-padded', 432);
-  await fs.expectFigure('slowdown', '1.7×');
-  await expect(fs.compare('per-write', 'shared')).toHaveText('74.0');
-  await expect(fs.compare('per-write', 'padded')).toHaveText('43.2');
+  await fs.expectFigure('cycles-shared', 1925);
+  await fs.expectFigure('cycles-padded', 740);
+  await fs.expectFigure('slowdown', '2.6×');
+  await expect(fs.compare('per-write', 'shared')).toHaveText('192.5');
+  await expect(fs.compare('per-write', 'padded')).toHaveText('74.0');
 });
 
 test('break it and fix it: the layout in front, one line against alignas(64)', async ({ page }) => {
@@ -41,14 +41,14 @@ test('break it and fix it: the layout in front, one line against alignas(64)', a
   await fs.expectLine(1, 1, 'M');
   await fs.expectLine(0, 1, 'I');
   await fs.expectLine(1, 0, 'I');
-  await expect(fs.bus()).toHaveText('B: hit in M, no bus traffic, 4 cycles');
+  await expect(fs.bus()).toHaveText('B: hit in M, no bus traffic, 5 cycles');
   await expect(page.getByTestId('transfer')).toHaveCount(0);
   await fs.step();
-  await expect(fs.bus()).toHaveText('A: hit in M, no bus traffic, 4 cycles');
+  await expect(fs.bus()).toHaveText('A: hit in M, no bus traffic, 5 cycles');
   await fs.expectFigure('transfers-padded', 0);
   await fs.layout('shared');
   await fs.expectLine(0, 0, 'M');
-  await expect(fs.bus()).toHaveText('A: BusRdX · line moves B → A, B invalidated · 60 cycles');
+  await expect(fs.bus()).toHaveText('A: BusRdX · line moves B → A, B invalidated · 175 cycles');
 });
 
 test('a write after the last one is refused with the reason', async ({ page }) => {
@@ -57,7 +57,7 @@ test('a write after the last one is refused with the reason', async ({ page }) =
   await fs.steps(48);
   await fs.expectFigure('progress', '48/48');
   await fs.expectFigure('transfers-shared', 47);
-  await fs.expectFigure('slowdown', '5.2×');
+  await fs.expectFigure('slowdown', '9.2×');
   await expect(page.getByTestId('write-a')).toHaveClass(/refused/);
   await fs.writeA();
   await expect(fs.latest).toHaveAttribute('data-tone', 'refused');

@@ -42,6 +42,7 @@ test('break it: walking the 2-D array column by column misses all 64 times', asy
   await expectNoSeriousAxe(page);
   await loc.columnMajor();
   await loc.expectFigure('walk', 'column-major');
+  await expect(page.getByText('the first column touches 8 lines and the cache keeps only 4 of them')).toBeVisible();
   await loc.steps(2);
   await loc.expectElement(0, 'miss');
   await loc.expectElement(8, 'miss');

@@ -1,22 +1,21 @@
-//! What each kind of access costs the core that makes it, in core cycles.
-//!
-//! Stated, not measured, and of the order of a current x86 core at about 3 GHz:
-//! - an L1 hit: 4 cycles, the fastest L1D load-to-use latency Intel gives
-//!   for its cores from Nehalem to Skylake (Intel 64 and IA-32 Architectures
-//!   Optimization Reference Manual, cache-parameter tables);
-//! - a BusUpgr: no data moves, but the request must reach every other cache and
-//!   be acknowledged: we charge a round trip to the shared last-level cache,
-//!   40 cycles (Nehalem's L3 load-to-use latency is 30–40 cycles by Intel's
-//!   architects, as reported in D. Kanter, "Inside Nehalem", RealWorldTech 2008);
-//! - a cache-to-cache transfer: that round trip plus snooping the owner's
-//!   private cache and moving the line, 60 cycles (Molka et al., PACT 2009,
-//!   measured a line held Modified by another core on the same die costing more
-//!   than an L3 hit);
-//! - a line from DRAM: 200 cycles, about 65 ns at 3 GHz.
+//! What each kind of access costs the core that makes it, in core cycles,
+//! read from the CPU demos' one latency table ([`crate::cpu::latency`], where
+//! each figure's source is given):
+//! - a hit: an L1 hit;
+//! - a BusUpgr: no data moves, but the request must reach the shared
+//!   last-level cache, where the snoop filter finds the other copies, and be
+//!   acknowledged: we charge an L3 hit, the round trip to that home;
+//! - a cache-to-cache transfer: in this engine only a dirty copy (M, or O in
+//!   MOESI) supplies a line, so it is a HITM, which Intel's Memory Latency
+//!   Checker measures at 49.9 ns on a Skylake-SP socket: more than an L3 hit;
+//! - a line from memory: a DRAM access. The engine has no shared L3 between
+//!   the private caches and memory, so every clean miss pays DRAM (a real
+//!   part would often find a clean line in its L3, at an L3 hit's cost).
 //!
 //! An eviction charges nothing: the write-back leaves through a write-back
 //! buffer, off the core's critical path.
 
+use crate::cpu::latency;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,10 +29,10 @@ pub struct Costs {
 impl Default for Costs {
     fn default() -> Self {
         Costs {
-            hit: 4,
-            upgrade: 40,
-            cache_to_cache: 60,
-            memory: 200,
+            hit: latency::L1_HIT,
+            upgrade: latency::L3_HIT,
+            cache_to_cache: latency::PEER_MODIFIED,
+            memory: latency::DRAM,
         }
     }
 }

@@ -25,7 +25,7 @@ pub use bus::{Access, BusOp, Counts, Op, Snoop, Supplier};
 pub use cost::Costs;
 pub use narrate::narrate;
 pub use protocol::{Protocol, State};
-pub use system::{Line, System, MAX_CORES, MAX_LINES, MIN_CORES};
+pub use system::{Line, System, CORES, LINES, MAX_CORES, MAX_LINES, MIN_CORES};
 
 /// Cores are named A, B, C, D in narration.
 pub fn core_name(core: usize) -> char {

@@ -23,11 +23,16 @@ use super::bus::{Access, BusOp, Counts, Op, Snoop, Supplier};
 use super::core_name;
 use super::cost::Costs;
 use super::protocol::{Protocol, State};
+use crate::bound::Bound;
 use serde::{Deserialize, Serialize};
 
-pub const MIN_CORES: usize = 2;
-pub const MAX_CORES: usize = 4;
-pub const MAX_LINES: usize = 4;
+/// Cores on the bus: named A to D in narration.
+pub const CORES: Bound<usize> = Bound::new("number of cores", "", 2, 4);
+/// Lines the engine can track at once.
+pub const LINES: Bound<usize> = Bound::new("number of lines", "", 1, 4);
+pub const MIN_CORES: usize = CORES.min;
+pub const MAX_CORES: usize = CORES.max;
+pub const MAX_LINES: usize = LINES.max;
 
 /// One cache line as every cache and memory see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,7 +70,7 @@ impl System {
     /// Every line Invalid in every cache, memory holding 0. Counts outside
     /// [`MIN_CORES`]..=[`MAX_CORES`] and 1..=[`MAX_LINES`] are clamped.
     pub fn new(protocol: Protocol, cores: usize, lines: usize) -> Self {
-        let cores = cores.clamp(MIN_CORES, MAX_CORES);
+        let cores = cores.clamp(CORES.min, CORES.max);
         let line = Line {
             states: vec![State::I; cores],
             values: vec![0; cores],
@@ -77,7 +82,7 @@ impl System {
             protocol,
             invalidation: true,
             costs: Costs::default(),
-            lines: vec![line; lines.clamp(1, MAX_LINES)],
+            lines: vec![line; lines.clamp(LINES.min, LINES.max)],
             counts: Counts::default(),
             core_cycles: vec![0; cores],
         }

@@ -5,6 +5,7 @@ pub mod batching;
 pub mod branch;
 pub mod cache_hierarchy;
 pub mod cachesim;
+pub mod latency;
 pub mod locality;
 pub mod mesi;
 pub mod numa;

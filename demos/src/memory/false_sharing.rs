@@ -391,10 +391,11 @@ mod tests {
         assert_eq!(m.shared.counts.invalidations, 47);
         assert_eq!(m.padded.counts.flushes, 0);
         assert_eq!(m.padded.counts.invalidations, 0);
-        // One line: 1 memory fetch (200) + 47 transfers (60); padded: 2 fetches + 46 hits (4).
-        assert_eq!(m.shared.counts.cycles, 200 + 47 * 60);
-        assert_eq!(m.padded.counts.cycles, 2 * 200 + 46 * 4);
-        assert_eq!(m.slowdown_tenths(), 52);
+        // One line: 1 memory fetch (350) + 47 transfers (175); padded: 2
+        // fetches + 46 hits (5). Costs from the CPU latency table.
+        assert_eq!(m.shared.counts.cycles, 350 + 47 * 175);
+        assert_eq!(m.padded.counts.cycles, 2 * 350 + 46 * 5);
+        assert_eq!(m.slowdown_tenths(), 92);
         let states = &m.padded.lines;
         assert_eq!(
             (states[0].states[0], states[1].states[1]),

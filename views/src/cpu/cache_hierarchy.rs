@@ -2,15 +2,18 @@
 //! cycles it cost, the address cut into tag / set / offset bits per level,
 //! each level's sets × ways, and a small address space to click.
 
-use super::kit::{part, pow2, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE};
+use super::kit::{
+    exponents, part, pow2, power_in, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE,
+};
 use super::sets::{grid, shown_sets, Mark, WIDTH};
 use crate::control::{Control, Field};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape};
-use demos::cpu::cache_hierarchy::{CacheAction, CacheHierarchy, Preset, MAX_LATENCY};
+use demos::cpu::cache_hierarchy::{CacheAction, CacheHierarchy, Preset, LATENCY, LINE, SETS, WAYS};
 use demos::cpu::cachesim::parse::parse_number;
-use demos::cpu::cachesim::{AccessKind, Place, Policy};
+use demos::cpu::cachesim::{AccessKind, Allocation, Place, Policy};
 use demos::text::plural;
+use demos::Quantity;
 
 /// What the learner has picked: loads or stores, and the level being edited
 /// (`levels.len()` is DRAM).
@@ -240,7 +243,7 @@ fn level_figure(m: &CacheHierarchy, i: usize) -> Figure {
         Policy::Random => "the victim is drawn at random",
     };
     let title = format!(
-        "{}: {} set{} × {} way{} × {} B lines, {} · {order}{}",
+        "{}: {} set{} × {} way{} × {} B lines, {}{} · {order}{}",
         s.name,
         s.sets,
         plural(s.sets as usize),
@@ -248,6 +251,13 @@ fn level_figure(m: &CacheHierarchy, i: usize) -> Figure {
         plural(s.ways),
         s.line,
         s.policy.label(),
+        match (s.allocation, i.checked_sub(1)) {
+            (Allocation::Victims, Some(inner)) => format!(
+                " · filled only by {}'s victims",
+                m.sim.levels[inner].spec.name
+            ),
+            _ => String::new(),
+        },
         if sets.len() as u64 == s.sets {
             String::new()
         } else {
@@ -393,24 +403,27 @@ fn editor(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Contr
             "sets",
             "Sets",
             sets,
-            (0, 16),
+            exponents(&SETS),
             "sets",
-            ui.number(move |v| geometry(1 << v.clamp(0, 16), ways, line)),
+            ui.number(move |v| geometry(power_in(&SETS, v), ways, line)),
         ));
         controls.push(Control::number(
             "ways",
             "Ways",
-            (ways as i64, 1, 32),
+            WAYS.control_range(ways),
             "ways",
-            ui.number(move |v| geometry(sets, v.clamp(1, 32) as usize, line)),
+            ui.number(move |v| {
+                let ways = v.clamp(WAYS.min as i64, WAYS.max as i64) as usize;
+                geometry(sets, ways, line)
+            }),
         ));
         controls.push(pow2(
             "line-size",
             "Line size",
             line,
-            (3, 9),
+            exponents(&LINE),
             "B",
-            ui.number(move |v| geometry(sets, ways, 1 << v.clamp(3, 9))),
+            ui.number(move |v| geometry(sets, ways, power_in(&LINE, v))),
         ));
         if edit > 0 {
             controls.push(policy_choice(ui, "policy", edit, l.policy));
@@ -419,10 +432,10 @@ fn editor(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Contr
     controls.push(Control::number(
         "latency",
         "Latency",
-        (i64::from(latency), 0, i64::from(MAX_LATENCY)),
+        LATENCY.control_range(latency),
         "cycles",
         ui.number(move |v| {
-            let cycles = v.clamp(0, i64::from(MAX_LATENCY)) as u32;
+            let cycles = u32::from_i64(v.clamp(LATENCY.min.into(), LATENCY.max.into()));
             Ok(Command::Do(CacheAction::SetLatency {
                 level: edit,
                 cycles,
@@ -571,6 +584,26 @@ mod tests {
             .find(key)
             .and_then(|s| s.state.clone())
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_server_l3_says_it_is_filled_by_l2_victims() {
+        let label = |m: &CacheHierarchy| {
+            let scene = crate::build(m, &Look::default()).0;
+            scene
+                .parts
+                .iter()
+                .find_map(|p| match p {
+                    crate::scene::Part::Figure(f) if f.key == "l3-sets" => Some(f.label.clone()),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let server = CacheHierarchy::new(
+            &demos::cpu::cache_hierarchy::CacheHierarchyConfig::preset(Preset::Server),
+        );
+        assert!(label(&server).contains("filled only by L2's victims"));
+        assert!(!label(&small()).contains("victims"));
     }
 
     #[test]

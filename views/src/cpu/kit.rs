@@ -4,6 +4,7 @@
 use crate::live::Slot;
 use crate::scene::{Shape, Size};
 use crate::Control;
+use demos::{Bound, Quantity};
 
 pub const START: u8 = 1;
 pub const END: u8 = 2;
@@ -68,4 +69,19 @@ pub fn pow2(
     let exp = i64::from(value.trailing_zeros());
     Control::slider(id, label, (exp, i64::from(lo), i64::from(hi)), "", send)
         .shown(format!("{value} {unit}"))
+}
+
+/// The exponents of a bound whose ends are powers of two: the range of its
+/// [`pow2`] slider.
+pub fn exponents<T: Quantity>(bound: &Bound<T>) -> (u32, u32) {
+    (
+        bound.min.to_i64().trailing_zeros(),
+        bound.max.to_i64().trailing_zeros(),
+    )
+}
+
+/// 2^`v` for a slider value, kept within the bound's exponents.
+pub fn power_in<T: Quantity>(bound: &Bound<T>, v: i64) -> T {
+    let (lo, hi) = exponents(bound);
+    T::from_i64(1 << v.clamp(i64::from(lo), i64::from(hi)))
 }

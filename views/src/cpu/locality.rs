@@ -2,7 +2,7 @@
 //! walk reached them, the cache's sets and ways, every walk's totals side by
 //! side, and the miss rate against stride.
 
-use super::kit::pow2;
+use super::kit::{exponents, pow2, power_in};
 use super::sets::{grid, shown_sets, WIDTH};
 use crate::control::Control;
 use crate::draw::chart::Plot;
@@ -10,9 +10,11 @@ use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::cpu::cachesim::Policy;
 use demos::cpu::locality::{
-    Locality, LocalityAction, LocalityConfig, Walk, ELEMENT_BYTES, HIT_CYCLES, MISS_CYCLES,
+    Locality, LocalityAction, LocalityConfig, Walk, ELEMENTS, ELEMENT_BYTES, HIT_CYCLES, LINE,
+    MISS_CYCLES, SETS, WAYS,
 };
 use demos::text::{grouped, share_tenths, tenths};
+use demos::Quantity;
 
 const LEFT: f32 = 96.0;
 /// Cells per row at most, and rows at most for a 2-D layout.
@@ -326,6 +328,7 @@ impl View for Locality {
             })
             .collect();
         let (sets, ways, line) = (c.sets, c.ways, c.line);
+        let (stride, cols) = (c.stride_bound(), c.cols_bound());
         let set_cache = move |sets: u64, ways: usize, line: u64| {
             Command::Do(LocalityAction::SetCache { sets, ways, line })
         };
@@ -345,7 +348,12 @@ impl View for Locality {
         };
         vec![
             Control::choice("walk", "Walk", self.walk.index(), walks),
-            Control::button("run-to-end", "Run to the end", ui.act(LocalityAction::RunToEnd)).primary(),
+            Control::button(
+                "run-to-end",
+                "Run to the end",
+                ui.act(LocalityAction::RunToEnd),
+            )
+            .primary(),
             Control::button("run-all", "Run every walk", ui.act(LocalityAction::RunAll)),
             Control::note("Step makes the next access of the walk."),
             Control::danger_group(
@@ -357,24 +365,83 @@ impl View for Locality {
                         ui.act(LocalityAction::Select(Walk::ColumnMajor)),
                     )
                     .danger(),
-                    Control::note("Each step jumps a whole row, so a line is evicted before its neighbours are used."),
+                    Control::note(c.column_note()),
                 ],
             ),
             Control::group(
                 "The array",
                 vec![
-                    pow2("elements", "Elements", n as u64, (6, 12), "", ui.number(|v| Ok(Command::Do(LocalityAction::SetElements(1 << v.clamp(6, 12)))))),
-                    pow2("stride", "Stride", c.stride as u64, (0, n.trailing_zeros() - 1), "elements", ui.number(|v| Ok(Command::Do(LocalityAction::SetStride(1 << v.clamp(0, 11)))))),
-                    pow2("cols", "2-D columns", c.cols as u64, (1, n.trailing_zeros() - 1), "", ui.number(|v| Ok(Command::Do(LocalityAction::SetColumns(1 << v.clamp(1, 11)))))),
-                    Control::button("shuffle", "New random order (new seed)", ui.restart(shuffled)),
+                    pow2(
+                        "elements",
+                        "Elements",
+                        n as u64,
+                        exponents(&ELEMENTS),
+                        "",
+                        ui.number(|v| {
+                            Ok(Command::Do(LocalityAction::SetElements(power_in(
+                                &ELEMENTS, v,
+                            ))))
+                        }),
+                    ),
+                    pow2(
+                        "stride",
+                        "Stride",
+                        c.stride as u64,
+                        exponents(&stride),
+                        "elements",
+                        ui.number(move |v| {
+                            Ok(Command::Do(LocalityAction::SetStride(power_in(&stride, v))))
+                        }),
+                    ),
+                    pow2(
+                        "cols",
+                        "2-D columns",
+                        c.cols as u64,
+                        exponents(&cols),
+                        "",
+                        ui.number(move |v| {
+                            Ok(Command::Do(LocalityAction::SetColumns(power_in(&cols, v))))
+                        }),
+                    ),
+                    Control::button(
+                        "shuffle",
+                        "New random order (new seed)",
+                        ui.restart(shuffled),
+                    ),
                 ],
             ),
             Control::group(
                 "The cache (restarts the walks)",
                 vec![
-                    pow2("sets", "Sets", sets, (0, 8), "", ui.number(move |v| Ok(set_cache(1 << v.clamp(0, 8), ways, line)))),
-                    Control::number("ways", "Ways", (ways as i64, 1, 16), "", ui.number(move |v| Ok(set_cache(sets, v.clamp(1, 16) as usize, line)))),
-                    pow2("line-size", "Line size", line, (3, 9), "B", ui.number(move |v| Ok(set_cache(sets, ways, 1 << v.clamp(3, 9))))),
+                    pow2(
+                        "sets",
+                        "Sets",
+                        sets,
+                        exponents(&SETS),
+                        "",
+                        ui.number(move |v| Ok(set_cache(power_in(&SETS, v), ways, line))),
+                    ),
+                    Control::number(
+                        "ways",
+                        "Ways",
+                        WAYS.control_range(ways),
+                        "",
+                        ui.number(move |v| {
+                            Ok(set_cache(
+                                sets,
+                                usize::from_i64(v.clamp(WAYS.min as i64, WAYS.max as i64)),
+                                line,
+                            ))
+                        }),
+                    ),
+                    pow2(
+                        "line-size",
+                        "Line size",
+                        line,
+                        exponents(&LINE),
+                        "B",
+                        ui.number(move |v| Ok(set_cache(sets, ways, power_in(&LINE, v)))),
+                    ),
                     Control::choice(
                         "policy",
                         "Replacement",
@@ -398,6 +465,32 @@ mod tests {
             m.apply(&LocalityAction::Select(walk)).unwrap();
         }
         m.apply(&LocalityAction::RunToEnd).unwrap();
+    }
+
+    #[test]
+    fn the_column_note_is_the_model_s_for_this_cache() {
+        let notes = |c: &LocalityConfig| {
+            let m = Locality::new(c);
+            let controls = crate::build(&m, &()).1;
+            let mut all = Vec::new();
+            Control::walk(&controls, &mut all);
+            all.iter()
+                .filter_map(|c| match c {
+                    Control::Note(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let small = LocalityConfig::default();
+        assert!(notes(&small).contains(&small.column_note()));
+        assert!(small.column_note().contains("keeps only 4 of them"));
+        let big = LocalityConfig {
+            sets: 4,
+            ..LocalityConfig::default()
+        };
+        assert!(notes(&big)
+            .iter()
+            .any(|n| n.contains("still holds all 8 lines")));
     }
 
     #[test]

@@ -7,8 +7,8 @@ use super::kit::{part, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TON
 use crate::control::Control;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Table};
-use demos::coherence::{core_name, Access, Protocol, State, Supplier, System};
-use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig};
+use demos::coherence::{core_name, Access, Protocol, State, Supplier, System, CORES};
+use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig, LINES};
 use demos::text::grouped;
 
 /// The bus figure narrows with fewer cores, so two cores are drawn larger.
@@ -457,11 +457,11 @@ impl View for Mesi {
             Control::slider(
                 "cores",
                 "Cores (restarts)",
-                (cores as i64, 2, 4),
+                CORES.control_range(cores),
                 "",
                 ui.number(move |v| {
                     Ok(crate::Command::Restart(config(
-                        v.clamp(2, 4) as usize,
+                        v.clamp(CORES.min as i64, CORES.max as i64) as usize,
                         lines,
                         p,
                     )))
@@ -470,12 +470,12 @@ impl View for Mesi {
             Control::slider(
                 "lines",
                 "Lines (restarts)",
-                (lines as i64, 1, 2),
+                LINES.control_range(lines),
                 "",
                 ui.number(move |v| {
                     Ok(crate::Command::Restart(config(
                         cores,
-                        v.clamp(1, 2) as usize,
+                        v.clamp(LINES.min as i64, LINES.max as i64) as usize,
                         p,
                     )))
                 }),

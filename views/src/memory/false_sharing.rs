@@ -458,7 +458,7 @@ mod tests {
         let bus = scene.find("latest").unwrap().text_content().unwrap();
         assert_eq!(
             bus,
-            "B: BusRdX · line moves A → B, A invalidated · 60 cycles"
+            "B: BusRdX · line moves A → B, A invalidated · 175 cycles"
         );
         let t = scene.table_named("fs-compare").unwrap();
         assert_eq!(t.rows[0].cells[1].text, "1");
@@ -484,11 +484,11 @@ mod tests {
         }
         assert!(scene.find("transfer").is_none());
         let bus = scene.find("latest").unwrap().text_content().unwrap();
-        assert_eq!(bus, "B: hit in M, no bus traffic, 4 cycles");
-        // 4 writes: 2 misses to memory (200) + 2 hits (4) padded.
+        assert_eq!(bus, "B: hit in M, no bus traffic, 5 cycles");
+        // 4 writes: 2 misses to memory (350) + 2 hits (5) padded.
         let t = scene.table_named("fs-compare").unwrap();
-        assert_eq!(t.rows[3].cells[2].text, "408");
-        assert_eq!(t.rows[4].cells[2].text, "102.0");
+        assert_eq!(t.rows[3].cells[2].text, "710");
+        assert_eq!(t.rows[4].cells[2].text, "177.5");
     }
 
     #[test]

@@ -1,18 +1,22 @@
 //! The two starting points — a small drawable hierarchy and a current x86
 //! server core — and the bounds every setting must stay within.
 
-use crate::cpu::cachesim::{check_levels, LevelSpec, Policy};
+use crate::bound::Bound;
+use crate::cpu::cachesim::{check_levels, Allocation, LevelSpec, Policy};
+use crate::cpu::latency;
 use serde::{Deserialize, Serialize};
 
 /// Levels named L1, L2, L3 in this order; DRAM is behind the last one.
 pub const NAMES: [&str; 3] = ["L1", "L2", "L3"];
-pub const MAX_SETS: u64 = 1 << 16;
-pub const MAX_WAYS: usize = 32;
-pub const MIN_LINE: u64 = 8;
-pub const MAX_LINE: u64 = 512;
-pub const MAX_LATENCY: u32 = 10_000;
-pub const MIN_ADDRESS_BITS: u32 = 8;
-pub const MAX_ADDRESS_BITS: u32 = 48;
+/// A level's sets (a power of two, checked apart).
+pub const SETS: Bound<u64> = Bound::new("number of sets", "", 1, 1 << 16);
+pub const WAYS: Bound<usize> = Bound::new("number of ways", "", 1, 32);
+/// A level's line size (a power of two, checked apart).
+pub const LINE: Bound<u64> = Bound::new("line size", " bytes", 8, 512);
+/// What a level's lookup, or DRAM, adds to an access.
+pub const LATENCY: Bound<u32> = Bound::new("latency", " cycles", 0, 10_000);
+pub const ADDRESS_BITS: Bound<u32> = Bound::new("address width", " bits", 8, 48);
+pub const MAX_LATENCY: u32 = LATENCY.max;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
@@ -41,30 +45,28 @@ impl Default for CacheHierarchyConfig {
     }
 }
 
-// Load-to-use latencies, in core cycles; each level's figure is what its
-// lookup adds to the one before, so the sums are the measured totals:
-// - L1D 48 KiB, 12-way, 64-byte lines, 5 cycles: Intel 64 and IA-32
-//   Architectures Optimization Reference Manual, Golden Cove cache parameters.
+// Latencies from the CPU demos' one table (`cpu::latency`, with its
+// sources), in core cycles. The table gives each level's load-to-use total;
+// here each level's figure is what its lookup adds to the one before, so the
+// sums along the way out are the table's totals.
+// Geometry of the server preset:
+// - L1D 48 KiB, 12-way, 64-byte lines: Intel 64 and IA-32 Architectures
+//   Optimization Reference Manual, Golden Cove cache parameters.
 // - L2 2 MiB, 16-way on the server part (1.25 MiB 10-way on the client
-//   part): same manual; about 16 cycles as measured on a Xeon Platinum 8480
-//   by Chips and Cheese, "Sapphire Rapids: Golden Cove Hits Servers" (2023).
+//   part): same manual.
 // - L3: 1.875 MiB per core (105 MB for 56 cores on the Xeon Platinum 8480+),
-//   modelled as one 15-way slice of 2,048 sets; its mesh latency is roughly
-//   30 ns (Chips and Cheese, ibid.), about 100 cycles at 3.5 GHz.
-// - DRAM: 350 cycles in all, i.e. 100 ns at an assumed 3.5 GHz core clock
-//   (3.5 cycles per ns, the clock the L3 figure above assumes too). 100 ns
-//   is this model's round figure, not a measurement: the idle load-to-use
-//   latency to local DRAM that Intel's Memory Latency Checker (`mlc
-//   --idle_latency`) reports on current Xeon servers is on the order of
-//   100 ns, and the exact value depends on the part, the DIMMs and the
-//   clocks.
+//   modelled as one 15-way slice of 2,048 sets. It is non-inclusive, filled
+//   by the L2's victims rather than on every miss (Intel's manual, Skylake
+//   Server microarchitecture, which Sapphire Rapids keeps): the server preset
+//   models that with `Allocation::Victims`. The small preset keeps the
+//   textbook rule, every level filled on a miss, so that one access shows a
+//   line arriving in all three.
 // The default geometry is the small preset (4, 8 and 16 sets) so that every
 // set and way fits in the picture; the latencies are the server core's.
-// `Preset::SapphireRapids` has the real sizes.
-const L1_CYCLES: u32 = 5;
-const L2_CYCLES: u32 = 16 - L1_CYCLES;
-const L3_CYCLES: u32 = 100 - 16;
-const DRAM_CYCLES: u32 = 350 - 100;
+const L1_CYCLES: u32 = latency::L1_HIT;
+const L2_CYCLES: u32 = latency::L2_HIT - latency::L1_HIT;
+const L3_CYCLES: u32 = latency::L3_HIT - latency::L2_HIT;
+const DRAM_CYCLES: u32 = latency::DRAM - latency::L3_HIT;
 
 impl CacheHierarchyConfig {
     pub fn preset(preset: Preset) -> Self {
@@ -86,7 +88,7 @@ impl CacheHierarchyConfig {
                 levels: vec![
                     level(0, 64, 12, L1_CYCLES),
                     level(1, 2048, 16, L2_CYCLES),
-                    level(2, 2048, 15, L3_CYCLES),
+                    level(2, 2048, 15, L3_CYCLES).with_allocation(Allocation::Victims),
                 ],
                 dram_latency: DRAM_CYCLES,
                 address_bits: 48,
@@ -115,43 +117,32 @@ impl CacheHierarchyConfig {
             }
         }
         check_levels(&self.levels)?;
-        if self.dram_latency > MAX_LATENCY {
-            return Err(format!("DRAM latency is at most {MAX_LATENCY} cycles"));
-        }
-        if !(MIN_ADDRESS_BITS..=MAX_ADDRESS_BITS).contains(&self.address_bits) {
-            return Err(format!(
-                "addresses are {MIN_ADDRESS_BITS} to {MAX_ADDRESS_BITS} bits wide"
-            ));
-        }
+        LATENCY
+            .check(self.dram_latency)
+            .map_err(|e| format!("DRAM: {e}"))?;
+        ADDRESS_BITS.check(self.address_bits)?;
         Ok(())
     }
 }
 
 /// The model's own limits on a level, tighter than the simulator's.
 pub fn check_bounds(l: &LevelSpec) -> Result<(), String> {
-    if !(1..=MAX_SETS).contains(&l.sets) || !l.sets.is_power_of_two() {
+    let at = |e: String| format!("{}: {e}", l.name);
+    SETS.check(l.sets).map_err(at)?;
+    if !l.sets.is_power_of_two() {
         return Err(format!(
-            "{} has {} sets; use a power of two from 1 to {MAX_SETS}.",
+            "{}: the number of sets is a power of two; {} is not.",
             l.name, l.sets
         ));
     }
-    if !(1..=MAX_WAYS).contains(&l.ways) {
+    WAYS.check(l.ways).map_err(at)?;
+    LINE.check(l.line).map_err(at)?;
+    if !l.line.is_power_of_two() {
         return Err(format!(
-            "{} has {} ways; use 1 to {MAX_WAYS}.",
-            l.name, l.ways
-        ));
-    }
-    if !(MIN_LINE..=MAX_LINE).contains(&l.line) || !l.line.is_power_of_two() {
-        return Err(format!(
-            "{} has {}-byte lines; use a power of two from {MIN_LINE} to {MAX_LINE}.",
+            "{}: the line size is a power of two; {} bytes is not.",
             l.name, l.line
         ));
     }
-    if l.latency > MAX_LATENCY {
-        return Err(format!(
-            "{} takes {} cycles; at most {MAX_LATENCY}.",
-            l.name, l.latency
-        ));
-    }
+    LATENCY.check(l.latency).map_err(at)?;
     l.check()
 }

@@ -23,9 +23,12 @@ mod report;
 #[cfg(test)]
 mod tests;
 
-pub use config::{check_bounds, CacheHierarchyConfig, Preset, MAX_LATENCY, NAMES};
+pub use config::{
+    check_bounds, CacheHierarchyConfig, Preset, ADDRESS_BITS, LATENCY, LINE, MAX_LATENCY, NAMES,
+    SETS, WAYS,
+};
 
-use crate::cpu::cachesim::{AccessKind, AccessReport, Hierarchy, LevelSpec, Policy};
+use crate::cpu::cachesim::{AccessKind, AccessReport, Allocation, Hierarchy, LevelSpec, Policy};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -249,11 +252,7 @@ impl CacheHierarchy {
                 level + 1
             )));
         }
-        if cycles > MAX_LATENCY {
-            return Err(Refusal::new(format!(
-                "A latency is at most {MAX_LATENCY} cycles."
-            )));
-        }
+        LATENCY.admit(cycles)?;
         let mut config = self.config.clone();
         let (name, slot) = match config.levels.get_mut(level) {
             Some(l) => (l.name.clone(), &mut l.latency),
@@ -273,8 +272,13 @@ impl CacheHierarchy {
         let config = CacheHierarchyConfig::preset(preset);
         *self = CacheHierarchy::new(&config);
         let l = &self.config.levels;
+        let victims = if l[2].allocation == Allocation::Victims {
+            " L3 is non-inclusive: a line from DRAM goes past it into L2, and L3 takes the lines L2 evicts."
+        } else {
+            ""
+        };
         Ok(vec![Event::info(format!(
-            "All caches cold: L1 {} B, L2 {} B, L3 {} B, addresses below {:#x}.",
+            "All caches cold: L1 {} B, L2 {} B, L3 {} B, addresses below {:#x}.{victims}",
             l[0].bytes(),
             l[1].bytes(),
             l[2].bytes(),
@@ -354,6 +358,6 @@ impl Model for CacheHierarchy {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: prefetchers, the instruction cache and TLB, misses overlapping in an out-of-order core (each access here waits alone), L3 slice hashing and inclusion policy, and other cores sharing L3."
+        "Leaves out: prefetchers, the instruction cache and TLB, misses overlapping in an out-of-order core (each access here waits alone), L3 slice hashing, the heuristic by which Intel's non-inclusive L3 may drop an L2 victim instead of keeping it, and other cores sharing L3."
     }
 }

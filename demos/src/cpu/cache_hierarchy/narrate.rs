@@ -1,6 +1,8 @@
 //! Narration: one sentence per thing an access did, naming the numbers.
 
-use crate::cpu::cachesim::{AccessKind, AccessReport, Hierarchy, Lookup, MissKind, Place};
+use crate::cpu::cachesim::{
+    AccessKind, AccessReport, Allocation, Hierarchy, Lookup, MissKind, Place,
+};
 use crate::model::Event;
 
 /// The focus key of a level's box: `l1`, `l2`, `l3`, or `dram`.
@@ -73,6 +75,19 @@ pub fn access(sim: &Hierarchy, r: &AccessReport) -> Vec<Event> {
     if r.served == Place::Memory {
         events.push(Event::warn("Every level missed: DRAM supplies the line.").at("dram"));
     }
+    for l in r.lookups.iter().filter(|l| !l.hit() && l.level > 0) {
+        let level = &sim.levels[l.level];
+        if level.spec.allocation == Allocation::Victims {
+            events.push(
+                Event::info(format!(
+                    "{} is not filled on the way in: it takes only the lines {} evicts.",
+                    level.spec.name,
+                    sim.levels[l.level - 1].spec.name
+                ))
+                .at(level_key(Place::Level(l.level))),
+            );
+        }
+    }
     for fill in &r.fills {
         let level = &sim.levels[fill.level];
         let p = fill.placed;
@@ -102,6 +117,16 @@ pub fn access(sim: &Hierarchy, r: &AccessReport) -> Vec<Event> {
         let from = &sim.levels[wb.from].spec.name;
         let text = match (wb.to, wb.was_present) {
             (Place::Memory, _) => format!("{from} writes dirty line {:#x} back to DRAM.", wb.base),
+            (to, true) if !wb.dirty => format!(
+                "{from} evicts clean line {:#x}; {}, which takes {from}'s victims, still holds it.",
+                wb.base,
+                sim.name(to)
+            ),
+            (to, false) if !wb.dirty => format!(
+                "{from} evicts clean line {:#x} into {}, which takes {from}'s victims rather than lines on their way in.",
+                wb.base,
+                sim.name(to)
+            ),
             (to, true) => format!(
                 "{from} writes dirty line {:#x} back into {}, which still held it: now dirty there.",
                 wb.base,

@@ -165,6 +165,16 @@ pub fn why(m: &CacheHierarchy) -> Vec<String> {
             l1.spec.bytes()
         ));
     }
+    if l1.stats.misses > 0 {
+        out.push(format!(
+            "The three Cs here are counted per miss: a miss is compulsory on a line's first touch, conflict if a fully associative LRU cache of {} lines would have hit that same access, capacity otherwise. Hennessy & Patterson count them by subtracting three caches' miss totals instead, which can differ and even make conflict negative; per miss, L1's {} compulsory, {} capacity and {} conflict add up to its {} misses.",
+            l1.spec.lines(),
+            l1.stats.compulsory,
+            l1.stats.capacity,
+            l1.stats.conflict,
+            l1.stats.misses
+        ));
+    }
     let wb: u64 = sim.levels.iter().map(|l| l.stats.writebacks).sum();
     if wb > 0 {
         out.push(format!(

@@ -1,5 +1,5 @@
 use super::*;
-use crate::cpu::cachesim::Place;
+use crate::cpu::cachesim::{Allocation, Place};
 
 fn small() -> CacheHierarchy {
     CacheHierarchy::new(&CacheHierarchyConfig::default())
@@ -223,5 +223,69 @@ fn memory_is_called_dram_in_what_the_learner_reads() {
         m.sim.name(Place::Memory),
         "MEM",
         "the simulator keeps its own name"
+    );
+}
+
+#[test]
+fn the_why_says_the_three_cs_are_counted_per_miss() {
+    // Issue 30: the classifier cited Hennessy & Patterson's totals method
+    // while it labels each miss as it happens; the page now says which.
+    let mut m = CacheHierarchy::new(&CacheHierarchyConfig::default());
+    m.apply(&CacheAction::Thrash).unwrap();
+    while let Ok(a) = m.next_auto() {
+        m.apply(&a).unwrap();
+    }
+    let why = m.why();
+    assert!(why.iter().any(|w| w.contains("counted per miss")
+        && w.contains("Hennessy & Patterson")
+        && w.contains("L1's 3 compulsory, 0 capacity and 6 conflict add up to its 9 misses")));
+}
+
+#[test]
+fn the_server_l3_is_filled_by_l2_victims_not_by_dram_misses() {
+    // Issue 30: the Sapphire Rapids preset filled its non-inclusive L3 on
+    // every DRAM miss.
+    let c = CacheHierarchyConfig::preset(Preset::Server);
+    assert_eq!(c.levels[2].allocation, Allocation::Victims);
+    let mut m = CacheHierarchy::new(&c);
+    let events = m.apply(&CacheAction::Load(0x7fff_0000_1000)).unwrap();
+    let r = m.last().unwrap();
+    assert_eq!(r.served, Place::Memory);
+    let filled: Vec<usize> = r.fills.iter().map(|f| f.level).collect();
+    assert_eq!(filled, [1, 0], "L2 and L1 take the line, L3 does not");
+    assert_eq!(m.sim.levels[2].occupancy(), 0);
+    assert!(events
+        .iter()
+        .any(|e| e.text == "L3 is not filled on the way in: it takes only the lines L2 evicts."));
+    // The small preset keeps the textbook rule: all three are filled.
+    let mut m = small();
+    m.apply(&CacheAction::Load(0x140)).unwrap();
+    assert_eq!(m.last().unwrap().fills.len(), 3);
+}
+
+#[test]
+fn a_bound_is_one_sentence_in_validation_and_refusal() {
+    let mut m = small();
+    let refused = m
+        .apply(&CacheAction::SetLatency {
+            level: 0,
+            cycles: LATENCY.max + 1,
+        })
+        .unwrap_err();
+    assert_eq!(
+        refused.reason,
+        "The latency is 0 to 10000 cycles; 10001 cycles is out of range."
+    );
+    let mut c = CacheHierarchyConfig::default();
+    c.levels[1].ways = 33;
+    assert_eq!(
+        c.validate().unwrap_err(),
+        "L2: The number of ways is 1 to 32; 33 is out of range."
+    );
+    c.levels[1].ways = 4;
+    c.address_bits = 49;
+    assert_eq!(
+        c.validate().unwrap_err(),
+        "The address width is 8 to 48 bits; 49 bits is out of range."
     );
 }

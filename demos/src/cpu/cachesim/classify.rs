@@ -2,18 +2,28 @@
 //! Associativity in CPU Caches", IEEE Trans. Computers 38(12), 1989;
 //! Hennessy & Patterson, 6th ed., §B.3).
 //!
-//! Each level keeps, beside its real sets, a record of every line its demand
-//! stream has touched and a shadow cache: fully associative, LRU, with the
-//! same number of lines, fed the same demand accesses (never write-backs).
-//! A miss is
+//! This classifier works **per miss**, not by totals. Hennessy & Patterson
+//! define the three Cs with the miss counts of three caches run on the same
+//! trace: compulsory = the misses of an infinite cache, capacity = the misses
+//! of a fully associative cache of the same size minus those, conflict = the
+//! real cache's misses minus the fully associative cache's. We label each
+//! miss as it happens instead, so that every miss the picture shows gets one
+//! label. Each level keeps, beside its real sets, a record of every line its
+//! demand stream has touched and a shadow cache: fully associative, LRU, with
+//! the same number of lines, fed the same demand accesses (never
+//! write-backs). A miss is
 //! - *compulsory* if the stream never touched that line before;
 //! - *capacity* if the shadow missed too: no placement of that many lines
 //!   would have kept it;
 //! - *conflict* otherwise: the shadow still held it, so only the set mapping
 //!   (and the policy) lost it.
 //!
-//! Classifying each miss as it happens keeps the three counts non-negative
-//! and summing to the misses.
+//! The two methods agree on compulsory misses. They can differ on the other
+//! two: an access the real cache hits but the shadow misses (LRU in one big
+//! set can do worse than in several small ones) adds to the totals method's
+//! capacity count and subtracts from its conflict count, which can then be
+//! negative. Per miss, the three counts are never negative and always add up
+//! to the level's misses (`tests.rs` has a trace where the two disagree).
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

@@ -4,7 +4,8 @@
 
 use super::classify::MissKind;
 use super::level::{Evicted, Level, Placed};
-use super::spec::{check_levels, LevelSpec};
+use super::set::Block;
+use super::spec::{check_levels, Allocation, LevelSpec};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,10 +57,13 @@ pub struct Fill {
     pub placed: Placed,
 }
 
-/// A dirty line sent from one level to the next.
+/// A line sent from one level to the next: a dirty line written back, or a
+/// clean one evicted into a victim level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriteBack {
     pub from: usize,
+    /// The line was dirty; a clean one only moves into a victim level.
+    pub dirty: bool,
     /// First byte of the line written back.
     pub base: u64,
     pub to: Place,
@@ -188,10 +192,14 @@ impl Hierarchy {
         let mut fills = Vec::new();
         let mut writebacks = Vec::new();
         for i in (0..missed).rev() {
+            // A victim level is not filled on the way in (spec.rs, Allocation).
+            if self.takes_victims(i) {
+                continue;
+            }
             let placed = self.levels[i].fill(addr, store && i == 0);
             fills.push(Fill { level: i, placed });
-            if let Some(e) = placed.evicted.filter(|e| e.block.dirty) {
-                self.write_back(i, e.block.base, &mut writebacks);
+            if let Some(e) = placed.evicted {
+                self.send_out(i, e.block, &mut writebacks);
             }
         }
         self.accesses += 1;
@@ -207,34 +215,48 @@ impl Hierarchy {
         }
     }
 
-    /// Sends a dirty line from level `from` outward. Each allocation can
-    /// evict at most one line, so a cascade is a chain, not a tree.
-    fn write_back(&mut self, mut from: usize, mut base: u64, out: &mut Vec<WriteBack>) {
+    /// Level `level` exists and is filled only by its inner level's victims.
+    fn takes_victims(&self, level: usize) -> bool {
+        self.levels
+            .get(level)
+            .is_some_and(|l| l.spec.allocation == Allocation::Victims)
+    }
+
+    /// Sends a line evicted from level `from` outward: a dirty one is written
+    /// back; a clean one goes on only into a victim level, and is otherwise
+    /// dropped. Each allocation can evict at most one line, so a cascade is a
+    /// chain, not a tree.
+    fn send_out(&mut self, mut from: usize, mut block: Block, out: &mut Vec<WriteBack>) {
         loop {
             let to = from + 1;
+            if !block.dirty && !self.takes_victims(to) {
+                return;
+            }
             if to == self.levels.len() {
                 self.memory.writes += 1;
                 out.push(WriteBack {
                     from,
-                    base,
+                    dirty: true,
+                    base: block.base,
                     to: Place::Memory,
                     placed: None,
                     was_present: false,
                 });
                 return;
             }
-            let (placed, was_present) = self.levels[to].absorb(base);
+            let (placed, was_present) = self.levels[to].absorb(block.base, block.dirty);
             out.push(WriteBack {
                 from,
-                base,
+                dirty: block.dirty,
+                base: block.base,
                 to: Place::Level(to),
                 placed: Some(placed),
                 was_present,
             });
-            match placed.evicted.filter(|e| e.block.dirty) {
+            match placed.evicted {
                 Some(e) => {
                     from = to;
-                    base = e.block.base;
+                    block = e.block;
                 }
                 None => return,
             }
@@ -250,10 +272,16 @@ impl Hierarchy {
             .iter()
             .map(|l| {
                 let s = &l.stats;
-                format!(
+                let line = format!(
                     "{} compulsory={} capacity={} conflict={} evictions={} wb_in={}",
                     l.spec.name, s.compulsory, s.capacity, s.conflict, s.evictions, s.writebacks_in
-                )
+                );
+                // Only a victim level says how many clean victims it took,
+                // so the output for every other configuration is unchanged.
+                match l.spec.allocation {
+                    Allocation::Victims => format!("{line} victims_in={}", s.victims_in),
+                    Allocation::OnMiss => line,
+                }
             })
             .collect();
         out.push(format!(

@@ -24,6 +24,8 @@ pub struct LevelStats {
     pub writebacks: u64,
     /// Dirty lines the level above wrote back into this one.
     pub writebacks_in: u64,
+    /// Clean lines the level above evicted into this one (a victim level only).
+    pub victims_in: u64,
 }
 
 impl LevelStats {
@@ -147,17 +149,22 @@ impl Level {
         Placed { set, way, evicted }
     }
 
-    /// A dirty line written back from the level above. Not a demand access:
-    /// no hit or miss is counted and the classifier does not see it. A line
-    /// already here just becomes dirty (its place in the replacement order
-    /// is left alone); an absent one is allocated dirty, which may evict.
+    /// A line the level above sent out: dirty (a write-back), or clean to a
+    /// victim level. Not a demand access: no hit or miss is counted and the
+    /// classifier does not see it. A line already here keeps its place in
+    /// the replacement order (and becomes dirty if the one sent was); an
+    /// absent one is allocated with the sender's dirty bit, which may evict.
     /// Returns where the line is and whether it was already present.
-    pub fn absorb(&mut self, addr: u64) -> (Placed, bool) {
-        self.stats.writebacks_in += 1;
+    pub fn absorb(&mut self, addr: u64, dirty: bool) -> (Placed, bool) {
+        if dirty {
+            self.stats.writebacks_in += 1;
+        } else {
+            self.stats.victims_in += 1;
+        }
         let set = self.split(addr).set;
         if let Some(way) = self.probe(addr) {
             if let Some(Some(b)) = self.sets.get_mut(&set).map(|s| &mut s.ways[way]) {
-                b.dirty = true;
+                b.dirty |= dirty;
             }
             let placed = Placed {
                 set,
@@ -166,7 +173,7 @@ impl Level {
             };
             return (placed, true);
         }
-        (self.fill(addr, true), false)
+        (self.fill(addr, dirty), false)
     }
 
     /// The block in a set's way, if valid.

@@ -34,7 +34,12 @@
 //!    The line is clean everywhere, except in L1 for a store, where it is
 //!    dirty (write-back: memory is not updated). Nothing is filled into a
 //!    level that hit, and no level ever invalidates a line because another
-//!    level evicted it (no inclusion, no back-invalidation, no victim cache).
+//!    level evicted it (no inclusion, no back-invalidation). The one
+//!    exception is opt-in: a level whose `allocation` is `Victims`
+//!    (`fill=victim` in the `cachesim` configuration; never the first level)
+//!    is skipped by this fill, and instead takes every line the level just
+//!    inside it evicts, clean or dirty (step 4), as Intel's non-inclusive L3
+//!    does.
 //! 4. *Write-back.* A fill that evicts a valid line counts one eviction; if
 //!    the victim is dirty it counts one write-back (`wb`) at that level and
 //!    the line is written to the next level out, at once, before the next
@@ -43,7 +48,10 @@
 //!    If the line is present there, it becomes dirty and its place in the
 //!    replacement order is unchanged. If absent, it is allocated there dirty
 //!    (as a fill: it may evict, and a dirty victim is written back further
-//!    out, and so on). From the last level a write-back goes to memory.
+//!    out, and so on). From the last level a write-back goes to memory. A
+//!    *clean* victim is dropped, unless the next level out is a `Victims`
+//!    level: it then moves there the same way (counted as `victims_in`, not
+//!    as a write-back), and what it displaces moves on by the same rules.
 //!
 //! **Counters per level.** `hits + misses` = demand accesses received (from
 //! the CPU for L1; misses of the level above otherwise). Misses are split
@@ -69,5 +77,6 @@ pub use hierarchy::{
 pub use level::{Evicted, Level, LevelStats, Placed};
 pub use set::{Block, CacheSet};
 pub use spec::{
-    check_levels, LevelSpec, Policy, Split, MAX_LEVELS, MAX_LINE, MAX_NAME, MAX_SETS, MAX_WAYS,
+    check_levels, Allocation, LevelSpec, Policy, Split, MAX_LEVELS, MAX_LINE, MAX_NAME, MAX_SETS,
+    MAX_WAYS,
 };

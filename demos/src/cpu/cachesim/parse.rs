@@ -9,8 +9,10 @@
 //! memory latency=200
 //! ```
 //! `sets`, `ways`, `line` and `policy` (`lru`, `fifo`, `plru`, `random`) are
-//! required. Optional: `latency=` (cycles the lookup adds, default 0) and
-//! `seed=` (the random policy's seed, default 0). `memory latency=N` (at most
+//! required. Optional: `latency=` (cycles the lookup adds, default 0),
+//! `seed=` (the random policy's seed, default 0) and `fill=` (`miss`, the
+//! default, or `victim`: filled only by the inner level's evictions, see the
+//! module doc of `cachesim`). `memory latency=N` (at most
 //! once, default 0) sets the cycles memory adds. Numbers are decimal or `0x`
 //! hex.
 //!
@@ -19,7 +21,7 @@
 //! blank lines are ignored here too.
 
 use super::hierarchy::AccessKind;
-use super::spec::{check_levels, LevelSpec, Policy};
+use super::spec::{check_levels, Allocation, LevelSpec, Policy};
 use std::fmt;
 
 /// Largest latency accepted, in cycles.
@@ -70,7 +72,7 @@ fn parse_level(words: &[&str]) -> Result<LevelSpec, String> {
         .filter(|w| !w.contains('='))
         .ok_or("a level needs a name after 'level', e.g. 'level L1 …'")?;
     let (mut sets, mut ways, mut line, mut policy) = (None, None, None, None);
-    let (mut latency, mut seed) = (None, None);
+    let (mut latency, mut seed, mut allocation) = (None, None, None);
     for word in &words[1..] {
         let (key, value) = word
             .split_once('=')
@@ -90,9 +92,19 @@ fn parse_level(words: &[&str]) -> Result<LevelSpec, String> {
                 })?);
                 continue;
             }
+            "fill" => {
+                if allocation.is_some() {
+                    return Err("fill is given twice".into());
+                }
+                allocation = Some(
+                    Allocation::from_key(value)
+                        .ok_or_else(|| format!("unknown fill '{value}' (use miss or victim)"))?,
+                );
+                continue;
+            }
             _ => {
                 return Err(format!(
-                    "unknown key '{key}' (use sets, ways, line, policy, latency, seed)"
+                    "unknown key '{key}' (use sets, ways, line, policy, latency, seed, fill)"
                 ))
             }
         };
@@ -115,7 +127,8 @@ fn parse_level(words: &[&str]) -> Result<LevelSpec, String> {
     let ways = usize::try_from(ways).unwrap_or(usize::MAX);
     let spec = LevelSpec::new(name, sets, ways, line, policy)
         .with_latency(latency as u32)
-        .with_seed(seed.unwrap_or(0));
+        .with_seed(seed.unwrap_or(0))
+        .with_allocation(allocation.unwrap_or_default());
     spec.check()?;
     Ok(spec)
 }
@@ -215,6 +228,24 @@ mod tests {
         assert_eq!(
             t,
             vec![(AccessKind::Load, 0x1f40), (AccessKind::Store, 4096)]
+        );
+    }
+
+    #[test]
+    fn fill_victim_is_opt_in_and_never_the_first_level() {
+        let text = "level L1 sets=2 ways=1 line=16 policy=lru\nlevel L2 sets=1 ways=4 line=16 policy=lru fill=victim\n";
+        let c = parse_config(text).unwrap();
+        assert_eq!(c.levels[0].allocation, Allocation::OnMiss);
+        assert_eq!(c.levels[1].allocation, Allocation::Victims);
+        let first = parse_config("level L1 sets=2 ways=1 line=16 policy=lru fill=victim\n");
+        assert!(first
+            .unwrap_err()
+            .reason
+            .contains("cannot be the first level"));
+        let odd = parse_config("level L1 sets=2 ways=1 line=16 policy=lru fill=inclusive\n");
+        assert_eq!(
+            odd.unwrap_err().reason,
+            "unknown fill 'inclusive' (use miss or victim)"
         );
     }
 

@@ -279,3 +279,68 @@ fn next_way_predicts_the_next_fill() {
     loads(&mut half, &[0]);
     assert_eq!(half.levels[0].sets[&0].next_way(Policy::Random), Some(1));
 }
+
+/// Per miss against Hennessy & Patterson's totals (classify.rs). 2 sets × 2
+/// ways, LRU, lines 0 2 4 1 3 three times. Set 0 cycles three lines through
+/// two ways and always misses; set 1 keeps lines 1 and 3, so passes 2 and 3
+/// hit them: 11 misses. The fully associative LRU cache of 4 lines cycles 5
+/// lines and misses all 15 accesses. Totals: capacity 15 − 5 = 10, conflict
+/// 11 − 15 = −4. Per miss: 5 compulsory, the 6 later set-0 misses capacity
+/// (the shadow missed them too), no conflict.
+#[test]
+fn the_three_cs_are_counted_per_miss_not_by_subtracting_totals() {
+    let trace: Vec<u64> = [0, 2, 4, 1, 3].repeat(3);
+    let mut real = one(2, 2, Policy::Lru);
+    loads(&mut real, &trace);
+    let s = &real.levels[0].stats;
+    assert_eq!((s.hits, s.misses), (4, 11));
+    assert_eq!((s.compulsory, s.capacity, s.conflict), (5, 6, 0));
+    let mut full = one(1, 4, Policy::Lru);
+    loads(&mut full, &trace);
+    let totals_conflict = s.misses as i64 - full.levels[0].stats.misses as i64;
+    assert_eq!((full.levels[0].stats.misses, totals_conflict), (15, -4));
+}
+
+/// A victim L2 (fill=victim): L1 direct-mapped with 2 sets, L2 4 lines
+/// fully associative. Load line 0: L1 and L2 miss, memory serves, only L1
+/// is filled. Load line 2 (L1 set 0): L1 evicts clean line 0 into L2. Load
+/// line 0 again: L1 misses, L2 hits (it kept the victim) and stays holding it;
+/// L1 evicts clean line 2 into L2.
+#[test]
+fn a_victim_level_takes_evictions_not_lines_on_their_way_in() {
+    let spec = |name, sets, ways| LevelSpec::new(name, sets, ways, LINE, Policy::Lru);
+    let mut h = Hierarchy::new(
+        vec![
+            spec("L1", 2, 1),
+            spec("L2", 1, 4).with_allocation(Allocation::Victims),
+        ],
+        0,
+    )
+    .unwrap();
+    let r = h.load(at(0));
+    assert_eq!(r.served, Place::Memory);
+    assert_eq!(r.fills.iter().map(|f| f.level).collect::<Vec<_>>(), [0]);
+    assert_eq!(h.levels[1].occupancy(), 0, "memory's line went past L2");
+    let r = h.load(at(2));
+    assert_eq!(r.writebacks.len(), 1);
+    let moved = r.writebacks[0];
+    assert_eq!((moved.from, moved.dirty, moved.base), (0, false, at(0)));
+    assert!(h.levels[1].probe(at(0)).is_some());
+    let r = h.load(at(0));
+    assert_eq!(r.served, Place::Level(1));
+    assert!(h.levels[1].probe(at(0)).is_some(), "a hit leaves it in L2");
+    assert_eq!(h.levels[1].stats.victims_in, 2);
+    assert_eq!((h.memory.reads, h.memory.writes), (2, 0));
+    assert_eq!(
+        h.detail()[1],
+        "L2 compulsory=2 capacity=0 conflict=0 evictions=0 wb_in=0 victims_in=2"
+    );
+}
+
+#[test]
+fn the_first_level_cannot_take_victims() {
+    let l1 = LevelSpec::new("L1", 1, 1, LINE, Policy::Lru).with_allocation(Allocation::Victims);
+    assert!(Hierarchy::new(vec![l1], 0)
+        .unwrap_err()
+        .contains("cannot be the first level"));
+}

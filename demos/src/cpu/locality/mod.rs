@@ -13,34 +13,42 @@
 //! Focus keys: `elem-9` (an element's cell), `line-1` (the elements of one
 //! line), `cache`, `results`, `chart`.
 
+mod column;
 mod report;
 #[cfg(test)]
 mod tests;
 mod walk;
 
+pub use column::ColumnLines;
 pub use walk::{order, Walk};
 
+use crate::bound::Bound;
 use crate::cpu::cachesim::{Hierarchy, LevelSpec, Place, Policy};
+use crate::cpu::latency;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use serde::{Deserialize, Serialize};
 
 pub const ELEMENT_BYTES: u64 = 8;
-pub const MIN_ELEMENTS: usize = 64;
-pub const MAX_ELEMENTS: usize = 4096;
+/// The array's length (a power of two, checked apart).
+pub const ELEMENTS: Bound<usize> = Bound::new("array length", " elements", 64, 4096);
+pub const MIN_ELEMENTS: usize = ELEMENTS.min;
+pub const MAX_ELEMENTS: usize = ELEMENTS.max;
+/// The cache's sets, ways and line size (sets and line powers of two).
+pub const SETS: Bound<u64> = Bound::new("number of sets", "", 1, 256);
+pub const WAYS: Bound<usize> = Bound::new("number of ways", "", 1, 16);
+pub const LINE: Bound<u64> = Bound::new("line size", " bytes", 8, 512);
 /// The cache may hold at most this many lines: enough for the largest array
 /// at 64-byte lines, and each of the timeline's snapshots stays small.
-pub const MAX_CACHE_LINES: u64 = 512;
+pub const CACHE_LINES: Bound<u64> = Bound::new("cache size", " lines", 1, 512);
+pub const MAX_CACHE_LINES: u64 = CACHE_LINES.max;
 /// Largest stride on the miss-rate chart.
 pub const MAX_CHART_STRIDE: usize = 512;
-/// Cycles of an access that hits: a Golden Cove L1D load-to-use (Intel 64
-/// and IA-32 Architectures Optimization Reference Manual).
-pub const HIT_CYCLES: u32 = 5;
-/// Cycles a miss adds: 345 more make 350, the cache-hierarchy demo's DRAM
-/// trip (no L2 or L3 here): 100 ns at an assumed 3.5 GHz, this model's
-/// round figure for the idle local-DRAM latency that Intel's Memory Latency
-/// Checker reports on current Xeon servers, which is on the order of 100 ns
-/// (see `cache_hierarchy::config`).
-pub const MISS_CYCLES: u32 = 345;
+/// Cycles of an access that hits: an L1 hit, from the CPU demos' one
+/// latency table (`cpu::latency`, with its sources).
+pub const HIT_CYCLES: u32 = latency::L1_HIT;
+/// Cycles a miss adds: with no L2 or L3 here, the rest of a DRAM access
+/// from the same table, so a miss costs `latency::DRAM` in all.
+pub const MISS_CYCLES: u32 = latency::DRAM - latency::L1_HIT;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LocalityConfig {
@@ -84,38 +92,38 @@ impl LocalityConfig {
             .with_seed(self.seed)
     }
 
+    /// The stride walk's step: a power of two below the array's length.
+    pub fn stride_bound(&self) -> Bound<usize> {
+        Bound::new("stride", " elements", 1, (self.elements / 2).max(1))
+    }
+
+    /// Columns of the 2-D view: a power of two, at least two rows.
+    pub fn cols_bound(&self) -> Bound<usize> {
+        Bound::new("number of columns", "", 2, (self.elements / 2).max(2))
+    }
+
     pub fn validate(&self) -> Result<(), String> {
-        let n = self.elements;
-        if !n.is_power_of_two() || !(MIN_ELEMENTS..=MAX_ELEMENTS).contains(&n) {
-            return Err(format!(
-                "The array has a power-of-two length from {MIN_ELEMENTS} to {MAX_ELEMENTS} elements, not {n}."
-            ));
-        }
-        if !self.stride.is_power_of_two() || self.stride >= n {
-            return Err(format!(
-                "The stride is a power of two below {n}, not {}.",
-                self.stride
-            ));
-        }
-        if !self.cols.is_power_of_two() || self.cols < 2 || self.cols > n / 2 {
-            return Err(format!(
-                "The 2-D array needs a power-of-two number of columns from 2 to {}, not {}.",
-                n / 2,
-                self.cols
-            ));
-        }
-        if !(8..=512).contains(&self.line) {
-            return Err(format!("A line here is 8 to 512 bytes, not {}.", self.line));
+        let n = ELEMENTS.check(self.elements)?;
+        let stride = self.stride_bound().check(self.stride)?;
+        let cols = self.cols_bound().check(self.cols)?;
+        let line = LINE.check(self.line)?;
+        let sets = SETS.check(self.sets)?;
+        WAYS.check(self.ways)?;
+        for (what, v) in [
+            ("array length", n as u64),
+            ("stride", stride as u64),
+            ("number of columns", cols as u64),
+            ("line size", line),
+            ("number of sets", sets),
+        ] {
+            if !v.is_power_of_two() {
+                return Err(format!("The {what} is a power of two; {v} is not."));
+            }
         }
         let spec = self.spec();
         spec.check()
             .map_err(|e| format!("The cache cannot be built: {e}."))?;
-        if spec.lines() > MAX_CACHE_LINES {
-            return Err(format!(
-                "This demo's cache holds at most {MAX_CACHE_LINES} lines, not {}.",
-                spec.lines()
-            ));
-        }
+        CACHE_LINES.check(spec.lines())?;
         Ok(())
     }
 

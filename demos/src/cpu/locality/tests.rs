@@ -118,3 +118,57 @@ fn larger_array_keeps_the_settings_legal() {
     assert_eq!(totals(&m, Walk::Sequential), (4096 - 512, 512));
     assert!(m.check().is_ok());
 }
+
+#[test]
+fn the_column_note_follows_whether_the_cache_holds_a_column_s_lines() {
+    // Issue 30: the note said a line is always evicted before its
+    // neighbours are used, even with a cache that holds the whole column.
+    let small = LocalityConfig::default();
+    assert_eq!(
+        small.column_lines(),
+        ColumnLines {
+            touched: 8,
+            kept: 4
+        }
+    );
+    assert!(small.column_note().contains("keeps only 4 of them"));
+    let big = LocalityConfig {
+        sets: 4,
+        ways: 2,
+        ..LocalityConfig::default()
+    };
+    assert_eq!(
+        big.column_lines(),
+        ColumnLines {
+            touched: 8,
+            kept: 8
+        }
+    );
+    assert!(big.column_note().contains("still holds all 8 lines"));
+    // And the simulator agrees: the column walk then misses once per line.
+    let mut m = Locality::new(&big);
+    m.apply(&LocalityAction::Select(Walk::ColumnMajor)).unwrap();
+    m.apply(&LocalityAction::RunToEnd).unwrap();
+    assert_eq!(m.sim.levels[0].stats.misses, 8);
+}
+
+#[test]
+fn the_cache_s_bounds_are_declared_once_and_checked() {
+    let too_wide = LocalityConfig {
+        ways: WAYS.max + 1,
+        ..LocalityConfig::default()
+    };
+    assert_eq!(
+        too_wide.validate().unwrap_err(),
+        "The number of ways is 1 to 16; 17 is out of range."
+    );
+    let odd = LocalityConfig {
+        stride: 3,
+        ..LocalityConfig::default()
+    };
+    assert_eq!(
+        odd.validate().unwrap_err(),
+        "The stride is a power of two; 3 is not."
+    );
+    assert_eq!(LocalityConfig::default().stride_bound().max, 32);
+}

@@ -14,12 +14,15 @@ mod report;
 #[cfg(test)]
 mod tests;
 
-use crate::coherence::{narrate, Access, Op, Protocol, State, System, MAX_CORES, MIN_CORES};
+use crate::bound::Bound;
+use crate::coherence::{narrate, Access, Op, Protocol, State, System, CORES};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-pub const MAX_LINES: usize = 2;
+/// Lines the demo shows (the engine can track more; two fit the picture).
+pub const LINES: Bound<usize> = Bound::new("number of lines", "", 1, 2);
+pub const MAX_LINES: usize = LINES.max;
 /// Accesses kept for the sequence table (the textbook's "processor action,
 /// states, bus action, data from" table).
 pub const LOG_LEN: usize = 10;
@@ -195,12 +198,8 @@ impl Model for Mesi {
     type Action = MesiAction;
 
     fn validate(config: &MesiConfig) -> Result<(), String> {
-        if !(MIN_CORES..=MAX_CORES).contains(&config.cores) {
-            return Err(format!("cores must be {MIN_CORES} to {MAX_CORES}"));
-        }
-        if !(1..=MAX_LINES).contains(&config.lines) {
-            return Err(format!("lines must be 1 to {MAX_LINES}"));
-        }
+        CORES.check(config.cores)?;
+        LINES.check(config.lines)?;
         Ok(())
     }
 
@@ -290,6 +289,6 @@ impl Model for Mesi {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: transient states and races (each bus transaction completes atomically), write-back buffers, multi-level and inclusive caches, directories, Intel's MESIF Forward state, and cache-to-cache supply of clean lines."
+        "Leaves out: transient states and races (each bus transaction completes atomically), write-back buffers, multi-level and inclusive caches, directories, Intel's MESIF Forward state, cache-to-cache supply of clean lines, and a shared L3: a clean miss is charged a DRAM access, where a real part would often find the line in its L3, for less than a line from another core's cache costs."
     }
 }

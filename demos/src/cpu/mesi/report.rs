@@ -89,6 +89,11 @@ pub fn why(m: &Mesi) -> Vec<String> {
         moesi.bus_transactions(),
         moesi.write_backs
     ));
+    let c = m.system().costs;
+    out.push(format!(
+        "Each access costs what the CPU latency table says: a hit {} cycles, a BusUpgr {} (a round trip to the shared L3, where the other copies are found), a line from another core's cache {}, a line from memory {}. This model has no L3 to hold clean lines, so every clean miss pays memory.",
+        c.hit, c.upgrade, c.cache_to_cache, c.memory
+    ));
     let saved = msi.bus_upgr.saturating_sub(mesi.bus_upgr);
     if saved > 0 {
         out.push(format!(

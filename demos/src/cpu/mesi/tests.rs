@@ -158,3 +158,43 @@ fn the_log_keeps_the_textbook_sequence_table_for_every_protocol() {
     assert_eq!(m.log[0][0].number, 4);
     m.check().unwrap();
 }
+
+#[test]
+fn a_line_from_a_peer_costs_the_latency_table_s_hitm_and_the_why_says_so() {
+    // Issue 30: the transfer cost 60 cycles against 200 for memory, figures
+    // of no one machine; both now come from `cpu::latency`.
+    use crate::cpu::latency;
+    let mut m = Mesi::new(&MesiConfig::default());
+    m.apply(&MesiAction::Write { core: 0, line: 0 }).unwrap();
+    m.apply(&MesiAction::Read { core: 1, line: 0 }).unwrap();
+    assert_eq!(m.last_access().unwrap().cycles, latency::PEER_MODIFIED);
+    assert_eq!(
+        m.system().counts.cycles,
+        u64::from(latency::DRAM + latency::PEER_MODIFIED)
+    );
+    assert!(m
+        .why()
+        .iter()
+        .any(|s| s.contains("a line from another core's cache 175, a line from memory 350")));
+    assert!(Mesi::leaves_out().contains("a shared L3"));
+}
+
+#[test]
+fn the_core_and_line_counts_are_bounds() {
+    let five = MesiConfig {
+        cores: 5,
+        ..MesiConfig::default()
+    };
+    assert_eq!(
+        Mesi::validate(&five).unwrap_err(),
+        "The number of cores is 2 to 4; 5 is out of range."
+    );
+    let three = MesiConfig {
+        lines: 3,
+        ..MesiConfig::default()
+    };
+    assert_eq!(
+        Mesi::validate(&three).unwrap_err(),
+        "The number of lines is 1 to 2; 3 is out of range."
+    );
+}
