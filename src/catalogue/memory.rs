@@ -21,7 +21,7 @@ pub const DEMOS: &[Demo] = &[
         section: "memory",
         slug: "cas",
         title: "CAS retry loop",
-        one_liner: "Schedule threads on a shared counter: plain increments lose updates, a CAS loop retries, fetch_add never has to.",
+        one_liner: "Schedule threads on a shared counter: plain increments lose updates, a CAS loop retries, fetch_add is one locked instruction (or an LL/SC loop).",
         open: split_open!(cas: Cas),
     },
     Demo {

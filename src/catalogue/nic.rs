@@ -59,7 +59,7 @@ pub const DEMOS: &[Demo] = &[
         section: "nic",
         slug: "dma-map",
         title: "Driver DMA behind the IOMMU",
-        one_liner: "Map a buffer per frame, miss the IOTLB, unmap strict or lazy, and catch a late write in the stale window.",
+        one_liner: "Map per frame or recycle pages kept mapped, miss or hit the IOTLB, unmap strict or lazy, and catch a late write in the stale window.",
         open: split_open!(dma_map: DmaMap),
     },
     Demo {
