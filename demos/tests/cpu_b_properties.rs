@@ -118,12 +118,25 @@ fn numa_config() -> impl Strategy<Value = NumaConfig> {
         policy(),
         0u8..5,
         0u32..=70,
+        0u32..=40,
         (0u32..=400, 0u32..=400, 0u32..=300, 0u32..=300),
         any::<bool>(),
         any::<u64>(),
     )
         .prop_map(
-            |(sockets, pages, accesses, random, policy, start, in_flight, costs, brk, seed)| {
+            |(
+                sockets,
+                pages,
+                accesses,
+                random,
+                policy,
+                start,
+                in_flight,
+                fill_buffers,
+                costs,
+                brk,
+                seed,
+            )| {
                 NumaConfig {
                     sockets,
                     pages,
@@ -136,6 +149,7 @@ fn numa_config() -> impl Strategy<Value = NumaConfig> {
                     policy,
                     start_socket: start,
                     in_flight,
+                    fill_buffers,
                     local_ns: costs.0,
                     hop_ns: costs.1,
                     local_gbs: costs.2,
@@ -316,6 +330,34 @@ proptest! {
         }
         prop_assert_eq!(t.model().remote, 0);
         prop_assert!(t.model().link_bytes.iter().all(|&b| b == 0));
+    }
+
+    /// Little's law per core: however many misses the code offers, one
+    /// thread pulls at most fill buffers × 64 B per local latency.
+    #[test]
+    fn numa_one_thread_never_beats_its_fill_buffers(config in numa_config()) {
+        let config = NumaConfig {
+            sockets: 2,
+            pages: config.pages.clamp(1, 64),
+            accesses: config.accesses.clamp(1, 600),
+            start_socket: 0,
+            policy: Policy::FirstTouch,
+            in_flight: config.in_flight.clamp(1, 64),
+            fill_buffers: config.fill_buffers.clamp(1, 32),
+            local_ns: config.local_ns.clamp(1, 400),
+            hop_ns: config.hop_ns.clamp(1, 400),
+            local_gbs: config.local_gbs.clamp(1, 300),
+            link_gbs: config.link_gbs.clamp(1, 300),
+            ..config
+        };
+        prop_assert_eq!(Numa::validate(&config), Ok(()));
+        let mut m = Numa::new(&config);
+        m.apply(&NumaAction::Finish).unwrap();
+        let k = u64::from(config.in_flight.min(config.fill_buffers));
+        // bandwidth (tenths of GB/s) <= k × 64 B / local latency, to a tenth.
+        let ceiling = (k * 64 * 10).div_ceil(u64::from(config.local_ns)) as i64;
+        prop_assert!(m.bandwidth_tenths() <= ceiling + 1, "{} > {}", m.bandwidth_tenths(), ceiling);
+        prop_assert!(m.bandwidth_tenths() <= i64::from(config.local_gbs) * 10 + 1);
     }
 
     #[test]
