@@ -6,7 +6,9 @@ use demos::cpu::batching::{BatchAction, BatchConfig, Batching, RunEnd, CURVE_SIZ
 use demos::cpu::branch::{
     count_mispredicts, Branch, BranchAction, BranchConfig, Data, Pattern, Predictor, PredictorKind,
 };
+use demos::cpu::cachesim::{Hierarchy, LevelSpec, Place, Policy as Replacement};
 use demos::cpu::numa::{Numa, NumaAction, NumaConfig, Order, Policy};
+use demos::cpu::tlb::{forecast::LoopForecast, paging, Tlb, TlbAction, TlbConfig, PAGE};
 use demos::laws::check_laws;
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
@@ -358,6 +360,55 @@ proptest! {
         let ceiling = (k * 64 * 10).div_ceil(u64::from(config.local_ns)) as i64;
         prop_assert!(m.bandwidth_tenths() <= ceiling + 1, "{} > {}", m.bandwidth_tenths(), ceiling);
         prop_assert!(m.bandwidth_tenths() <= i64::from(config.local_gbs) * 10 + 1);
+    }
+
+    /// Each page size has its own TLB: per load, hit or miss is what the
+    /// cache simulator says for the geometry of the page size in use.
+    #[test]
+    fn tlb_agrees_with_cachesim_for_the_page_size_in_use(
+        sets in prop::sample::select(vec![1usize, 2, 4, 8]), ways in 1usize..5,
+        huge_sets in prop::sample::select(vec![1usize, 2, 4]), huge_ways in 1usize..5,
+        huge_pages in any::<bool>(),
+        vas in prop::collection::vec((0u64..48, 0u64..32, 0u64..PAGE), 1..150),
+    ) {
+        let config = TlbConfig {
+            entries: sets * ways, ways, huge_entries: huge_sets * huge_ways, huge_ways, huge_pages,
+            ..TlbConfig::default()
+        };
+        let mut m = Tlb::new(&config);
+        let (entries, ways) = config.geometry();
+        let line = if huge_pages { 2 << 20 } else { PAGE };
+        let spec = LevelSpec::new("TLB", (entries / ways) as u64, ways, line, Replacement::Lru);
+        let mut sim = Hierarchy::new(vec![spec], 0).unwrap();
+        for (page, huge, offset) in vas {
+            let va = 0x7f00_0000_0000 + huge * (2 << 20) + page * PAGE + offset;
+            prop_assert!(paging::canonical(va));
+            m.apply(&TlbAction::Access(va)).unwrap();
+            prop_assert_eq!(m.last().unwrap().tlb_hit, sim.load(va).served == Place::Level(0));
+            prop_assert_eq!(m.last().unwrap().cycles == 0, m.last().unwrap().tlb_hit);
+        }
+    }
+
+    /// The loop narration's forecast is what the simulator does in rounds 2
+    /// and 3, for any geometry, page size and loop length.
+    #[test]
+    fn tlb_loop_forecast_matches_the_simulator(
+        sets in prop::sample::select(vec![1usize, 2, 4, 8]), ways in 1usize..9,
+        huge_pages in any::<bool>(), pages in 1usize..=64,
+    ) {
+        let config = TlbConfig {
+            entries: sets * ways, ways, huge_entries: sets * ways, huge_ways: ways, huge_pages,
+            ..TlbConfig::default()
+        };
+        let f = LoopForecast::new(&config, pages);
+        let mut m = Tlb::new(&config);
+        m.apply(&TlbAction::Loop(pages)).unwrap();
+        for _ in 0..pages {
+            m.apply(&TlbAction::Step).unwrap();
+        }
+        let first = m.counters.hits;
+        while m.apply(&TlbAction::Step).is_ok() {}
+        prop_assert_eq!((m.counters.hits - first) as usize, f.later_hits());
     }
 
     #[test]

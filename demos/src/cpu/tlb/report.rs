@@ -1,5 +1,6 @@
 //! Invariants, status figures and "why it matters" for the TLB.
 
+use super::forecast::LoopForecast;
 use super::paging::{self, ADDR_MASK};
 use super::{Tlb, HISTORY, PAGE};
 use crate::model::Figure;
@@ -14,7 +15,7 @@ pub fn check(m: &Tlb) -> Result<(), String> {
     if (s.hits, s.misses) != (c.hits, c.misses) {
         return Err("the TLB's own counts disagree with the model's".into());
     }
-    if m.tlb.levels[0].occupancy() > m.config.entries as u64 {
+    if m.tlb.levels[0].occupancy() > m.config.geometry().0 as u64 {
         return Err("the TLB holds more entries than it has".into());
     }
     let max_reads = if m.config.huge_pages { 3 } else { 4 };
@@ -49,7 +50,11 @@ pub fn status(m: &Tlb) -> Vec<Figure> {
             m.last()
                 .map_or("—", |t| if t.tlb_hit { "hit" } else { "miss" }),
         ),
-        Figure::new("cycles", "cycles", m.last().map_or(0, |t| t.cycles)),
+        Figure::new(
+            "cycles",
+            "translation cycles",
+            m.last().map_or(0, |t| t.cycles),
+        ),
         Figure::new("hits", "TLB hits", c.hits),
         Figure::new("misses", "TLB misses", c.misses),
         Figure::new(
@@ -71,15 +76,13 @@ pub fn status(m: &Tlb) -> Vec<Figure> {
 pub fn why(m: &Tlb) -> Vec<String> {
     let cfg = &m.config;
     let c = &m.counters;
-    let reach = cfg.entries as u64 * cfg.page_bytes();
+    let (entries, ways) = cfg.geometry();
+    let reach = entries as u64 * cfg.page_bytes();
     let full_walk = if cfg.huge_pages { 3 } else { 4 } * u64::from(cfg.read_cycles);
     let mut out = vec![format!(
-        "The TLB's {} entries cover {} KiB of memory ({} KiB pages). A hit costs {} cycle{}; a miss adds a walk of up to {full_walk} cycles.",
-        cfg.entries,
+        "The TLB for {} pages has {entries} entries: they cover {} KiB of memory. A hit adds no cycles, since the lookup overlaps the L1 cache's; a miss adds a walk of up to {full_walk} cycles.",
+        cfg.page_label(),
         reach / 1024,
-        cfg.page_bytes() / 1024,
-        cfg.hit_cycles,
-        crate::text::plural(cfg.hit_cycles as usize)
     )];
     if c.accesses > 0 {
         out.push(format!(
@@ -92,13 +95,31 @@ pub fn why(m: &Tlb) -> Vec<String> {
     }
     if cfg.huge_pages {
         out.push(format!(
-            "With 2 MiB pages one entry stands for {} small pages and the walk stops at the PD: a loop over a few MiB never leaves the TLB.",
-            (2 << 20) / PAGE
+            "With 2 MiB pages one entry stands for {} small pages and the walk stops at the PD. Real cores hold fewer 2 MiB translations than 4 KiB ones ({entries} against {} here), yet together they reach {} MiB, not {} KiB.",
+            (2 << 20) / PAGE,
+            cfg.entries,
+            reach >> 20,
+            cfg.entries as u64 * PAGE / 1024
         ));
     } else {
-        out.push(
-            "A loop over more pages than the TLB holds defeats LRU: each page is evicted just before its turn comes round. 2 MiB pages multiply the reach by 512.".into(),
-        );
+        let pages = entries + 1;
+        let f = LoopForecast::new(cfg, pages);
+        let verdict = match f.thrashing().as_slice() {
+            [] => "no set gets more pages than ways, so every page stays".to_string(),
+            sets => format!(
+                "only {} over {ways} ways thrash{}, and rounds 2 and 3 still hit {} of {} loads",
+                sets.iter()
+                    .map(|(s, n)| format!("set {s} with {n} pages"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if sets.len() == 1 { "es" } else { "" },
+                f.later_hits(),
+                f.later_loads()
+            ),
+        };
+        out.push(format!(
+            "A loop over {pages} pages, one more than the {entries} entries, loses only the pages of sets that get more pages than ways: here {verdict}. Only a fully associative TLB loses every page once a loop outgrows it. 2 MiB pages multiply each entry's reach by 512."
+        ));
     }
     if cfg.pwc && c.misses > 0 {
         out.push(format!(
