@@ -19,7 +19,7 @@ test('a TLB miss walks four levels for 100 cycles; a hit on the same page adds n
   await expect(tlb.field('offset')).toHaveAttribute('data-state', '0x234');
   for (const t of ['pml4', 'pdpt', 'pd', 'pt']) await tlb.expectTable(t, 'read');
   await expect(tlb.table('pml4')).toContainText('[254] @ 0x17f0 = 0x1fe007');
-  await expect(page.getByTestId('pa')).toContainText('physical address 0x17f0000001234 · 100 cycles');
+  await expect(page.getByTestId('pa')).toContainText('physical address 0x17f0000001234 · 100 cycles of walk');
   await tlb.expectFigure('result', 'miss');
   await tlb.expectFigure('cycles', 100);
   await tlb.expectFigure('reads', 4);

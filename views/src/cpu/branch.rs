@@ -299,9 +299,22 @@ fn predictor(m: &Branch) -> Figure {
         .class("strong"),
     );
     shapes.extend(machine(m, 86.0));
-    let mut height = 186.0;
+    if c.predictor.counts() {
+        // Which 2-bit machine this is: textbooks draw a different one.
+        shapes.push(
+            Shape::text(
+                "machine-note",
+                W / 2.0,
+                182.0,
+                "Smith's saturating counter: every outcome moves one step. The hysteresis diagram in Patterson and Hennessy jumps to the far strong state on a miss in a weak one.",
+            )
+            .size(Size::Small)
+            .class("muted"),
+        );
+    }
+    let mut height = 192.0;
     if c.predictor.has_table() {
-        let (cells, bottom) = table(m, 190.0);
+        let (cells, bottom) = table(m, 196.0);
         shapes.extend(cells);
         height = bottom + 10.0;
     }
@@ -740,5 +753,23 @@ mod tests {
         let scene = crate::build(&m, &()).0;
         assert!(scene.find("state-static").is_some());
         assert!(scene.find("pht-0").is_none());
+    }
+
+    #[test]
+    fn the_counter_is_named_as_smiths_not_the_textbooks_hysteresis_machine() {
+        let m = after(&[]);
+        let scene = crate::build(&m, &()).0;
+        let note = scene
+            .find("machine-note")
+            .and_then(|n| n.text_content())
+            .unwrap_or_default()
+            .to_string();
+        assert!(note.starts_with("Smith's saturating counter"), "{note}");
+        assert!(note.contains("hysteresis"), "{note}");
+        let m = after(&[A::SetPredictor(K::OneBit)]);
+        assert!(crate::build(&m, &()).0.find("machine-note").is_none());
+        let controls = crate::build(&m, &()).1;
+        let text = format!("{controls:?}");
+        assert!(text.contains("with 2 or more bits of history"), "{text}");
     }
 }

@@ -207,7 +207,12 @@ fn walk(m: &Tlb) -> Figure {
     }
     let y = 8.0 + ROW * 5.0;
     let pa = t.map_or("physical address: —".to_string(), |t| {
-        format!("physical address {:#x} · {} cycles", t.pa, t.cycles)
+        if t.tlb_hit {
+            // The lookup overlapped the L1 cache's: nothing to add.
+            format!("physical address {:#x} · TLB hit, no extra cycles", t.pa)
+        } else {
+            format!("physical address {:#x} · {} cycles of walk", t.pa, t.cycles)
+        }
     });
     let shapes = vec![
         rect("r", 10.0, y, RIGHT, 44.0, ""),
@@ -489,5 +494,25 @@ mod tests {
             panic!("read-cycles");
         };
         assert_eq!((r.value, r.min, r.max), READ_CYCLES.control_range(25));
+    }
+
+    #[test]
+    fn the_physical_address_box_says_a_hit_adds_nothing() {
+        let mut m = Tlb::new(&Default::default());
+        m.apply(&TlbAction::Access(0x7f00_0000_1234)).unwrap();
+        let text = |m: &Tlb| {
+            let scene = crate::build(m, &()).0;
+            let pa = scene.find("pa").unwrap().children()[1].text_content();
+            pa.unwrap_or_default().to_string()
+        };
+        assert_eq!(
+            text(&m),
+            "physical address 0x17f0000001234 · 100 cycles of walk"
+        );
+        m.apply(&TlbAction::Access(0x7f00_0000_1ff8)).unwrap();
+        assert_eq!(
+            text(&m),
+            "physical address 0x17f0000001ff8 · TLB hit, no extra cycles"
+        );
     }
 }

@@ -26,15 +26,15 @@
 //! Gold 6140 (Skylake-SP) — idle latency 90.2 ns local, 144.3 ns remote;
 //! read bandwidth 104,362 MB/s node-local, 34,290 MB/s across sockets
 //! (hpcleuven/VscDocumentation `source/leuven/old_hardware/genius/skylake_mlc.txt`).
-//! MLC measures those bandwidths with every core of the socket loading at
-//! once, so here they are the socket's ceiling, not one thread's.
-//! Fill buffers: 10 per core, the L1 data cache's outstanding-miss limit
-//! Intel gives from Nehalem and Sandy Bridge on (Intel 64 and IA-32
-//! Architectures Optimization Reference Manual, 248966, the L1 data cache
-//! sections); later cores have about 12. D. Lemire measured about ten
-//! concurrent memory requests on one Skylake core ("Memory-level
-//! parallelism: Intel Skylake versus Apple A12/A12X", 2018): 10 × 64 B /
-//! 90 ns is 7.1 GB/s for one thread.
+//! MLC measures those bandwidths "using all the threads from each core" (its
+//! output says so), so here they are the socket's ceiling, not one thread's.
+//! Fill buffers: 10 per core by default. The L1 data cache records each
+//! outstanding miss in a line fill buffer (Intel 64 and IA-32 Architectures
+//! Optimization Reference Manual, 248966, on the L1 data cache: about 10 on
+//! Intel cores since Nehalem, about 12 on recent ones). D. Lemire measured
+//! about ten concurrent memory requests on one Skylake core ("Memory-level
+//! parallelism: Intel Skylake versus Apple A12/A12X", 2018). So one thread
+//! pulls at most 10 × 64 B / 90 ns = 7.1 GB/s here.
 
 mod report;
 #[cfg(test)]

@@ -9,8 +9,8 @@
 //! Page sizes: real first-level data TLBs keep 2 MiB translations in their
 //! own, smaller array. Skylake's L1 DTLB holds 64 entries for 4 KiB pages
 //! and 32 for 2 MiB pages, both 4-way (Intel 64 and IA-32 Architectures
-//! Optimization Reference Manual, 248966, Table 2-15, "TLB Parameters of
-//! the Skylake Microarchitecture"). This model keeps that ratio at a
+//! Optimization Reference Manual, 248966-045, Table 2-15, the Skylake TLB
+//! parameters; Skylake-SP has the same TLBs). This model keeps that ratio at a
 //! teaching size: 8 entries, 4-way, for 4 KiB pages and 4 entries, 4-way,
 //! for 2 MiB pages. A run maps all its memory with one page size, so one of
 //! the two is in use.
