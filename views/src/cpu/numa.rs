@@ -85,7 +85,7 @@ fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
         "mc-t",
         x + PW / 2.0,
         y + 113.0,
-        format!("memory controller · {} GB/s", m.config.local_gbs),
+        format!("memory controller · {} GB/s, all cores", m.config.local_gbs),
     ));
     parts.push(
         Shape::text(

@@ -332,7 +332,11 @@ impl View for Tlb {
                 vec![
                     Control::button(
                         "loop-over",
-                        format!("Loop over {over} pages: one more than each set holds"),
+                        if huge {
+                            format!("Loop over {over} 4 KiB pages: all in one 2 MiB page")
+                        } else {
+                            format!("Loop over {over} pages: one more than each set holds")
+                        },
                         ui.act(TlbAction::Loop(over)),
                     )
                     .danger(),

@@ -29,6 +29,9 @@ pub fn check(m: &Tlb) -> Result<(), String> {
         return Err("the history is too long".into());
     }
     for t in &m.history {
+        if t.tlb_hit && t.cycles != 0 {
+            return Err("a TLB hit was charged cycles it overlaps with the L1 lookup".into());
+        }
         if t.pa != paging::translate(t.va, t.huge) {
             return Err(format!("{:#x} was translated wrongly", t.va));
         }
