@@ -48,7 +48,7 @@ test('break it: a loop over one page more than each set holds never hits; 2 MiB 
   await tlb.open();
   await expectNoSeriousAxe(page);
   await tlb.loopOver();
-  await expect(tlb.latest).toContainText('Set 0 gets 5 and set 1 gets 5 for 4 ways');
+  await expect(tlb.latest).toContainText('Set 0 gets 5 pages and set 1 gets 5, but a set holds 4 ways');
   await expect(tlb.latest).toContainText('rounds 2 and 3 should hit 0 of their 20 loads');
   await tlb.expectFigure('queued', 30);
   await tlb.steps(30);

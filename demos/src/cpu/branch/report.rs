@@ -134,8 +134,12 @@ pub(super) fn why(m: &Branch) -> Vec<String> {
     });
     if m.config.predictor.counts() {
         out.push(format!(
-            "The {} uses Smith's 2-bit saturating counter (1981): each outcome moves it one step, so it changes its prediction only after two surprises in a row. The 2-bit diagram in Patterson and Hennessy's Computer Organization and Design is a different machine: there a miss in a weak state jumps to the other side's strong state (hysteresis).",
-            m.config.predictor.label()
+            "{} Smith's 2-bit saturating counter (J. E. Smith, 1981): each outcome moves it one step, so from a strong state it takes two surprises in a row to change its prediction. The 2-bit diagram in Patterson and Hennessy's Computer Organization and Design is a different machine: there a miss in a weak state jumps to the other side's strong state (hysteresis).",
+            if m.config.predictor == PredictorKind::Gshare {
+                "Each gshare entry is"
+            } else {
+                "The 2-bit counter is"
+            }
         ));
     }
     out

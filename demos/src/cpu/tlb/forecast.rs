@@ -86,18 +86,24 @@ impl LoopForecast {
         if thrashing.is_empty() {
             let most = self.per_set.iter().copied().max().unwrap_or(0);
             return format!(
-                "No set gets more than {most} translation{} for its {} ways, so {rounds}.",
-                crate::text::plural(most),
+                "No set gets more pages than its {} ways (at most {most}), so {rounds}.",
                 self.ways
             );
         }
         let sets: Vec<String> = thrashing
             .iter()
-            .map(|(s, n)| format!("set {s} gets {n}"))
+            .enumerate()
+            .map(|(i, (s, n))| {
+                if i == 0 {
+                    format!("set {s} gets {n} pages")
+                } else {
+                    format!("set {s} gets {n}")
+                }
+            })
             .collect();
         let fitting = self.per_set.len() - thrashing.len();
         format!(
-            "{} for {} ways: under LRU each of those pages is evicted before its turn and misses every round. {}, so {rounds}.",
+            "{}, but a set holds {} ways: under LRU each of those pages is evicted before its turn and misses every round. {}, so {rounds}.",
             crate::text::capitalised(&join(&sets)),
             self.ways,
             match fitting {

@@ -76,6 +76,15 @@ pub fn status(m: &Tlb) -> Vec<Figure> {
     ]
 }
 
+/// Bytes as whole MiB from 1 MiB up, else KiB.
+fn size(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
+}
+
 pub fn why(m: &Tlb) -> Vec<String> {
     let cfg = &m.config;
     let c = &m.counters;
@@ -83,9 +92,9 @@ pub fn why(m: &Tlb) -> Vec<String> {
     let reach = entries as u64 * cfg.page_bytes();
     let full_walk = if cfg.huge_pages { 3 } else { 4 } * u64::from(cfg.read_cycles);
     let mut out = vec![format!(
-        "The TLB for {} pages has {entries} entries: they cover {} KiB of memory. A hit adds no cycles, since the lookup overlaps the L1 cache's; a miss adds a walk of up to {full_walk} cycles.",
+        "The TLB for {} pages has {entries} entries: they cover {} of memory. A hit adds no cycles, since the lookup overlaps the L1 cache's; a miss adds a walk of up to {full_walk} cycles.",
         cfg.page_label(),
-        reach / 1024,
+        size(reach),
     )];
     if c.accesses > 0 {
         out.push(format!(
@@ -98,11 +107,12 @@ pub fn why(m: &Tlb) -> Vec<String> {
     }
     if cfg.huge_pages {
         out.push(format!(
-            "With 2 MiB pages one entry stands for {} small pages and the walk stops at the PD. Real cores hold fewer 2 MiB translations than 4 KiB ones ({entries} against {} here), yet together they reach {} MiB, not {} KiB.",
+            "With 2 MiB pages one entry stands for {} small pages and the walk stops at the PD. Real cores hold fewer 2 MiB translations than 4 KiB ones ({entries} against {} here), yet these {entries} reach {}, where the {} entries for 4 KiB pages reach {}.",
             (2 << 20) / PAGE,
             cfg.entries,
-            reach >> 20,
-            cfg.entries as u64 * PAGE / 1024
+            size(reach),
+            cfg.entries,
+            size(cfg.entries as u64 * PAGE)
         ));
     } else {
         let pages = entries + 1;

@@ -146,7 +146,10 @@ fn one_page_over_the_entries_thrashes_only_the_overfull_set() {
     let mut m = fresh();
     let events = m.apply(&TlbAction::Loop(9)).unwrap();
     let text = &events[0].text;
-    assert!(text.contains("Set 0 gets 5 for 4 ways"), "{text}");
+    assert!(
+        text.contains("Set 0 gets 5 pages, but a set holds 4 ways"),
+        "{text}"
+    );
     assert!(text.contains("The other set keeps its pages"), "{text}");
     assert!(
         text.contains("rounds 2 and 3 should hit 8 of their 18 loads"),
@@ -221,7 +224,7 @@ fn huge_pages_use_their_own_smaller_tlb() {
     .unwrap();
     assert_eq!((m.counters.hits, m.counters.misses), (5, 5));
     let why = m.why().join("\n");
-    assert!(why.contains("(8 against 8 here)"), "{why}");
+    assert!(why.contains("(8 against 8 here), yet these 8 reach 16 MiB, where the 8 entries for 4 KiB pages reach 32 KiB"), "{why}");
     assert!(Tlb::validate(&TlbConfig {
         huge_entries: 6,
         huge_ways: 4,
