@@ -4,14 +4,13 @@
 //! - 1-bit: a table of last outcomes, indexed by branch address bits; it
 //!   predicts whatever the branch did last time.
 //! - 2-bit saturating counter (J. E. Smith, "A Study of Branch Prediction
-//!   Strategies", ISCA 1981, the up/down counter of his strategy 7):
-//!   0 strongly not-taken, 1 weakly not-taken, 2 weakly taken, 3 strongly
-//!   taken; predict taken at 2 or 3; count up on taken, down on not-taken,
-//!   saturating at 0 and 3. Every outcome moves the counter one step, so one
-//!   surprise moves a strong state only to the weak one and a single odd
-//!   outcome costs one mispredict, not the two a 1-bit scheme pays per loop
-//!   exit (Hennessy & Patterson, *Computer Architecture: A Quantitative
-//!   Approach*, 5th ed., Appendix C.2).
+//!   Strategies", ISCA 1981): 0 strongly not-taken, 1 weakly not-taken,
+//!   2 weakly taken, 3 strongly taken; predict taken at 2 or 3; count up on
+//!   taken, down on not-taken, saturating at 0 and 3. Every outcome moves
+//!   the counter one step, so one surprise moves a strong state only to the
+//!   weak one and a single odd outcome costs one mispredict, not the two a
+//!   1-bit scheme pays per loop exit (Hennessy & Patterson, *Computer
+//!   Architecture: A Quantitative Approach*, 5th ed., Appendix C.2).
 //!   The 2-bit diagram in Patterson & Hennessy's *Computer Organization and
 //!   Design* (the section on dynamic branch prediction) is another machine:
 //!   a miss in a weak state jumps to the strong state of the other side
