@@ -6,7 +6,9 @@ use demos::cpu::batching::{BatchAction, BatchConfig, Batching, RunEnd, CURVE_SIZ
 use demos::cpu::branch::{
     count_mispredicts, Branch, BranchAction, BranchConfig, Data, Pattern, Predictor, PredictorKind,
 };
+use demos::cpu::cachesim::{Hierarchy, LevelSpec, Place, Policy as Replacement};
 use demos::cpu::numa::{Numa, NumaAction, NumaConfig, Order, Policy};
+use demos::cpu::tlb::{forecast::LoopForecast, paging, Tlb, TlbAction, TlbConfig, PAGE};
 use demos::laws::check_laws;
 use demos::{Model, Scenario, Timeline};
 use proptest::prelude::*;
@@ -118,12 +120,25 @@ fn numa_config() -> impl Strategy<Value = NumaConfig> {
         policy(),
         0u8..5,
         0u32..=70,
+        0u32..=40,
         (0u32..=400, 0u32..=400, 0u32..=300, 0u32..=300),
         any::<bool>(),
         any::<u64>(),
     )
         .prop_map(
-            |(sockets, pages, accesses, random, policy, start, in_flight, costs, brk, seed)| {
+            |(
+                sockets,
+                pages,
+                accesses,
+                random,
+                policy,
+                start,
+                in_flight,
+                fill_buffers,
+                costs,
+                brk,
+                seed,
+            )| {
                 NumaConfig {
                     sockets,
                     pages,
@@ -136,6 +151,7 @@ fn numa_config() -> impl Strategy<Value = NumaConfig> {
                     policy,
                     start_socket: start,
                     in_flight,
+                    fill_buffers,
                     local_ns: costs.0,
                     hop_ns: costs.1,
                     local_gbs: costs.2,
@@ -316,6 +332,83 @@ proptest! {
         }
         prop_assert_eq!(t.model().remote, 0);
         prop_assert!(t.model().link_bytes.iter().all(|&b| b == 0));
+    }
+
+    /// Little's law per core: however many misses the code offers, one
+    /// thread pulls at most fill buffers × 64 B per local latency.
+    #[test]
+    fn numa_one_thread_never_beats_its_fill_buffers(config in numa_config()) {
+        let config = NumaConfig {
+            sockets: 2,
+            pages: config.pages.clamp(1, 64),
+            accesses: config.accesses.clamp(1, 600),
+            start_socket: 0,
+            policy: Policy::FirstTouch,
+            in_flight: config.in_flight.clamp(1, 64),
+            fill_buffers: config.fill_buffers.clamp(1, 32),
+            local_ns: config.local_ns.clamp(1, 400),
+            hop_ns: config.hop_ns.clamp(1, 400),
+            local_gbs: config.local_gbs.clamp(1, 300),
+            link_gbs: config.link_gbs.clamp(1, 300),
+            ..config
+        };
+        prop_assert_eq!(Numa::validate(&config), Ok(()));
+        let mut m = Numa::new(&config);
+        m.apply(&NumaAction::Finish).unwrap();
+        let k = u64::from(config.in_flight.min(config.fill_buffers));
+        // bandwidth (tenths of GB/s) <= k × 64 B / local latency, to a tenth.
+        let ceiling = (k * 64 * 10).div_ceil(u64::from(config.local_ns)) as i64;
+        prop_assert!(m.bandwidth_tenths() <= ceiling + 1, "{} > {}", m.bandwidth_tenths(), ceiling);
+        prop_assert!(m.bandwidth_tenths() <= i64::from(config.local_gbs) * 10 + 1);
+    }
+
+    /// Each page size has its own TLB: per load, hit or miss is what the
+    /// cache simulator says for the geometry of the page size in use.
+    #[test]
+    fn tlb_agrees_with_cachesim_for_the_page_size_in_use(
+        sets in prop::sample::select(vec![1usize, 2, 4, 8]), ways in 1usize..5,
+        huge_sets in prop::sample::select(vec![1usize, 2, 4]), huge_ways in 1usize..5,
+        huge_pages in any::<bool>(),
+        vas in prop::collection::vec((0u64..48, 0u64..32, 0u64..PAGE), 1..150),
+    ) {
+        let config = TlbConfig {
+            entries: sets * ways, ways, huge_entries: huge_sets * huge_ways, huge_ways, huge_pages,
+            ..TlbConfig::default()
+        };
+        let mut m = Tlb::new(&config);
+        let (entries, ways) = config.geometry();
+        let line = if huge_pages { 2 << 20 } else { PAGE };
+        let spec = LevelSpec::new("TLB", (entries / ways) as u64, ways, line, Replacement::Lru);
+        let mut sim = Hierarchy::new(vec![spec], 0).unwrap();
+        for (page, huge, offset) in vas {
+            let va = 0x7f00_0000_0000 + huge * (2 << 20) + page * PAGE + offset;
+            prop_assert!(paging::canonical(va));
+            m.apply(&TlbAction::Access(va)).unwrap();
+            prop_assert_eq!(m.last().unwrap().tlb_hit, sim.load(va).served == Place::Level(0));
+            prop_assert_eq!(m.last().unwrap().cycles == 0, m.last().unwrap().tlb_hit);
+        }
+    }
+
+    /// The loop narration's forecast is what the simulator does in rounds 2
+    /// and 3, for any geometry, page size and loop length.
+    #[test]
+    fn tlb_loop_forecast_matches_the_simulator(
+        sets in prop::sample::select(vec![1usize, 2, 4, 8]), ways in 1usize..9,
+        huge_pages in any::<bool>(), pages in 1usize..=64,
+    ) {
+        let config = TlbConfig {
+            entries: sets * ways, ways, huge_entries: sets * ways, huge_ways: ways, huge_pages,
+            ..TlbConfig::default()
+        };
+        let f = LoopForecast::new(&config, pages);
+        let mut m = Tlb::new(&config);
+        m.apply(&TlbAction::Loop(pages)).unwrap();
+        for _ in 0..pages {
+            m.apply(&TlbAction::Step).unwrap();
+        }
+        let first = m.counters.hits;
+        while m.apply(&TlbAction::Step).is_ok() {}
+        prop_assert_eq!((m.counters.hits - first) as usize, f.later_hits());
     }
 
     #[test]

@@ -56,12 +56,16 @@ test('break it: the thread moves after first touch and every access goes remote'
   await n.expectState('lat-31', 144);
   await n.expectState('access', 'remote');
 
-  // With 64 misses in flight the same walk fills most of the link.
+  // 64 misses offered, but the core's 10 fill buffers keep 10 in flight:
+  // the walk uses an eighth of the link.
   await n.setNumber('in-flight', 64);
   await n.expectFigure('accesses', '0/256');
+  await n.expectFigure('in-flight', '10 of 64 (fill buffers)');
   await n.finish();
-  await n.expectFigure('bandwidth', '29.1 GB/s');
-  await n.expectFigure('link-load', '80.3 %');
+  await n.expectFigure('bandwidth', '4.6 GB/s');
+  await n.expectFigure('link-load', '12.5 %');
+  await expect(page.getByTestId('core-local')).toHaveText('10 × 64 B / 90 ns = 7.1 GB/s');
+  await expect(page.getByTestId('core-far')).toHaveText('at most 4.4 GB/s');
 });
 
 test('impossible moves are refused with the reason', async ({ page }) => {

@@ -6,12 +6,12 @@
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
 use crate::draw::lanes::{Axis, Bar, LEFT, WIDTH};
-use crate::knob::knob;
+use crate::knob::bounded;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::cpu::batching::{
-    arrival_times, BatchAction as A, Batching, Flush, SweepPoint, BATCH_MAX, CURVE_SIZES,
-    FIXED_MAX, GAP_MAX, HISTORY_KEPT, ITEMS_MAX, PER_ITEM_MAX, TIMEOUT_MAX,
+    arrival_times, BatchAction as A, Batching, Flush, SweepPoint, BATCH, BATCH_MAX, CURVE_SIZES,
+    FIXED, GAP, HISTORY_KEPT, ITEMS, PER_ITEM, TIMEOUT,
 };
 use demos::text::{duration, grouped, tenths};
 
@@ -434,30 +434,30 @@ impl View for Batching {
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
         let c = &self.config;
         vec![
-            knob(
+            bounded(
                 ui,
                 "batch",
                 "Batch size",
-                (c.batch, 1, BATCH_MAX),
-                "items",
+                &BATCH,
+                c.batch,
                 false,
                 A::SetBatch,
             ),
-            knob(
+            bounded(
                 ui,
                 "timeout",
                 "Flush timer (0 = none)",
-                (c.timeout_ns, 0, TIMEOUT_MAX),
-                "ns",
+                &TIMEOUT,
+                c.timeout_ns,
                 true,
                 A::SetTimeout,
             ),
-            knob(
+            bounded(
                 ui,
                 "gap",
                 "Mean gap between items",
-                (c.gap_ns, 1, GAP_MAX),
-                "ns",
+                &GAP,
+                c.gap_ns,
                 true,
                 A::SetGap,
             ),
@@ -467,30 +467,30 @@ impl View for Batching {
                 c.poisson,
                 ui.act(A::SetPoisson(!c.poisson)),
             ),
-            knob(
+            bounded(
                 ui,
                 "fixed",
                 "Fixed cost per batch",
-                (c.fixed_ns, 1, FIXED_MAX),
-                "ns",
+                &FIXED,
+                c.fixed_ns,
                 true,
                 A::SetFixed,
             ),
-            knob(
+            bounded(
                 ui,
                 "per-item",
                 "Cost per item",
-                (c.per_item_ns, 0, PER_ITEM_MAX),
-                "ns",
+                &PER_ITEM,
+                c.per_item_ns,
                 true,
                 A::SetPerItem,
             ),
-            knob(
+            bounded(
                 ui,
                 "items",
                 "Items in the run",
-                (c.items, 1, ITEMS_MAX),
-                "",
+                &ITEMS,
+                c.items,
                 true,
                 A::SetItems,
             ),
@@ -605,5 +605,26 @@ mod tests {
         );
         let table = scene.table_named("batching-curve").unwrap();
         assert_eq!(table.rows[8].cells[4].text, "never");
+    }
+
+    #[test]
+    fn every_number_takes_its_range_and_unit_from_the_engines_bound() {
+        let m = Batching::new(&BatchConfig::default());
+        let controls = crate::build(&m, &()).1;
+        let c = &m.config;
+        for (id, bound, value) in [
+            ("batch", BATCH, c.batch),
+            ("timeout", TIMEOUT, c.timeout_ns),
+            ("gap", GAP, c.gap_ns),
+            ("fixed", FIXED, c.fixed_ns),
+            ("per-item", PER_ITEM, c.per_item_ns),
+            ("items", ITEMS, c.items),
+        ] {
+            let Some(Control::Number(n)) = Control::find(&controls, id) else {
+                panic!("{id}");
+            };
+            assert_eq!((n.value, n.min, n.max), bound.control_range(value), "{id}");
+            assert_eq!(n.unit, bound.unit.trim_start(), "{id}");
+        }
     }
 }

@@ -5,13 +5,12 @@
 
 use crate::control::{Control, Field};
 use crate::draw::chart::Plot;
-use crate::knob::knob;
+use crate::knob::{bounded, knob};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::cpu::branch::{
     counter_label, Branch, BranchAction as A, BranchRecord, Data, Pattern, PredictorKind as K,
-    BASE_MAX, BASE_MIN, BRANCH_PC, INDEX_BITS_MAX, INDEX_BITS_MIN, LENGTH_MAX, LENGTH_MIN,
-    PENALTY_MAX, PENALTY_MIN, RECENT_KEPT,
+    BASE, BRANCH_PC, INDEX_BITS, LENGTH, PATTERN_LEN, PENALTY, PREDICTABILITY, RECENT_KEPT,
 };
 use demos::text::{fixed, share_tenths, tenths};
 
@@ -300,9 +299,22 @@ fn predictor(m: &Branch) -> Figure {
         .class("strong"),
     );
     shapes.extend(machine(m, 86.0));
-    let mut height = 186.0;
+    if c.predictor.counts() {
+        // Which 2-bit machine this is: textbooks draw a different one.
+        shapes.push(
+            Shape::text(
+                "machine-note",
+                W / 2.0,
+                182.0,
+                "Smith's saturating counter: every outcome moves one step. The hysteresis diagram in Patterson and Hennessy jumps to the far strong state on a miss in a weak one.",
+            )
+            .size(Size::Small)
+            .class("muted"),
+        );
+    }
+    let mut height = 192.0;
     if c.predictor.has_table() {
-        let (cells, bottom) = table(m, 190.0);
+        let (cells, bottom) = table(m, 196.0);
         shapes.extend(cells);
         height = bottom + 10.0;
     }
@@ -545,14 +557,14 @@ impl View for Branch {
         )];
         if let Data::Predictable(p) = c.data {
             out.push(
-                knob(
+                bounded(
                     ui,
                     "predictability",
                     "Predictability",
-                    (p.into(), 0, 100),
-                    "%",
+                    &PREDICTABILITY,
+                    p,
                     false,
-                    |v| A::SetData(Data::Predictable(v.min(255) as u8)),
+                    |v| A::SetData(Data::Predictable(v)),
                 )
                 .step(5),
             );
@@ -561,8 +573,10 @@ impl View for Branch {
             "pattern",
             "Repeating pattern",
             vec![
-                Field::text("pattern-text", "Outcomes, T or N", pattern.text())
-                    .help("2 to 16 letters, e.g. TTN or TTTN"),
+                Field::text("pattern-text", "Outcomes, T or N", pattern.text()).help(format!(
+                    "{} to {} letters, e.g. TTN or TTTN",
+                    PATTERN_LEN.min, PATTERN_LEN.max
+                )),
             ],
             "Use this pattern",
             ui.form(|values| {
@@ -588,47 +602,43 @@ impl View for Branch {
             ));
         }
         out.push(
-            knob(
+            bounded(
                 ui,
                 "table-bits",
                 "Table size",
-                (
-                    c.index_bits.into(),
-                    INDEX_BITS_MIN.into(),
-                    INDEX_BITS_MAX.into(),
-                ),
-                "",
+                &INDEX_BITS,
+                c.index_bits,
                 false,
-                |v| A::SetIndexBits(v.min(255) as u8),
+                A::SetIndexBits,
             )
             .shown(format!("{} entries", 1 << c.index_bits)),
         );
-        out.push(knob(
+        out.push(bounded(
             ui,
             "penalty",
             "Mispredict penalty",
-            (c.penalty, PENALTY_MIN, PENALTY_MAX),
-            "cycles",
+            &PENALTY,
+            c.penalty,
             false,
             A::SetPenalty,
         ));
-        out.push(knob(
+        out.push(bounded(
             ui,
             "base",
             "Cycles per iteration when predicted",
-            (c.base_cycles, BASE_MIN, BASE_MAX),
-            "cycles",
+            &BASE,
+            c.base_cycles,
             true,
             A::SetBaseCycles,
         ));
-        out.push(knob(
+        out.push(bounded(
             ui,
             "length",
             "Array length",
-            (c.length as u32, LENGTH_MIN as u32, LENGTH_MAX as u32),
-            "elements",
+            &LENGTH,
+            c.length,
             true,
-            |v| A::SetLength(v as usize),
+            A::SetLength,
         ));
         out.push(Control::group(
             "Run the loop",
@@ -651,9 +661,10 @@ impl View for Branch {
                     ui.act(A::BreakIt),
                 )
                 .danger(),
-                Control::note(
-                    "Then pick gshare: with 3 or more bits of history it learns the pattern.",
-                ),
+                Control::note(format!(
+                    "Then pick gshare: with {} or more bits of history it learns the pattern.",
+                    Pattern::TTN.history_needed()
+                )),
             ],
         ));
         out
@@ -742,5 +753,23 @@ mod tests {
         let scene = crate::build(&m, &()).0;
         assert!(scene.find("state-static").is_some());
         assert!(scene.find("pht-0").is_none());
+    }
+
+    #[test]
+    fn the_counter_is_named_as_smiths_not_the_textbooks_hysteresis_machine() {
+        let m = after(&[]);
+        let scene = crate::build(&m, &()).0;
+        let note = scene
+            .find("machine-note")
+            .and_then(|n| n.text_content())
+            .unwrap_or_default()
+            .to_string();
+        assert!(note.starts_with("Smith's saturating counter"), "{note}");
+        assert!(note.contains("hysteresis"), "{note}");
+        let m = after(&[A::SetPredictor(K::OneBit)]);
+        assert!(crate::build(&m, &()).0.find("machine-note").is_none());
+        let controls = crate::build(&m, &()).1;
+        let text = format!("{controls:?}");
+        assert!(text.contains("with 2 or more bits of history"), "{text}");
     }
 }

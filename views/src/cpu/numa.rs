@@ -6,15 +6,17 @@
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::PathData;
-use crate::knob::knob;
+use crate::knob::bounded;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::cpu::numa::{
-    link_count, link_ends, route, Numa, NumaAction as A, NumaConfig, Order, Policy, ACCESSES_MAX,
-    GBS_MAX, IN_FLIGHT_MAX, NS_MAX, PAGES_MAX, RECENT_KEPT,
+    farthest, link_count, link_ends, route, Numa, NumaAction as A, NumaConfig, Order, Policy,
+    ACCESSES, FILL_BUFFERS, HOP_NS, IN_FLIGHT, LINE_BYTES, LINK_GBS, LOCAL_GBS, LOCAL_NS, PAGES,
+    RECENT_KEPT,
 };
 use demos::text::{fixed, grouped, tenths};
 use demos::Model;
+use demos::{Bound, Quantity};
 
 const W: f32 = 960.0;
 const PW: f32 = 400.0;
@@ -83,7 +85,7 @@ fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
         "mc-t",
         x + PW / 2.0,
         y + 113.0,
-        format!("memory controller · {} GB/s", m.config.local_gbs),
+        format!("memory controller · {} GB/s, all cores", m.config.local_gbs),
     ));
     parts.push(
         Shape::text(
@@ -429,6 +431,82 @@ fn paths(m: &Numa) -> Table {
     t
 }
 
+/// One core against the socket: the lines its fill buffers keep in flight
+/// and what that lets one thread pull (Little's law), beside the socket's
+/// memory bandwidth, which takes many cores to reach.
+fn core(m: &Numa) -> Table {
+    let c = &m.config;
+    let k = m.lines_in_flight();
+    let far = farthest(c.sockets, m.thread);
+    let mut t = Table::new(
+        "numa-core",
+        "One core: lines in flight × 64 B / latency (Little's law)",
+        &["", "value"],
+    );
+    let offered = if m.fill_buffer_bound() {
+        format!(
+            "{k} of {} offered: {} fill buffers",
+            c.in_flight, c.fill_buffers
+        )
+    } else {
+        format!("{k} ({} fill buffers)", c.fill_buffers)
+    };
+    let rows = [
+        ("core-in-flight", "lines in flight".to_string(), offered),
+        (
+            "core-local",
+            format!("one thread, node {}", m.thread),
+            format!(
+                "{k} × {LINE_BYTES} B / {} ns = {} GB/s",
+                m.latency_ns(m.thread, m.thread),
+                fixed(m.thread_ceiling_tenths(m.thread, m.thread), 1)
+            ),
+        ),
+        (
+            "core-far",
+            format!("one thread, node {far}"),
+            format!(
+                "at most {} GB/s",
+                fixed(m.thread_ceiling_tenths(m.thread, far), 1)
+            ),
+        ),
+        (
+            "core-socket",
+            "the socket's memory".to_string(),
+            format!("{} GB/s, with all its cores", c.local_gbs),
+        ),
+    ];
+    for (key, what, value) in rows {
+        t.row(key, vec![Cell::text(what), Cell::mono(value).key(key)]);
+    }
+    t
+}
+
+/// A number field for a machine setting: the run restarts with it.
+fn field<T: Quantity + 'static>(
+    ui: &mut Ui<Numa>,
+    base: &NumaConfig,
+    id: &str,
+    label: &str,
+    bound: &Bound<T>,
+    value: T,
+    set: fn(&mut NumaConfig, T),
+) -> Control {
+    let base = base.clone();
+    Control::number(
+        id,
+        label,
+        bound.control_range(value),
+        bound.unit.trim_start(),
+        ui.number(move |v| {
+            let mut next = base.clone();
+            set(&mut next, T::from_i64(v));
+            Numa::validate(&next)?;
+            Ok(Command::Restart(next))
+        }),
+    )
+}
+
 fn policy_value(p: Policy) -> String {
     match p {
         Policy::FirstTouch => "first-touch".into(),
@@ -456,6 +534,7 @@ impl View for Numa {
         .figure(machine(self))
         .figure(latencies(self))
         .table(paths(self))
+        .table(core(self))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
@@ -477,88 +556,69 @@ impl View for Numa {
                 )
             })
             .collect();
-        let field = |id: &str,
-                     label: &str,
-                     v: u32,
-                     lo: u32,
-                     hi: u32,
-                     unit: &str,
-                     ui: &mut Ui<Self>,
-                     set: fn(&mut NumaConfig, u32)| {
-            let base = c.clone();
-            Control::number(
-                id,
-                label,
-                (i64::from(v), i64::from(lo), i64::from(hi)),
-                unit,
-                ui.number(move |v| {
-                    let mut next = base.clone();
-                    set(&mut next, v.clamp(0, i64::from(u32::MAX)) as u32);
-                    Numa::validate(&next)?;
-                    Ok(Command::Restart(next))
-                }),
-            )
-        };
         let machine = vec![
             field(
+                ui,
+                &c,
                 "pages",
                 "Pages of the thread",
-                c.pages as u32,
-                1,
-                PAGES_MAX as u32,
-                "pages",
-                ui,
-                |c, v| c.pages = v as usize,
+                &PAGES,
+                c.pages,
+                |c, v| c.pages = v,
             ),
             field(
+                ui,
+                &c,
                 "accesses",
                 "Accesses in a run",
-                c.accesses as u32,
-                1,
-                ACCESSES_MAX as u32,
-                "",
-                ui,
-                |c, v| c.accesses = v as usize,
+                &ACCESSES,
+                c.accesses,
+                |c, v| c.accesses = v,
             ),
             field(
+                ui,
+                &c,
                 "local-ns",
                 "Local latency",
+                &LOCAL_NS,
                 c.local_ns,
-                1,
-                NS_MAX,
-                "ns",
-                ui,
                 |c, v| c.local_ns = v,
             ),
             field(
+                ui,
+                &c,
                 "hop-ns",
                 "Extra per hop",
+                &HOP_NS,
                 c.hop_ns,
-                1,
-                NS_MAX,
-                "ns",
-                ui,
                 |c, v| c.hop_ns = v,
             ),
             field(
-                "local-gbs",
-                "Local bandwidth",
-                c.local_gbs,
-                1,
-                GBS_MAX,
-                "GB/s",
                 ui,
+                &c,
+                "local-gbs",
+                "Local bandwidth (the socket's)",
+                &LOCAL_GBS,
+                c.local_gbs,
                 |c, v| c.local_gbs = v,
             ),
             field(
+                ui,
+                &c,
                 "link-gbs",
                 "Link bandwidth",
+                &LINK_GBS,
                 c.link_gbs,
-                1,
-                GBS_MAX,
-                "GB/s",
-                ui,
                 |c, v| c.link_gbs = v,
+            ),
+            field(
+                ui,
+                &c,
+                "fill-buffers",
+                "L1D fill buffers of the core",
+                &FILL_BUFFERS,
+                c.fill_buffers,
+                |c, v| c.fill_buffers = v,
             ),
         ];
         vec![
@@ -599,12 +659,12 @@ impl View for Numa {
                     ),
                 ],
             ),
-            knob(
+            bounded(
                 ui,
                 "in-flight",
-                "Misses in flight",
-                (c.in_flight, 1, IN_FLIGHT_MAX),
-                "",
+                "Independent misses the code offers",
+                &IN_FLIGHT,
+                c.in_flight,
                 false,
                 A::SetInFlight,
             ),
@@ -723,5 +783,52 @@ mod tests {
             panic!("a restart");
         };
         assert_eq!((c.hop_ns, c.local_ns), (100, 90));
+    }
+
+    /// The e2e break-it walk with 64 misses offered: the core's 10 fill
+    /// buffers keep 10 in flight, so the link carries an eighth of what it
+    /// could, where 64 in flight used to fill most of it.
+    #[test]
+    fn the_core_table_shows_the_fill_buffers_capping_one_thread() {
+        let mut m = run(|c| c.migrate_after_touch = true, &[A::Finish]);
+        m.apply(&A::SetInFlight(64)).unwrap();
+        m.apply(&A::Finish).unwrap();
+        let fig = |k: &str| m.status().into_iter().find(|f| f.key == k).unwrap().value;
+        assert_eq!(fig("bandwidth"), "4.6 GB/s");
+        assert_eq!(fig("link-load"), "12.5 %");
+        assert_eq!(fig("in-flight"), "10 of 64 (fill buffers)");
+        let scene = crate::build(&m, &()).0;
+        let t = scene.table_named("numa-core").unwrap();
+        let cell = |k: &str| {
+            t.rows
+                .iter()
+                .flat_map(|r| &r.cells)
+                .find(|c| c.key.as_deref() == Some(k))
+                .unwrap()
+                .text
+                .clone()
+        };
+        assert_eq!(cell("core-in-flight"), "10 of 64 offered: 10 fill buffers");
+        assert_eq!(cell("core-local"), "10 × 64 B / 90 ns = 7.1 GB/s");
+        assert_eq!(cell("core-far"), "at most 4.4 GB/s");
+        assert_eq!(cell("core-socket"), "104 GB/s, with all its cores");
+    }
+
+    #[test]
+    fn the_numbers_take_their_range_and_unit_from_the_engines_bounds() {
+        let m = run(|_| {}, &[]);
+        let controls = crate::build(&m, &()).1;
+        for (id, bound, value) in [
+            ("hop-ns", HOP_NS, m.config.hop_ns),
+            ("fill-buffers", FILL_BUFFERS, m.config.fill_buffers),
+            ("in-flight", IN_FLIGHT, m.config.in_flight),
+            ("link-gbs", LINK_GBS, m.config.link_gbs),
+        ] {
+            let Some(Control::Number(n)) = Control::find(&controls, id) else {
+                panic!("{id}");
+            };
+            assert_eq!((n.value, n.min, n.max), bound.control_range(value), "{id}");
+            assert_eq!(n.unit, bound.unit.trim_start(), "{id}");
+        }
     }
 }

@@ -6,11 +6,14 @@
 use super::kit::{part, rect, text, END, LARGE, MONO, SMALL, START, STRONG, TONE};
 use super::sets::{grid, shown_sets, Mark};
 use crate::control::{Control, Field};
+use crate::knob::bounded;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape};
 use demos::cpu::cachesim::parse::parse_number;
 use demos::cpu::tlb::paging::read;
-use demos::cpu::tlb::{Table, Tlb, TlbAction, Translation, CR3, LOOP_BASE, MAX_ENTRIES};
+use demos::cpu::tlb::{
+    Table, Tlb, TlbAction, Translation, CR3, ENTRIES, LOOP_BASE, LOOP_PAGES, READ_CYCLES,
+};
 use demos::text::plural;
 
 /// Width of one bit drawn in large monospace.
@@ -204,7 +207,12 @@ fn walk(m: &Tlb) -> Figure {
     }
     let y = 8.0 + ROW * 5.0;
     let pa = t.map_or("physical address: —".to_string(), |t| {
-        format!("physical address {:#x} · {} cycles", t.pa, t.cycles)
+        if t.tlb_hit {
+            // The lookup overlapped the L1 cache's: nothing to add.
+            format!("physical address {:#x} · TLB hit, no extra cycles", t.pa)
+        } else {
+            format!("physical address {:#x} · {} cycles of walk", t.pa, t.cycles)
+        }
     });
     let shapes = vec![
         rect("r", 10.0, y, RIGHT, 44.0, ""),
@@ -238,15 +246,14 @@ fn tlb(m: &Tlb) -> Figure {
     let (cells, h, _) = grid("tlb", level, &sets, (NARROW, 30.0), mark, &|b| {
         format!("{:#x}", b.base / page)
     });
-    let n = c.entries / c.ways;
+    let (entries, ways) = c.geometry();
+    let n = entries / ways;
     let title = format!(
-        "TLB: {} entries, {n} set{} × {} way{}, LRU · {} KiB pages · reach {} KiB · #1 = evicted next",
-        c.entries,
+        "TLB for {} pages: {entries} entries, {n} set{} × {ways} way{}, LRU · reach {} KiB · #1 = evicted next",
+        c.page_label(),
         plural(n),
-        c.ways,
-        plural(c.ways),
-        page / 1024,
-        c.entries as u64 * page / 1024
+        plural(ways),
+        entries as u64 * page / 1024
     );
     let mut f = Figure::new("tlb", title.clone(), NARROW, h + 36.0)
         .legend("", "a cached translation (its page number)")
@@ -296,10 +303,19 @@ impl View for Tlb {
             )
         })
         .collect();
-        let (entries, ways) = (c.entries, c.ways);
-        let max_log = MAX_ENTRIES.trailing_zeros() as i64;
+        // The sliders set the TLB of the page size in use.
+        let (entries, ways) = c.geometry();
+        let huge = c.huge_pages;
+        let set = move |entries: usize, ways: usize| {
+            if huge {
+                TlbAction::SetHugeTlb { entries, ways }
+            } else {
+                TlbAction::SetTlb { entries, ways }
+            }
+        };
+        let max_log = ENTRIES.max.trailing_zeros() as i64;
         // One page more than each set holds: every set thrashes under LRU.
-        let over = entries + entries / ways;
+        let over = (entries + entries / ways).min(LOOP_PAGES.max);
         vec![
             Control::form(
                 "translate",
@@ -316,7 +332,11 @@ impl View for Tlb {
                 vec![
                     Control::button(
                         "loop-over",
-                        format!("Loop over {over} pages: one more than each set holds"),
+                        if huge {
+                            format!("Loop over {over} 4 KiB pages: all in one 2 MiB page")
+                        } else {
+                            format!("Loop over {over} pages: one more than each set holds")
+                        },
                         ui.act(TlbAction::Loop(over)),
                     )
                     .danger(),
@@ -328,7 +348,11 @@ impl View for Tlb {
                 ],
             ),
             Control::group(
-                "The TLB (replays the loads so far)",
+                if huge {
+                    "The TLB for 2 MiB pages (replays the loads so far)"
+                } else {
+                    "The TLB for 4 KiB pages (replays the loads so far)"
+                },
                 vec![
                     Control::slider(
                         "entries",
@@ -337,10 +361,7 @@ impl View for Tlb {
                         "",
                         ui.number(move |v| {
                             let e = 1usize << v.clamp(0, max_log);
-                            Ok(Command::Do(TlbAction::SetTlb {
-                                entries: e,
-                                ways: ways.min(e),
-                            }))
+                            Ok(Command::Do(set(e, ways.min(e))))
                         }),
                     )
                     .shown(format!("{entries} entries")),
@@ -353,12 +374,7 @@ impl View for Tlb {
                             entries.trailing_zeros() as i64,
                         ),
                         "",
-                        ui.number(move |v| {
-                            Ok(Command::Do(TlbAction::SetTlb {
-                                entries,
-                                ways: 1 << v.clamp(0, max_log),
-                            }))
-                        }),
+                        ui.number(move |v| Ok(Command::Do(set(entries, 1 << v.clamp(0, max_log))))),
                     )
                     .shown(format!("{ways} of {entries}")),
                     Control::toggle(
@@ -373,16 +389,14 @@ impl View for Tlb {
                         c.huge_pages,
                         ui.act(TlbAction::SetHugePages(!c.huge_pages)),
                     ),
-                    Control::number(
+                    bounded(
+                        ui,
                         "read-cycles",
                         "Cycles per entry read",
-                        (i64::from(c.read_cycles), 0, 1000),
-                        "cycles",
-                        ui.number(|v| {
-                            Ok(Command::Do(TlbAction::SetReadCycles(
-                                v.clamp(0, 1000) as u32
-                            )))
-                        }),
+                        &READ_CYCLES,
+                        c.read_cycles,
+                        true,
+                        TlbAction::SetReadCycles,
                     ),
                 ],
             ),
@@ -460,5 +474,49 @@ mod tests {
         let scene = crate::build(&m, &()).0;
         assert_eq!(state(&scene, "walk-pd"), "from PWC");
         assert_eq!(state(&scene, "walk-pt"), "read");
+    }
+
+    #[test]
+    fn with_huge_pages_the_picture_and_sliders_are_the_smaller_2_mib_tlb() {
+        let mut m = Tlb::new(&Default::default());
+        m.apply(&TlbAction::SetHugePages(true)).unwrap();
+        let (scene, controls, _) = crate::build(&m, &());
+        let title = scene
+            .find("title")
+            .and_then(|t| t.text_content())
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            title.starts_with("TLB for 2 MiB pages: 4 entries, 1 set × 4 ways"),
+            "{title}"
+        );
+        let Some(Control::Number(n)) = Control::find(&controls, "entries") else {
+            panic!("entries");
+        };
+        assert_eq!(n.shown.as_deref(), Some("4 entries"));
+        let Some(Control::Number(r)) = Control::find(&controls, "read-cycles") else {
+            panic!("read-cycles");
+        };
+        assert_eq!((r.value, r.min, r.max), READ_CYCLES.control_range(25));
+    }
+
+    #[test]
+    fn the_physical_address_box_says_a_hit_adds_nothing() {
+        let mut m = Tlb::new(&Default::default());
+        m.apply(&TlbAction::Access(0x7f00_0000_1234)).unwrap();
+        let text = |m: &Tlb| {
+            let scene = crate::build(m, &()).0;
+            let pa = scene.find("pa").unwrap().children()[1].text_content();
+            pa.unwrap_or_default().to_string()
+        };
+        assert_eq!(
+            text(&m),
+            "physical address 0x17f0000001234 · 100 cycles of walk"
+        );
+        m.apply(&TlbAction::Access(0x7f00_0000_1ff8)).unwrap();
+        assert_eq!(
+            text(&m),
+            "physical address 0x17f0000001ff8 · TLB hit, no extra cycles"
+        );
     }
 }

@@ -45,15 +45,20 @@ pub use sweep::{arrival_times, RunEnd, SweepPoint};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::rng::Rng;
+use crate::Bound;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-pub const BATCH_MAX: u32 = 256;
-pub const TIMEOUT_MAX: u32 = 1_000_000;
-pub const FIXED_MAX: u32 = 100_000;
-pub const PER_ITEM_MAX: u32 = 10_000;
-pub const GAP_MAX: u32 = 100_000;
-pub const ITEMS_MAX: u32 = 1024;
+/// Items per batch.
+pub const BATCH: Bound<u32> = Bound::new("batch size", " items", 1, 256);
+/// The largest batch: break it's setting and the chart's right edge.
+pub const BATCH_MAX: u32 = BATCH.max;
+/// Flush timer, ns; 0 = no timer.
+pub const TIMEOUT: Bound<u32> = Bound::new("flush timer (0 = none)", " ns", 0, 1_000_000);
+pub const FIXED: Bound<u32> = Bound::new("fixed cost", " ns", 1, 100_000);
+pub const PER_ITEM: Bound<u32> = Bound::new("cost per item", " ns", 0, 10_000);
+pub const GAP: Bound<u32> = Bound::new("mean gap between items", " ns", 1, 100_000);
+pub const ITEMS: Bound<u32> = Bound::new("number of items", "", 1, 1024);
 /// Batch sizes of the throughput chart.
 pub const CURVE_SIZES: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 /// Finished batches kept for the picture.
@@ -232,25 +237,18 @@ impl Batching {
     }
 }
 
-fn in_range(what: &str, v: u32, lo: u32, hi: u32) -> Result<(), String> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(format!("The {what} is {lo} to {hi}; {v} is out of range."))
-    }
-}
-
 impl Model for Batching {
     type Config = BatchConfig;
     type Action = BatchAction;
 
     fn validate(c: &BatchConfig) -> Result<(), String> {
-        in_range("batch size", c.batch, 1, BATCH_MAX)?;
-        in_range("flush timeout (ns, 0 = none)", c.timeout_ns, 0, TIMEOUT_MAX)?;
-        in_range("fixed cost (ns)", c.fixed_ns, 1, FIXED_MAX)?;
-        in_range("cost per item (ns)", c.per_item_ns, 0, PER_ITEM_MAX)?;
-        in_range("mean gap between items (ns)", c.gap_ns, 1, GAP_MAX)?;
-        in_range("number of items", c.items, 1, ITEMS_MAX)
+        BATCH.check(c.batch)?;
+        TIMEOUT.check(c.timeout_ns)?;
+        FIXED.check(c.fixed_ns)?;
+        PER_ITEM.check(c.per_item_ns)?;
+        GAP.check(c.gap_ns)?;
+        ITEMS.check(c.items)?;
+        Ok(())
     }
 
     fn new(c: &BatchConfig) -> Self {

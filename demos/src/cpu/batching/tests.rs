@@ -290,3 +290,30 @@ fn a_quiet_run_ends_in_the_same_state_as_a_narrated_one() {
         assert_eq!(at_once, narrated);
     }
 }
+
+/// One `Bound` per setting: validation, the refusal and the slider read it,
+/// and the sentence carries the unit (the old local `in_range` put it in the
+/// noun: "flush timeout (ns, 0 = none) is 0 to 1000000; …").
+#[test]
+fn each_setting_is_refused_with_its_bound() {
+    let bad = |edit: fn(&mut BatchConfig)| {
+        let mut c = BatchConfig::default();
+        edit(&mut c);
+        Batching::validate(&c).unwrap_err()
+    };
+    assert_eq!(
+        bad(|c| c.timeout_ns = 1_000_001),
+        "The flush timer (0 = none) is 0 to 1000000 ns; 1000001 ns is out of range."
+    );
+    assert_eq!(bad(|c| c.batch = 0), BATCH.out_of_range(0));
+    assert_eq!(bad(|c| c.fixed_ns = 0), FIXED.out_of_range(0));
+    assert_eq!(
+        bad(|c| c.per_item_ns = 10_001),
+        PER_ITEM.out_of_range(10_001)
+    );
+    assert_eq!(bad(|c| c.gap_ns = 0), GAP.out_of_range(0));
+    assert_eq!(bad(|c| c.items = 1025), ITEMS.out_of_range(1025));
+    let mut m = Batching::new(&BatchConfig::default());
+    let refusal = m.apply(&BatchAction::SetBatch(257)).unwrap_err();
+    assert_eq!(refusal.reason, BATCH.out_of_range(257));
+}

@@ -2,13 +2,26 @@
 //! arranged so the branch `a[i] >= 128` follows a chosen pattern.
 
 use crate::rng::Rng;
+use crate::Bound;
 use serde::{Deserialize, Serialize};
 
-pub const PATTERN_MIN: u8 = 2;
-pub const PATTERN_MAX: u8 = 16;
+/// Letters in a repeating pattern: its bits live in a `u16`.
+pub const PATTERN_LEN: Bound<u8> = Bound::new("pattern length", " letters", 2, 16);
+pub const PATTERN_MIN: u8 = PATTERN_LEN.min;
+pub const PATTERN_MAX: u8 = PATTERN_LEN.max;
+/// The predictability slider, percent of elements kept sorted.
+pub const PREDICTABILITY: Bound<u8> = Bound::new("predictability", " %", 0, 100);
+
+/// The low `n` bits set (all 16 from 16 on).
+fn low_bits(n: u8) -> u16 {
+    1u16.checked_shl(u32::from(n)).map_or(u16::MAX, |b| b - 1)
+}
 
 /// A repeating outcome pattern: bit `i` is the outcome at position `i` of
-/// each period (1 = taken).
+/// each period (1 = taken). A link or an action may carry any `len` and
+/// `bits`; [`Pattern::is_valid`] says whether it is one the model runs, and
+/// every method here is defined (never panics) for the others too, so a
+/// refusal can still name what was asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pattern {
     pub len: u8,
@@ -27,12 +40,49 @@ impl Pattern {
     pub fn loop_exit(n: u8) -> Pattern {
         Pattern {
             len: n,
-            bits: ((1u32 << (n - 1)) - 1) as u16,
+            bits: low_bits(n.saturating_sub(1)),
         }
     }
 
+    /// The outcome at position `i` of the repeating sequence. Positions past
+    /// the 16 bits a pattern can hold read as not taken, and an empty
+    /// pattern is never taken (neither is a valid pattern).
     pub fn taken_at(self, i: usize) -> bool {
-        self.bits >> (i % usize::from(self.len)) & 1 == 1
+        if self.len == 0 {
+            return false;
+        }
+        let at = (i % usize::from(self.len)) as u32;
+        self.bits.checked_shr(at).is_some_and(|b| b & 1 == 1)
+    }
+
+    /// The shortest global history (in outcomes) after which the next outcome
+    /// is always the same: the last k outcomes at each position of the period
+    /// are either distinct or followed by the same outcome. A history as long
+    /// as the period is always enough (it ends where the pattern restarts),
+    /// but many patterns need less: T T N needs 2 (after T T comes N, after
+    /// T N or N T comes T). With fewer, some history is followed by T at one
+    /// position and by N at another, and its counter misses at least once a
+    /// period.
+    pub fn history_needed(self) -> u8 {
+        let n = usize::from(self.len);
+        (0..self.len)
+            .find(|&k| {
+                let k = usize::from(k);
+                // The k outcomes before position i, oldest first, and the
+                // outcome at i.
+                let window = |i: usize| -> (Vec<bool>, bool) {
+                    let before = (0..k).map(|j| self.taken_at(i + n * k - k + j)).collect();
+                    (before, self.taken_at(i))
+                };
+                (0..n).all(|i| {
+                    (0..n).all(|j| {
+                        let (a, x) = window(i);
+                        let (b, y) = window(j);
+                        a != b || x == y
+                    })
+                })
+            })
+            .unwrap_or(self.len)
     }
 
     /// `TTN` style, first position first.
@@ -75,7 +125,7 @@ impl Pattern {
     }
 
     pub fn is_valid(self) -> bool {
-        (PATTERN_MIN..=PATTERN_MAX).contains(&self.len) && u32::from(self.bits) < 1u32 << self.len
+        PATTERN_LEN.contains(self.len) && self.bits & !low_bits(self.len) == 0
     }
 }
 
@@ -108,7 +158,7 @@ impl Data {
 
     pub fn is_valid(self) -> bool {
         match self {
-            Data::Predictable(p) => p <= 100,
+            Data::Predictable(p) => PREDICTABILITY.contains(p),
             Data::Pattern(p) => p.is_valid(),
             Data::Sorted | Data::Shuffled => true,
         }

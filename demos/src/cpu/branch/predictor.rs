@@ -6,12 +6,15 @@
 //! - 2-bit saturating counter (J. E. Smith, "A Study of Branch Prediction
 //!   Strategies", ISCA 1981): 0 strongly not-taken, 1 weakly not-taken,
 //!   2 weakly taken, 3 strongly taken; predict taken at 2 or 3; count up on
-//!   taken, down on not-taken, saturating at 0 and 3. One surprise moves a
-//!   strong state only to the weak one, so a single odd outcome costs one
-//!   mispredict, not two (Hennessy & Patterson, *Computer Architecture: A
-//!   Quantitative Approach*, 5th ed., Appendix C.2, "Dynamic Branch
-//!   Prediction and Branch-Prediction Buffers": a 1-bit scheme mispredicts
-//!   a loop branch twice per exit).
+//!   taken, down on not-taken, saturating at 0 and 3. Every outcome moves
+//!   the counter one step, so one surprise moves a strong state only to the
+//!   weak one and a single odd outcome costs one mispredict, not the two a
+//!   1-bit scheme pays per loop exit (Hennessy & Patterson, *Computer
+//!   Architecture: A Quantitative Approach*, 5th ed., Appendix C.2).
+//!   The 2-bit diagram in Patterson & Hennessy's *Computer Organization and
+//!   Design* (the section on dynamic branch prediction) is another machine:
+//!   a miss in a weak state jumps to the strong state of the other side
+//!   (hysteresis), where this counter steps to the other weak state.
 //! - gshare (S. McFarling, "Combining Branch Predictors", DEC WRL TN-36,
 //!   1993): the same 2-bit counters, indexed by the branch address XOR the
 //!   global history register (the last outcomes, newest in bit 0).
@@ -50,6 +53,11 @@ impl PredictorKind {
             PredictorKind::TwoBit => "2-bit counter",
             PredictorKind::Gshare => "gshare",
         }
+    }
+
+    /// Whether the predictor's table holds 2-bit saturating counters.
+    pub fn counts(self) -> bool {
+        matches!(self, PredictorKind::TwoBit | PredictorKind::Gshare)
     }
 
     /// Whether the predictor keeps a pattern history table.

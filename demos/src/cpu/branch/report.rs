@@ -104,7 +104,7 @@ pub(super) fn why(m: &Branch) -> Vec<String> {
     if m.next > 0 {
         let lost = u64::from(m.mispredicts) * u64::from(m.config.penalty);
         out.push(format!(
-            "{} of {} branch{} mispredicted ({}): {lost} of the {} cycles went to flushes, and the loop runs at {} cycles per iteration instead of {}.",
+            "{} of {} branch{} mispredicted ({}): {lost} of the {} cycles went to mispredicts (waiting for the branch to resolve, then refetching the right path), and the loop runs at {} cycles per iteration instead of {}.",
             m.mispredicts,
             m.next,
             if m.next == 1 { "" } else { "es" },
@@ -130,16 +130,55 @@ pub(super) fn why(m: &Branch) -> Vec<String> {
             "About {} % of elements are replaced at random, and roughly half of those flip the branch: the mispredict rate follows that noise.",
             100 - u32::from(p)
         ),
-        Data::Pattern(p) => format!(
-            "The pattern {} repeats every {} branch{}: a counter sees only how often each way goes, while gshare's history of {} outcome{} can tell the positions apart once it is at least as long as the period.",
-            p.text(),
-            p.len,
-            if p.len == 1 { "" } else { "es" },
-            m.config.history_bits,
-            plural(usize::from(m.config.history_bits))
-        ),
+        Data::Pattern(p) => pattern_why(p, m.config.predictor, m.config.history_bits),
     });
+    if m.config.predictor.counts() {
+        out.push(format!(
+            "{} Smith's 2-bit saturating counter (J. E. Smith, 1981): each outcome moves it one step, so from a strong state it takes two surprises in a row to change its prediction. The 2-bit diagram in Patterson and Hennessy's Computer Organization and Design is a different machine: there a miss in a weak state jumps to the other side's strong state (hysteresis).",
+            if m.config.predictor == PredictorKind::Gshare {
+                "Each gshare entry is"
+            } else {
+                "The 2-bit counter is"
+            }
+        ));
+    }
     out
+}
+
+/// What history a repeating pattern needs, for "why it matters": computed
+/// from the pattern, since a history as long as the period is enough but
+/// often more than needed.
+fn pattern_why(p: Pattern, kind: PredictorKind, history_bits: u8) -> String {
+    let needed = p.history_needed();
+    let head = format!(
+        "The pattern {} repeats every {} branch{}: a counter sees only how often each way goes, while gshare tells the positions apart by the last outcomes.",
+        p.text(),
+        p.len,
+        if p.len == 1 { "" } else { "es" },
+    );
+    if needed == 0 {
+        return format!("{head} Here every outcome is the same, so no history is needed.");
+    }
+    let verdict = if kind != PredictorKind::Gshare {
+        format!(
+            "gshare with at least {needed} bit{} of history learns it",
+            plural(usize::from(needed))
+        )
+    } else if history_bits >= needed {
+        format!(
+            "this gshare's {history_bits} bit{} are enough, so it stops missing once its counters are trained",
+            plural(usize::from(history_bits))
+        )
+    } else {
+        format!(
+            "with {history_bits} bit{} some history is followed by T at one point of the period and by N at another, so gshare keeps missing",
+            plural(usize::from(history_bits))
+        )
+    };
+    format!(
+        "{head} A history as long as the period is always enough, but not required: here the last {needed} outcome{} fix the next one, and {verdict}.",
+        plural(usize::from(needed)),
+    )
 }
 
 pub(super) fn check(m: &Branch) -> Result<(), String> {

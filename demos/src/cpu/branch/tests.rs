@@ -186,3 +186,106 @@ fn patterns_read_back_what_they_print() {
         assert!(Pattern::parse(bad).is_err(), "{bad}");
     }
 }
+
+/// Regression (overflow-checked run of `branch_obeys_the_laws`): a link or
+/// an action may carry a pattern longer than the 16 bits one holds, or an
+/// empty one. Naming it in the refusal shifted a `u16` by 16 or more (a
+/// panic under overflow checks, a wrong letter in release); it is refused
+/// with the bound, and nothing changes.
+#[test]
+fn a_pattern_past_sixteen_letters_or_empty_is_refused_without_overflow() {
+    let mut m = Branch::new(&BranchConfig::default());
+    let fresh = m.clone();
+    for len in [0u8, 1, 17, 200, u8::MAX] {
+        let p = Pattern {
+            len,
+            bits: u16::MAX,
+        };
+        let refusal = m
+            .apply(&BranchAction::SetData(Data::Pattern(p)))
+            .unwrap_err();
+        assert_eq!(refusal.reason, PATTERN_LEN.out_of_range(len), "{len}");
+        assert_eq!(m, fresh);
+        assert_eq!(p.text().len(), usize::from(len));
+    }
+    // Positions past bit 15 read as not taken, never as a wrapped shift.
+    let long = Pattern {
+        len: 17,
+        bits: u16::MAX,
+    };
+    assert!(long.taken_at(15) && !long.taken_at(16));
+    assert!(!Pattern { len: 0, bits: 1 }.taken_at(0));
+    assert_eq!(Pattern::loop_exit(17).bits, u16::MAX);
+    assert_eq!(Pattern::loop_exit(0).bits, 0);
+    let stray = Pattern {
+        len: 3,
+        bits: 0b1011,
+    };
+    assert!(Branch::validate(&BranchConfig {
+        data: Data::Pattern(stray),
+        ..BranchConfig::default()
+    })
+    .is_err_and(|e| e.contains("past its 3 letters")));
+}
+
+#[test]
+fn a_history_as_long_as_the_period_is_enough_but_often_more_than_needed() {
+    assert_eq!(Pattern::TTN.history_needed(), 2);
+    assert_eq!(Pattern::loop_exit(4).history_needed(), 3);
+    assert_eq!(Pattern::parse("TTTT").unwrap().history_needed(), 0);
+    assert_eq!(Pattern::parse("TNTN").unwrap().history_needed(), 1);
+    for len in PATTERN_MIN..=8 {
+        for bits in 0..(1u16 << len) {
+            let pattern = Pattern { len, bits };
+            let k = pattern.history_needed();
+            assert!(k <= len, "{}", pattern.text());
+            // k bits learn the pattern to zero misses...
+            let enough = per_period(PredictorKind::Gshare, pattern, k, 40);
+            assert!(
+                enough[8..].iter().all(|&m| m == 0),
+                "{}: {enough:?}",
+                pattern.text()
+            );
+            // ...and one bit fewer keeps missing in every period.
+            if k > 0 {
+                let short = per_period(PredictorKind::Gshare, pattern, k - 1, 40);
+                assert!(
+                    short[8..].iter().all(|&m| m > 0),
+                    "{}: {short:?}",
+                    pattern.text()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn why_names_smiths_counter_the_history_ttn_needs_and_the_resolution_time() {
+    let mut m = Branch::new(&BranchConfig::default());
+    m.apply(&BranchAction::BreakIt).unwrap();
+    m.apply(&BranchAction::Run(9)).unwrap();
+    let why = m.why().join("\n");
+    assert!(why.contains("Smith's 2-bit saturating counter"), "{why}");
+    assert!(why.contains("Patterson and Hennessy"), "{why}");
+    assert!(why.contains("hysteresis"), "{why}");
+    assert!(why.contains("always enough, but not required"), "{why}");
+    assert!(
+        why.contains("the last 2 outcomes fix the next one"),
+        "{why}"
+    );
+    assert!(
+        why.contains("gshare with at least 2 bits of history learns it"),
+        "{why}"
+    );
+    assert!(why.contains("waiting for the branch to resolve"), "{why}");
+    assert!(Branch::leaves_out().contains("before it can resolve"));
+    m.apply(&BranchAction::SetPredictor(PredictorKind::Gshare))
+        .unwrap();
+    m.apply(&BranchAction::SetHistory(1)).unwrap();
+    let why = m.why().join("\n");
+    assert!(why.contains("with 1 bit some history"), "{why}");
+    assert!(!m
+        .why()
+        .iter()
+        .any(|w| w.contains("at least as long as the period")));
+}

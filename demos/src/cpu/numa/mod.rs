@@ -11,16 +11,30 @@
 //!   changes or the thread moves (no page migration is modelled).
 //!
 //! Cost of one access, a 64-byte line that misses every cache: the path's
-//! idle latency, and the line's transfer at the path's bandwidth. With k
-//! misses in flight the access occupies the path for
-//! max(latency / k, 64 B / bandwidth): Little's law, so one dependent load at
-//! a time (k = 1, as Intel MLC measures idle latency) is latency-bound and
-//! many in flight become bandwidth-bound.
+//! idle latency, and the line's transfer at the path's bandwidth. The code
+//! may offer many independent misses, but one core keeps at most as many
+//! lines in flight as its L1 data cache has fill buffers: each outstanding
+//! L1D miss holds one until its line arrives. With k = min(offered, fill
+//! buffers) lines in flight an access occupies the path for
+//! max(latency / k, 64 B / bandwidth). By Little's law one thread then pulls
+//! at most k × 64 B / latency, whatever the memory could deliver: one
+//! dependent load at a time (k = 1, as Intel MLC measures idle latency) gets
+//! 64 B per latency, and even a full set of fill buffers stays far below the
+//! socket's bandwidth, which takes many cores to reach.
 //!
 //! Default figures: Intel MLC v3.10 on KU Leuven's Genius nodes, 2 × Xeon
 //! Gold 6140 (Skylake-SP) — idle latency 90.2 ns local, 144.3 ns remote;
 //! read bandwidth 104,362 MB/s node-local, 34,290 MB/s across sockets
 //! (hpcleuven/VscDocumentation `source/leuven/old_hardware/genius/skylake_mlc.txt`).
+//! MLC measures those bandwidths "using all the threads from each core" (its
+//! output says so), so here they are the socket's ceiling, not one thread's.
+//! Fill buffers: 10 per core by default. The L1 data cache records each
+//! outstanding miss in a line fill buffer (Intel 64 and IA-32 Architectures
+//! Optimization Reference Manual, 248966, on the L1 data cache: about 10 on
+//! Intel cores since Nehalem, about 12 on recent ones). D. Lemire measured
+//! about ten concurrent memory requests on one Skylake core ("Memory-level
+//! parallelism: Intel Skylake versus Apple A12/A12X", 2018). So one thread
+//! pulls at most 10 × 64 B / 90 ns = 7.1 GB/s here.
 
 mod report;
 #[cfg(test)]
@@ -33,17 +47,23 @@ pub use topology::{farthest, hops, link_count, link_ends, route};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::rng::Rng;
 use crate::text::plural;
+use crate::Bound;
 use serde::{Deserialize, Serialize};
 
 /// Bytes moved by one access: a cache line.
 pub const LINE_BYTES: u64 = 64;
-pub const PAGES_MAX: usize = 64;
-pub const ACCESSES_MAX: usize = 4096;
-pub const IN_FLIGHT_MAX: u32 = 64;
-pub const NS_MIN: u32 = 1;
-pub const NS_MAX: u32 = 2000;
-pub const GBS_MIN: u32 = 1;
-pub const GBS_MAX: u32 = 1000;
+pub const PAGES: Bound<usize> = Bound::new("number of pages", "", 1, 64);
+pub const ACCESSES: Bound<usize> = Bound::new("run length", " accesses", 1, 4096);
+/// Independent misses the thread's code offers (memory-level parallelism).
+pub const IN_FLIGHT: Bound<u32> = Bound::new("number of misses offered", "", 1, 64);
+/// L1D fill buffers of the thread's core: the misses it can keep in flight.
+pub const FILL_BUFFERS: Bound<u32> = Bound::new("number of fill buffers", "", 1, 32);
+pub const LOCAL_NS: Bound<u32> = Bound::new("local latency", " ns", 1, 2000);
+pub const HOP_NS: Bound<u32> = Bound::new("cost of a hop", " ns", 1, 2000);
+pub const LOCAL_GBS: Bound<u32> = Bound::new("local bandwidth", " GB/s", 1, 1000);
+pub const LINK_GBS: Bound<u32> = Bound::new("link bandwidth", " GB/s", 1, 1000);
+/// Fill buffers of the default core (see the module comment).
+pub const DEFAULT_FILL_BUFFERS: u32 = 10;
 /// Accesses kept for the picture's per-access strip.
 pub const RECENT_KEPT: usize = 32;
 
@@ -90,12 +110,16 @@ pub struct NumaConfig {
     pub policy: Policy,
     /// Socket the thread starts on.
     pub start_socket: u8,
-    /// Misses the thread keeps in flight (memory-level parallelism).
+    /// Independent misses the thread's code offers at once (memory-level
+    /// parallelism); the core keeps at most `fill_buffers` of them in flight.
     pub in_flight: u32,
+    /// L1D fill buffers of the core: its limit on outstanding misses.
+    pub fill_buffers: u32,
     pub local_ns: u32,
     /// Extra latency per interconnect hop.
     pub hop_ns: u32,
-    /// Bandwidth of a node's own memory, GB/s (= bytes per ns).
+    /// Bandwidth of a node's own memory, GB/s (= bytes per ns): the whole
+    /// socket's, reached only with all its cores loading.
     pub local_gbs: u32,
     /// Bandwidth across one link, GB/s.
     pub link_gbs: u32,
@@ -115,6 +139,7 @@ impl Default for NumaConfig {
             policy: Policy::FirstTouch,
             start_socket: 0,
             in_flight: 1,
+            fill_buffers: DEFAULT_FILL_BUFFERS,
             // MLC idle latency, rounded: 90 ns local, 144 ns remote.
             local_ns: 90,
             hop_ns: 54,
@@ -207,6 +232,29 @@ impl Numa {
         }
     }
 
+    /// Lines the core keeps in flight: what the code offers, capped by the
+    /// L1D fill buffers.
+    pub fn lines_in_flight(&self) -> u32 {
+        self.config.in_flight.min(self.config.fill_buffers)
+    }
+
+    /// Whether the fill buffers, not the code, limit the misses in flight.
+    pub fn fill_buffer_bound(&self) -> bool {
+        self.config.in_flight > self.config.fill_buffers
+    }
+
+    /// The most one thread can pull from memory on `node` while on socket
+    /// `from`, tenths of a GB/s: lines in flight × 64 B / latency (Little's
+    /// law), capped by the path's bandwidth.
+    pub fn thread_ceiling_tenths(&self, from: u8, node: u8) -> i64 {
+        let little = crate::text::ratio(
+            u64::from(self.lines_in_flight()) * LINE_BYTES,
+            u64::from(self.latency_ns(from, node)),
+            1,
+        );
+        little.min(i64::from(self.path_gbs(from, node)) * 10)
+    }
+
     /// The latest access of this run.
     pub fn last(&self) -> Option<&Access> {
         self.recent.last()
@@ -233,14 +281,6 @@ impl Numa {
     }
 }
 
-fn in_range(what: &str, v: u32, lo: u32, hi: u32) -> Result<(), String> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(format!("The {what} is {lo} to {hi}; {v} is out of range."))
-    }
-}
-
 impl Model for Numa {
     type Config = NumaConfig;
     type Action = NumaAction;
@@ -249,11 +289,8 @@ impl Model for Numa {
         if c.sockets != 2 && c.sockets != 4 {
             return Err("The machine has 2 or 4 sockets.".into());
         }
-        if !(1..=PAGES_MAX).contains(&c.pages) || !(1..=ACCESSES_MAX).contains(&c.accesses) {
-            return Err(format!(
-                "The thread has 1 to {PAGES_MAX} pages and a run is 1 to {ACCESSES_MAX} accesses."
-            ));
-        }
+        PAGES.check(c.pages)?;
+        ACCESSES.check(c.accesses)?;
         if c.start_socket >= c.sockets {
             return Err(format!(
                 "The thread starts on socket 0 to {}.",
@@ -265,11 +302,12 @@ impl Model for Numa {
                 return Err(format!("Bind to node 0 to {}.", c.sockets - 1));
             }
         }
-        in_range("number of misses in flight", c.in_flight, 1, IN_FLIGHT_MAX)?;
-        in_range("local latency (ns)", c.local_ns, NS_MIN, NS_MAX)?;
-        in_range("cost of a hop (ns)", c.hop_ns, NS_MIN, NS_MAX)?;
-        in_range("local bandwidth (GB/s)", c.local_gbs, GBS_MIN, GBS_MAX)?;
-        in_range("link bandwidth (GB/s)", c.link_gbs, GBS_MIN, GBS_MAX)?;
+        IN_FLIGHT.check(c.in_flight)?;
+        FILL_BUFFERS.check(c.fill_buffers)?;
+        LOCAL_NS.check(c.local_ns)?;
+        HOP_NS.check(c.hop_ns)?;
+        LOCAL_GBS.check(c.local_gbs)?;
+        LINK_GBS.check(c.link_gbs)?;
         Ok(())
     }
 
@@ -392,11 +430,17 @@ impl Model for Numa {
                         if k == 1 { " is" } else { "es are" }
                     )));
                 }
+                IN_FLIGHT.admit(k)?;
                 c.in_flight = k;
-                self.restart(
-                    c,
-                    &format!("{k} miss{} in flight.", if k == 1 { "" } else { "es" }),
-                )
+                let what = if k > c.fill_buffers {
+                    format!(
+                        "The code offers {k} independent misses, but the core's {fb} fill buffers keep only {fb} in flight.",
+                        fb = c.fill_buffers
+                    )
+                } else {
+                    format!("{k} miss{} in flight.", if k == 1 { "" } else { "es" })
+                };
+                self.restart(c, &what)
             }
             NumaAction::Restart => {
                 if self.done == 0 && self.migrations == 0 {
@@ -424,6 +468,6 @@ impl Model for Numa {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: caches and prefetchers (every access is a miss), queueing when many cores share a memory controller or link, page-fault cost, automatic NUMA balancing (which migrates hot pages toward their user), and sub-NUMA clustering; latency grows by a fixed cost per hop."
+        "Leaves out: caches and prefetchers (every access is a miss; a real core's L2 prefetcher fetches beyond the L1 fill buffers and lifts one thread somewhat above their limit), queueing when many cores share a memory controller or link, page-fault cost, automatic NUMA balancing (which migrates hot pages toward their user), and sub-NUMA clustering; latency grows by a fixed cost per hop."
     }
 }

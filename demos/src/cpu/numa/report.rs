@@ -70,7 +70,8 @@ impl Numa {
     /// rather than by the link's bandwidth.
     pub fn remote_latency_bound(&self) -> bool {
         let c = &self.config;
-        let latency_ps = u64::from(c.local_ns + c.hop_ns) * 1000 / u64::from(c.in_flight);
+        let latency_ps =
+            u64::from(c.local_ns + c.hop_ns) * 1000 / u64::from(self.lines_in_flight());
         latency_ps > LINE_BYTES * 1000 / u64::from(c.link_gbs.min(c.local_gbs))
     }
 
@@ -83,6 +84,19 @@ impl Numa {
 
 pub(super) fn avg_text(m: &Numa) -> String {
     format!("{} ns", fixed(m.avg_latency_tenths(), 1))
+}
+
+/// Lines in flight, and what capped them when the fill buffers did.
+fn in_flight_text(m: &Numa) -> String {
+    if m.fill_buffer_bound() {
+        format!(
+            "{} of {} (fill buffers)",
+            m.lines_in_flight(),
+            m.config.in_flight
+        )
+    } else {
+        m.lines_in_flight().to_string()
+    }
 }
 
 pub(super) fn figures(m: &Numa) -> Vec<Figure> {
@@ -103,6 +117,7 @@ pub(super) fn figures(m: &Numa) -> Vec<Figure> {
             "bandwidth",
             format!("{} GB/s", fixed(m.bandwidth_tenths(), 1)),
         ),
+        Figure::new("in-flight", "lines in flight", in_flight_text(m)),
         Figure::new(
             "link-load",
             "interconnect load",
@@ -133,12 +148,12 @@ pub(super) fn why(m: &Numa) -> Vec<String> {
         let busiest = m.busiest_link();
         let (a, b) = link_ends(c.sockets, busiest);
         out.push(format!(
-            "The busiest link, socket {a}–{b}, carried {} bytes: {} of its {} GB/s. With {} miss{} in flight the thread is bound by {}.",
+            "The busiest link, socket {a}–{b}, carried {} bytes: {} of its {} GB/s. With {} line{} in flight the thread is bound by {}.",
             grouped(m.link_bytes[busiest] as i64),
             tenths(m.link_load_tenths(busiest)),
             c.link_gbs,
-            c.in_flight,
-            if c.in_flight == 1 { "" } else { "es" },
+            m.lines_in_flight(),
+            plural(m.lines_in_flight() as usize),
             if m.remote_latency_bound() {
                 "latency, not bandwidth"
             } else {
@@ -146,6 +161,7 @@ pub(super) fn why(m: &Numa) -> Vec<String> {
             }
         ));
     }
+    out.push(ceiling_why(m));
     out.push(if m.moved_after_touch || (m.migrations > 0 && m.remote > 0) {
         "The thread moved after its pages were placed. Pages are not moved with it (only automatic NUMA balancing would migrate them later), so its accesses now cross the interconnect.".into()
     } else {
@@ -193,8 +209,43 @@ pub(super) fn check(m: &Numa) -> Result<(), String> {
     {
         return Err("the recent accesses disagree with the run".into());
     }
+    // Little's law: no run beats k lines per local latency (one tenth of
+    // slack for rounding the figure to tenths).
+    let ceiling = ratio(
+        u64::from(m.lines_in_flight()) * LINE_BYTES,
+        u64::from(c.local_ns),
+        1,
+    );
+    if m.done > 0 && m.bandwidth_tenths() > ceiling + 1 {
+        return Err("the thread pulled more than its lines in flight allow".into());
+    }
     if m.remote == 0 && m.hop_sum != 0 {
         return Err("hops were counted without a remote access".into());
     }
     Ok(())
+}
+
+/// One core's bandwidth ceiling by Little's law, against the socket's.
+fn ceiling_why(m: &Numa) -> String {
+    let c = &m.config;
+    let k = m.lines_in_flight();
+    let far = farthest(c.sockets, m.thread);
+    let offered = if m.fill_buffer_bound() {
+        format!(
+            "The code offers {} independent misses, but the core's {} L1D fill buffers keep only {k} in flight",
+            c.in_flight, c.fill_buffers
+        )
+    } else {
+        format!(
+            "The core keeps {k} miss{} in flight (it has {} fill buffers)",
+            if k == 1 { "" } else { "es" },
+            c.fill_buffers
+        )
+    };
+    format!(
+        "{offered}: by Little's law one thread pulls at most {k} × {LINE_BYTES} B / latency, {} GB/s from local memory and {} GB/s from node {far}. The {} GB/s of local memory is the socket's, reached only with many cores loading at once.",
+        fixed(m.thread_ceiling_tenths(m.thread, m.thread), 1),
+        fixed(m.thread_ceiling_tenths(m.thread, far), 1),
+        c.local_gbs
+    )
 }

@@ -80,21 +80,60 @@ fn four_sockets_form_a_ring_with_a_two_hop_far_side() {
     assert_eq!(m.worst_latency_ns(), 198);
 }
 
+/// The lecturer's case: 64 misses offered used to pull 28.4 GB/s over the
+/// link (and 45 GB/s locally) from one thread. The core's 10 fill buffers
+/// keep 10 in flight: 10 × 64 B / 144 ns = 4.4 GB/s remote.
 #[test]
-fn many_misses_in_flight_turn_a_remote_walk_bandwidth_hungry() {
+fn a_cores_fill_buffers_cap_the_misses_in_flight_and_its_bandwidth() {
     let mut m = numa(|c| {
         c.policy = Policy::Bind(1);
         c.in_flight = 64;
     });
+    assert_eq!(m.lines_in_flight(), DEFAULT_FILL_BUFFERS);
+    assert!(m.fill_buffer_bound());
     m.apply(&NumaAction::Finish).unwrap();
-    // max(144 ns / 64, 64 B / 34 GB/s) = 2.25 ns per line: 28.4 GB/s,
-    // 83.7 % of the 34 GB/s link.
-    assert_eq!(fig(&m, "bandwidth"), "28.4 GB/s");
-    assert_eq!(fig(&m, "link-load"), "83.7 %");
+    // max(144 ns / 10, 64 B / 34 GB/s) = 14.4 ns per line.
+    assert_eq!(fig(&m, "bandwidth"), "4.4 GB/s");
+    assert_eq!(fig(&m, "link-load"), "13.1 %");
+    assert_eq!(fig(&m, "in-flight"), "10 of 64 (fill buffers)");
     assert!(m.remote_latency_bound());
-    m.apply(&NumaAction::SetInFlight(16)).unwrap();
-    // 144 / 16 = 9 ns per line against 1.88 ns to move it.
-    assert!(m.remote_latency_bound());
+    assert_eq!(m.thread_ceiling_tenths(0, 0), 71);
+    assert_eq!(m.thread_ceiling_tenths(0, 1), 44);
+    let why = m.why().join("\n");
+    assert!(
+        why.contains("but the core's 10 L1D fill buffers keep only 10 in flight"),
+        "{why}"
+    );
+    assert!(why.contains("7.1 GB/s from local memory"), "{why}");
+    assert!(why.contains("reached only with many cores"), "{why}");
+
+    // Local, with 64 offered: 7.1 GB/s, not the 45 of an unlimited core.
+    let mut local = numa(|c| c.in_flight = 64);
+    local.apply(&NumaAction::Finish).unwrap();
+    assert_eq!(fig(&local, "bandwidth"), "7.1 GB/s");
+
+    // A core with more fill buffers than the code offers: the code limits.
+    let events = m.apply(&NumaAction::SetInFlight(8)).unwrap();
+    assert_eq!(m.lines_in_flight(), 8);
+    assert!(!m.fill_buffer_bound());
+    assert!(events[0].text.starts_with("8 misses in flight."));
+}
+
+/// With enough lines in flight and a thin link the link's bandwidth caps a
+/// remote walk.
+#[test]
+fn a_thin_link_caps_a_remote_walk_with_enough_lines_in_flight() {
+    let mut m = numa(|c| {
+        c.policy = Policy::Bind(1);
+        c.in_flight = 32;
+        c.fill_buffers = 32;
+        c.link_gbs = 5;
+    });
+    m.apply(&NumaAction::Finish).unwrap();
+    // 144 ns / 32 = 4.5 ns per line, but 64 B at 5 GB/s takes 12.8 ns.
+    assert!(!m.remote_latency_bound());
+    assert_eq!(fig(&m, "bandwidth"), "5.0 GB/s");
+    assert_eq!(m.thread_ceiling_tenths(0, 1), 50);
 }
 
 #[test]

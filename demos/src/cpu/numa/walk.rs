@@ -34,8 +34,11 @@ impl Numa {
         let n = hops(self.config.sockets, from, node);
         let latency_ns = self.latency_ns(from, node);
         let gbs = self.path_gbs(from, node);
-        let latency_ps = u64::from(latency_ns) * 1000 / u64::from(self.config.in_flight);
-        let transfer_ps = LINE_BYTES * 1000 / u64::from(gbs);
+        // Little's law: k lines in flight hide all but 1/k of the latency.
+        // Whole picoseconds, rounded up, so rounding never lets a run beat
+        // the ceilings it is checked against.
+        let latency_ps = (u64::from(latency_ns) * 1000).div_ceil(u64::from(self.lines_in_flight()));
+        let transfer_ps = (LINE_BYTES * 1000).div_ceil(u64::from(gbs));
         self.elapsed_ps += latency_ps.max(transfer_ps);
         for link in route(self.config.sockets, from, node) {
             self.link_bytes[link] += LINE_BYTES;

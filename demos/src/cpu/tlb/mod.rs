@@ -2,9 +2,24 @@
 //! miss the hardware walks the 4-level page table (`paging.rs`), reading one
 //! 8-byte entry per level, and caches the translation.
 //!
-//! The TLB *is* the shared cache simulator (`cpu::cachesim`) with one level:
-//! sets = entries / ways, LRU, and a "line" of one page (4 KiB, or 2 MiB with
-//! huge pages), so a TLB entry is a line and the page number its tag and set.
+//! The TLB is the shared cache simulator (`cpu::cachesim`) with one level:
+//! a line is one page, so an entry holds one translation, its set is the
+//! page number modulo the number of sets, and LRU picks the victim.
+//!
+//! Page sizes: real first-level data TLBs keep 2 MiB translations in their
+//! own, smaller array. Skylake's L1 DTLB holds 64 entries for 4 KiB pages
+//! and 32 for 2 MiB pages, both 4-way (Intel 64 and IA-32 Architectures
+//! Optimization Reference Manual, 248966-045, Table 2-15, the Skylake TLB
+//! parameters; Skylake-SP has the same TLBs). This model keeps that ratio at a
+//! teaching size: 8 entries, 4-way, for 4 KiB pages and 4 entries, 4-way,
+//! for 2 MiB pages. A run maps all its memory with one page size, so one of
+//! the two is in use.
+//!
+//! Cost: a hit costs nothing beyond the load itself. The L1 data cache is
+//! virtually indexed and physically tagged (32 KiB, 8-way: each way is one
+//! 4 KiB page, so the set index lies in the page offset), so the TLB lookup
+//! runs alongside the cache lookup and its time is part of the load-to-use
+//! latency. A miss adds the walk: one memory read per level it reads.
 //!
 //! The optional page-walk cache models Intel's paging-structure caches (SDM
 //! Vol. 3A §4.10.3): small fully associative LRU caches of PML4, PDPT and PD
@@ -14,14 +29,18 @@
 //! translation itself, so only the PML4 and PDPT caches apply.
 //!
 //! Break it: `Loop` queues a loop over consecutive pages, three times round.
-//! Up to the TLB's reach the repeats hit; one page more and LRU evicts each
-//! page just before it comes back: the hit rate collapses to the first-round
-//! misses and nothing else.
+//! In each set, pages beyond its ways thrash: under LRU a cyclic loop over
+//! more pages than a set's ways evicts each of them before its turn comes
+//! round, so all of that set's loads miss, while a set with no more pages
+//! than ways hits from the second round on (`forecast.rs` computes both
+//! from the sets). Only a fully associative TLB loses every page as soon as
+//! the loop has one page more than its entries.
 //!
 //! Focus keys: `va` (the address split), `va-pml4` … `va-pt`, `va-offset` (its
 //! fields), `tlb`, `tlb-set-1`, `tlb-set-1-way-2`, `walk-pml4` … `walk-pt`
 //! (the tables of the walk), `pwc`, `pa`, `queue`.
 
+pub mod forecast;
 mod narrate;
 pub mod paging;
 mod report;
@@ -32,13 +51,19 @@ pub use paging::{Table, WalkStep, CR3, HUGE_PAGE, PAGE};
 
 use crate::cpu::cachesim::{Hierarchy, LevelSpec, Place, Policy};
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
+use crate::Bound;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-pub const MAX_ENTRIES: usize = 1024;
-pub const MAX_PWC_ENTRIES: usize = 64;
-pub const MAX_CYCLES: u32 = 10_000;
-pub const MAX_LOOP_PAGES: usize = 64;
+/// Entries of either TLB (a power of two of sets times the ways).
+pub const ENTRIES: Bound<usize> = Bound::new("number of TLB entries", "", 1, 1024);
+pub const MAX_ENTRIES: usize = ENTRIES.max;
+/// Entries in each paging-structure cache.
+pub const PWC_ENTRIES: Bound<usize> = Bound::new("size of a page-walk cache", " entries", 1, 64);
+/// Cycles of one page-table entry read.
+pub const READ_CYCLES: Bound<u32> = Bound::new("cost of a page-table read", " cycles", 0, 10_000);
+/// Pages of the break-it loop.
+pub const LOOP_PAGES: Bound<usize> = Bound::new("loop", " pages", 1, 64);
 pub const LOOP_ROUNDS: usize = 3;
 /// Where the break-it loop starts: a typical user-space address.
 pub const LOOP_BASE: u64 = 0x7f00_0000_0000;
@@ -47,13 +72,15 @@ pub const HISTORY: usize = 12;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TlbConfig {
+    /// The TLB for 4 KiB pages.
     pub entries: usize,
     pub ways: usize,
-    /// Cycles of a TLB lookup: about one, in parallel with the L1 access.
-    pub hit_cycles: u32,
+    /// The separate, smaller TLB for 2 MiB pages.
+    pub huge_entries: usize,
+    pub huge_ways: usize,
     /// Cycles of each page-table entry read during a walk. 25 makes a full
-    /// 4-level walk about 100 cycles, the original lab's figure; real walks
-    /// vary with where the entries sit in the data caches.
+    /// 4-level walk 100 cycles, the original lab's figure; real walks vary
+    /// with where the entries sit in the data caches.
     pub read_cycles: u32,
     pub pwc: bool,
     /// Entries in each of the three paging-structure caches (a teaching size).
@@ -66,13 +93,32 @@ impl Default for TlbConfig {
         TlbConfig {
             entries: 8,
             ways: 4,
-            hit_cycles: 1,
+            // Half the 4 KiB entries, both 4-way: Skylake's 32 against 64.
+            huge_entries: 4,
+            huge_ways: 4,
             read_cycles: 25,
             pwc: false,
             pwc_entries: 4,
             huge_pages: false,
         }
     }
+}
+
+/// Entries and ways of one TLB: they must make a power-of-two number of sets.
+fn check_geometry(what: &str, entries: usize, ways: usize) -> Result<(), String> {
+    ENTRIES.check(entries)?;
+    if ways == 0 || !entries.is_multiple_of(ways) {
+        return Err(format!(
+            "{ways} ways do not divide the {what} TLB's {entries} entries into whole sets."
+        ));
+    }
+    if !(entries / ways).is_power_of_two() {
+        return Err(format!(
+            "{entries} entries of {ways} ways make {} sets; the set count must be a power of two.",
+            entries / ways
+        ));
+    }
+    Ok(())
 }
 
 impl TlbConfig {
@@ -84,41 +130,36 @@ impl TlbConfig {
         }
     }
 
-    /// The TLB as a one-level cache: sets = entries / ways, one page a line.
+    /// Entries and ways of the TLB for the page size in use.
+    pub fn geometry(&self) -> (usize, usize) {
+        if self.huge_pages {
+            (self.huge_entries, self.huge_ways)
+        } else {
+            (self.entries, self.ways)
+        }
+    }
+
+    /// "4 KiB" or "2 MiB".
+    pub fn page_label(&self) -> &'static str {
+        if self.huge_pages {
+            "2 MiB"
+        } else {
+            "4 KiB"
+        }
+    }
+
+    /// The TLB in use as a one-level cache: sets = entries / ways, one page a line.
     pub fn tlb_spec(&self) -> LevelSpec {
-        let sets = (self.entries / self.ways.max(1)) as u64;
-        LevelSpec::new("TLB", sets, self.ways, self.page_bytes(), Policy::Lru)
+        let (entries, ways) = self.geometry();
+        let sets = (entries / ways.max(1)) as u64;
+        LevelSpec::new("TLB", sets, ways, self.page_bytes(), Policy::Lru)
     }
 
     pub fn validate(&self) -> Result<(), String> {
-        if !(1..=MAX_ENTRIES).contains(&self.entries) {
-            return Err(format!(
-                "The TLB has 1 to {MAX_ENTRIES} entries, not {}.",
-                self.entries
-            ));
-        }
-        if self.ways == 0 || !self.entries.is_multiple_of(self.ways) {
-            return Err(format!(
-                "{} ways do not divide {} entries into whole sets.",
-                self.ways, self.entries
-            ));
-        }
-        if !(self.entries / self.ways).is_power_of_two() {
-            return Err(format!(
-                "{} entries of {} ways make {} sets; the set count must be a power of two.",
-                self.entries,
-                self.ways,
-                self.entries / self.ways
-            ));
-        }
-        if !(1..=MAX_PWC_ENTRIES).contains(&self.pwc_entries) {
-            return Err(format!(
-                "Each page-walk cache has 1 to {MAX_PWC_ENTRIES} entries."
-            ));
-        }
-        if self.hit_cycles > MAX_CYCLES || self.read_cycles > MAX_CYCLES {
-            return Err(format!("Cycle costs are at most {MAX_CYCLES}."));
-        }
+        check_geometry("4 KiB", self.entries, self.ways)?;
+        check_geometry("2 MiB", self.huge_entries, self.huge_ways)?;
+        PWC_ENTRIES.check(self.pwc_entries)?;
+        READ_CYCLES.check(self.read_cycles)?;
         self.tlb_spec().check()
     }
 }
@@ -173,7 +214,13 @@ pub enum TlbAction {
     Loop(usize),
     /// Run the next queued access.
     Step,
+    /// The TLB for 4 KiB pages.
     SetTlb {
+        entries: usize,
+        ways: usize,
+    },
+    /// The TLB for 2 MiB pages.
+    SetHugeTlb {
         entries: usize,
         ways: usize,
     },
@@ -254,7 +301,8 @@ impl Tlb {
             pwc_hit: None,
             steps: Vec::new(),
             pa: paging::translate(va, huge),
-            cycles: u64::from(self.config.hit_cycles),
+            // A hit overlaps the L1 lookup: no cycles beyond the load's own.
+            cycles: 0,
         };
         if !tlb_hit {
             let from = if self.config.pwc {
@@ -299,11 +347,7 @@ impl Tlb {
     }
 
     fn queue_loop(&mut self, pages: usize) -> Outcome {
-        if !(1..=MAX_LOOP_PAGES).contains(&pages) {
-            return Err(Refusal::new(format!(
-                "The loop touches 1 to {MAX_LOOP_PAGES} pages, not {pages}."
-            )));
-        }
+        LOOP_PAGES.admit(pages)?;
         if !self.pending.is_empty() {
             return Err(Refusal::new(format!(
                 "A loop is already queued ({} loads left): step through it first.",
@@ -315,15 +359,11 @@ impl Tlb {
                 self.pending.push_back(LOOP_BASE + p * PAGE);
             }
         }
-        let reach = self.config.entries;
-        let verdict = if pages > reach && !self.config.huge_pages {
-            "more pages than entries, so some set gets more pages than ways and LRU evicts them before the loop returns"
-        } else {
-            "within the TLB's reach: after the first round every load should hit"
-        };
+        let f = forecast::LoopForecast::new(&self.config, pages);
         Ok(vec![Event::warn(format!(
-            "Queued {} loads: {pages} consecutive 4 KiB pages from {LOOP_BASE:#x}, {LOOP_ROUNDS} times round. The TLB has {reach} entries; that is {verdict}.",
-            self.pending.len()
+            "Queued {} loads: {pages} consecutive 4 KiB pages from {LOOP_BASE:#x}, {LOOP_ROUNDS} times round. {}",
+            self.pending.len(),
+            f.sentence()
         ))
         .at("queue")
         .at("tlb")])
@@ -384,9 +424,10 @@ impl Model for Tlb {
     }
 
     fn intro(&self) -> Event {
+        let (entries, ways) = self.config.geometry();
         Event::info(format!(
-            "An empty {}-entry, {}-way TLB; CR3 points at the PML4 table at {CR3:#x}. Load an address, or queue a loop over pages.",
-            self.config.entries, self.config.ways
+            "An empty {entries}-entry, {ways}-way TLB for {} pages; CR3 points at the PML4 table at {CR3:#x}. Load an address, or queue a loop over pages.",
+            self.config.page_label()
         ))
         .at("tlb")
     }
@@ -400,7 +441,19 @@ impl Model for Tlb {
             TlbAction::SetTlb { entries, ways } => self.reconfigure(
                 TlbConfig { entries, ways, ..c },
                 format!(
-                    "The TLB now has {entries} entries in {} set{} of {ways} ways.",
+                    "The TLB for 4 KiB pages now has {entries} entries in {} set{} of {ways} ways.",
+                    entries / ways.max(1),
+                    crate::text::plural(entries / ways.max(1))
+                ),
+            ),
+            TlbAction::SetHugeTlb { entries, ways } => self.reconfigure(
+                TlbConfig {
+                    huge_entries: entries,
+                    huge_ways: ways,
+                    ..c
+                },
+                format!(
+                    "The TLB for 2 MiB pages now has {entries} entries in {} set{} of {ways} ways.",
                     entries / ways.max(1),
                     crate::text::plural(entries / ways.max(1))
                 ),
@@ -416,7 +469,10 @@ impl Model for Tlb {
             TlbAction::SetHugePages(huge_pages) => self.reconfigure(
                 TlbConfig { huge_pages, ..c },
                 if huge_pages {
-                    "Memory is mapped with 2 MiB pages: the PD entry is the leaf and one TLB entry covers 512 small pages.".to_string()
+                    format!(
+                        "Memory is mapped with 2 MiB pages: the PD entry is the leaf, and the {}-entry TLB for 2 MiB pages holds the translations, each covering 512 small pages.",
+                        c.huge_entries
+                    )
                 } else {
                     "Memory is mapped with 4 KiB pages: every walk goes down to the page table.".to_string()
                 },
@@ -451,6 +507,6 @@ impl Model for Tlb {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: the second-level TLB, separate TLBs per page size, page faults (every page here is mapped), accessed and dirty bits, PCIDs and invalidation, 5-level paging, and the data caches that walk reads go through."
+        "Leaves out: the second-level TLB, 1 GiB pages and mixing page sizes in one run, page faults (every page here is mapped), accessed and dirty bits, PCIDs and invalidation, 5-level paging, and the data caches that walk reads go through."
     }
 }

@@ -24,12 +24,8 @@ pub fn translation(m: &Tlb, t: &Translation) -> Vec<Event> {
     if t.tlb_hit {
         events.push(
             Event::done(format!(
-                "TLB hit in set {} way {}: physical address {:#x} in {} cycle{}, no walk.",
-                t.tlb_set,
-                t.tlb_way,
-                t.pa,
-                t.cycles,
-                crate::text::plural(t.cycles as usize)
+                "TLB hit in set {} way {}: physical address {:#x}, no walk. The lookup ran alongside the L1 cache's, so it adds no cycles.",
+                t.tlb_set, t.tlb_way, t.pa
             ))
             .at(key)
             .at("pa"),

@@ -22,12 +22,13 @@ fn a_miss_walks_four_levels_and_the_repeat_hits() {
     let tables: Vec<Table> = t.steps.iter().map(|s| s.table).collect();
     assert_eq!(tables, Table::ALL);
     assert_eq!(t.steps[0].entry_addr, CR3 + 8 * 254);
-    assert_eq!(t.cycles, 1 + 4 * 25);
+    assert_eq!(t.cycles, 4 * 25);
     assert_eq!(t.pa, (1 << 48) + (va >> 12) * PAGE + 0x234);
     m.apply(&TlbAction::Access(va + 0x100)).unwrap();
     let t = m.last().unwrap();
     assert!(t.tlb_hit && t.steps.is_empty());
-    assert_eq!(t.cycles, 1);
+    // The hit overlaps the L1 lookup: no cycles of its own.
+    assert_eq!(t.cycles, 0);
 }
 
 /// Eight consecutive pages fit an 8-entry, 4-way TLB (four per set): only the
@@ -96,7 +97,7 @@ fn page_walk_cache_skips_the_upper_levels() {
     assert_eq!(t.pwc_hit, Some(Table::Pd));
     assert_eq!(t.steps.len(), 1);
     assert_eq!(t.steps[0].table, Table::Pt);
-    assert_eq!(t.cycles, 1 + 25);
+    assert_eq!(t.cycles, 25);
     // A page in another 2 MiB region of the same 1 GiB: the PDPT entry is cached.
     m.apply(&TlbAction::Access(0x80_0000)).unwrap();
     let t = m.last().unwrap();
@@ -134,4 +135,100 @@ fn impossible_actions_are_refused_and_change_nothing() {
     }
     // The upper canonical half is accepted.
     assert!(m.apply(&TlbAction::Access(0xffff_8000_0000_0000)).is_ok());
+}
+
+/// The lecturer's case: 9 pages × 3 rounds on the default 8-entry 4-way
+/// TLB. Set 0 gets pages 0, 2, 4, 6, 8 (five for four ways) and thrashes;
+/// set 1 keeps 1, 3, 5, 7, which hit in rounds 2 and 3: 8 hits of 27, not
+/// the "every page evicted just before its turn" of a fully associative TLB.
+#[test]
+fn one_page_over_the_entries_thrashes_only_the_overfull_set() {
+    let mut m = fresh();
+    let events = m.apply(&TlbAction::Loop(9)).unwrap();
+    let text = &events[0].text;
+    assert!(
+        text.contains("Set 0 gets 5 pages, but a set holds 4 ways"),
+        "{text}"
+    );
+    assert!(text.contains("The other set keeps its pages"), "{text}");
+    assert!(
+        text.contains("rounds 2 and 3 should hit 8 of their 18 loads"),
+        "{text}"
+    );
+    run_queue(&mut m);
+    assert_eq!((m.counters.hits, m.counters.misses), (8, 19));
+    let why = m.why().join("\n");
+    assert!(
+        why.contains("only set 0 with 5 pages over 4 ways thrashes"),
+        "{why}"
+    );
+    assert!(why.contains("still hit 8 of 18 loads"), "{why}");
+    assert!(!why.contains("just before its turn"), "{why}");
+}
+
+/// The forecast matches the simulator for every loop length and geometry
+/// (cold TLB, rounds 2 and 3).
+#[test]
+fn the_loop_forecast_matches_the_simulated_later_rounds() {
+    for (entries, ways, huge) in [
+        (8, 4, false),
+        (8, 8, false),
+        (8, 1, false),
+        (16, 4, false),
+        (4, 4, true),
+    ] {
+        for pages in 1..=LOOP_PAGES.max {
+            let config = TlbConfig {
+                entries,
+                ways,
+                huge_pages: huge,
+                ..TlbConfig::default()
+            };
+            let f = forecast::LoopForecast::new(&config, pages);
+            let mut m = Tlb::new(&config);
+            m.apply(&TlbAction::Loop(pages)).unwrap();
+            for _ in 0..pages {
+                m.apply(&TlbAction::Step).unwrap();
+            }
+            let first = m.counters.hits;
+            run_queue(&mut m);
+            assert_eq!(
+                (m.counters.hits - first) as usize,
+                f.later_hits(),
+                "{entries}/{ways} huge={huge}, {pages} pages"
+            );
+        }
+    }
+}
+
+/// 2 MiB translations live in their own, smaller TLB (4 entries, one set of
+/// 4 ways by default): five 2 MiB pages in turn thrash it, where the 4 KiB
+/// TLB's 8 entries would have kept them.
+#[test]
+fn huge_pages_use_their_own_smaller_tlb() {
+    let mut m = Tlb::new(&TlbConfig {
+        huge_pages: true,
+        ..TlbConfig::default()
+    });
+    assert_eq!(m.config.geometry(), (4, 4));
+    for _ in 0..2 {
+        for p in 0..5u64 {
+            m.apply(&TlbAction::Access(p * HUGE_PAGE)).unwrap();
+        }
+    }
+    assert_eq!((m.counters.hits, m.counters.misses), (0, 10));
+    m.apply(&TlbAction::SetHugeTlb {
+        entries: 8,
+        ways: 8,
+    })
+    .unwrap();
+    assert_eq!((m.counters.hits, m.counters.misses), (5, 5));
+    let why = m.why().join("\n");
+    assert!(why.contains("(8 against 8 here), yet these 8 reach 16 MiB, where the 8 entries for 4 KiB pages reach 32 KiB"), "{why}");
+    assert!(Tlb::validate(&TlbConfig {
+        huge_entries: 6,
+        huge_ways: 4,
+        ..TlbConfig::default()
+    })
+    .is_err_and(|e| e.contains("2 MiB TLB")));
 }
