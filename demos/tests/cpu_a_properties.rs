@@ -160,7 +160,9 @@ proptest! {
     fn tlb_agrees_with_cachesim_as_a_tlb(config in tlb_config(), vas in prop::collection::vec(virtual_address(), 1..200)) {
         let mut m = Tlb::new(&config);
         let line = if config.huge_pages { 2 << 20 } else { PAGE };
-        let spec = LevelSpec::new("TLB", (config.entries / config.ways) as u64, config.ways, line, Policy::Lru);
+        // The TLB of the page size in use: 2 MiB pages have their own.
+        let (entries, ways) = config.geometry();
+        let spec = LevelSpec::new("TLB", (entries / ways) as u64, ways, line, Policy::Lru);
         let mut sim = Hierarchy::new(vec![spec], 0).unwrap();
         for va in vas.into_iter().filter(|&va| paging::canonical(va)) {
             m.apply(&TlbAction::Access(va)).unwrap();
