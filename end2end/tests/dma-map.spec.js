@@ -40,6 +40,10 @@ test('recycling keeps pages mapped: no unmap, no invalidation, and the IOTLB hit
   await dm.expectState('slot-0', 'mapped');
   await expect(page.getByTestId('buffers-note')).toContainText('Recycling: pages stay mapped');
   await expect(page.getByTestId('why')).toContainText('mapping per frame would have cost 1 more of each, and 1 IOTLB invalidation');
+  // One step back, the frame is still in its page: releasing that page for
+  // good is what unmaps it, and only then does strict mode invalidate.
+  await dm.back();
+  await dm.expectFigure('recycled', 0);
   await dm.unmap();
   await expect(dm.latest).toContainText('The page leaves the pool for good');
   await dm.expectFigure('invalidations', 1);
