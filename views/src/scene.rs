@@ -447,6 +447,14 @@ impl Cell {
 }
 
 impl Table {
+    /// The cell carrying test hook `key`, in any row.
+    pub fn cell(&self, key: &str) -> Option<&Cell> {
+        self.rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .find(|c| c.key.as_deref() == Some(key))
+    }
+
     pub fn new(key: impl Into<String>, caption: impl Into<String>, columns: &[&str]) -> Self {
         Table {
             key: key.into(),

@@ -721,16 +721,8 @@ mod tests {
             scene.find("link-0").unwrap().state.as_deref(),
             Some("0.0 %")
         );
-        let cell = |k: &str| {
-            let t = scene.table_named("numa-paths").unwrap();
-            t.rows
-                .iter()
-                .flat_map(|r| &r.cells)
-                .find(|c| c.key.as_deref() == Some(k))
-                .unwrap()
-                .text
-                .clone()
-        };
+        let t = scene.table_named("numa-paths").unwrap();
+        let cell = |k: &str| t.cell(k).unwrap().text.clone();
         assert_eq!(cell("path-0-0"), "90 ns · 104 GB/s · 10");
         assert_eq!(cell("path-0-1"), "144 ns · 34 GB/s · 16");
     }
@@ -803,15 +795,7 @@ mod tests {
         assert_eq!(fig("in-flight"), "10 of 64 (fill buffers)");
         let scene = crate::build(&m, &()).0;
         let t = scene.table_named("numa-core").unwrap();
-        let cell = |k: &str| {
-            t.rows
-                .iter()
-                .flat_map(|r| &r.cells)
-                .find(|c| c.key.as_deref() == Some(k))
-                .unwrap()
-                .text
-                .clone()
-        };
+        let cell = |k: &str| t.cell(k).unwrap().text.clone();
         assert_eq!(cell("core-in-flight"), "10 of 64 offered: 10 fill buffers");
         assert_eq!(cell("core-local"), "10 × 64 B / 90 ns = 7.1 GB/s");
         assert_eq!(cell("core-far"), "at most 4.4 GB/s");

@@ -412,11 +412,7 @@ mod tests {
             Some("sent")
         );
         let table = scene.table_named("ct-counts").unwrap();
-        let cut_off = table.rows[1]
-            .cells
-            .iter()
-            .find(|c| c.key.as_deref() == Some("ct-count-ct-cut-off"))
-            .unwrap();
+        let cut_off = table.cell("ct-count-ct-cut-off").unwrap();
         assert_ne!(cut_off.text, "0");
     }
 }

@@ -746,11 +746,7 @@ mod tests {
         m.apply(&RdmaAction::SocketSend(MSG_BYTES)).unwrap();
         let scene = crate::build(&m, &RdmaLook::default()).0;
         let t = scene.table_named("contrast").unwrap();
-        let syscalls = t.rows[1]
-            .cells
-            .iter()
-            .find(|c| c.key.as_deref() == Some("sock-syscalls"))
-            .unwrap();
+        let syscalls = t.cell("sock-syscalls").unwrap();
         assert_eq!(syscalls.text, "1");
     }
 

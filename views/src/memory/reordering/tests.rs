@@ -17,11 +17,7 @@ fn scene(r: &Reordering) -> Scene {
 }
 
 fn cell<'a>(t: &'a Table, key: &str) -> &'a str {
-    t.rows
-        .iter()
-        .flat_map(|r| &r.cells)
-        .find(|c| c.key.as_deref() == Some(key))
-        .map_or("", |c| c.text.as_str())
+    t.cell(key).map_or("", |c| c.text.as_str())
 }
 
 #[test]
