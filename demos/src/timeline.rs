@@ -16,10 +16,10 @@ use std::collections::VecDeque;
 pub const RECENT_KEPT: usize = 64;
 /// How many older states are kept as checkpoints for replay.
 pub const CHECKPOINTS_KEPT: usize = 64;
-/// The narration log keeps at least this many of its newest lines (the
-/// page shows fewer); it is trimmed back to this when it holds twice as
+/// The narration log keeps at least this many of its newest lines, the
+/// ones the page lists; it is trimmed back to this when it holds twice as
 /// many, so trimming is rare and the log's memory bounded.
-pub const NARRATION_KEPT: usize = 1_000;
+pub const NARRATION_KEPT: usize = 200;
 
 /// One line of the narration log: the step it belongs to and what it says.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,11 +5,12 @@
 // budget ≤ 16 MiB at the end, and flat over the second half (at most one
 // 64 KiB page more at the end than at the half, for a late allocator
 // rounding).
-// Usage: node bench/soak.mjs [minutes] [only]   (serves ../dist itself)
+// Usage: node bench/soak.mjs [minutes] [only]   (serves ../dist itself; `only`
+// keeps the demos whose path contains one of its comma-separated parts)
 import { launch, serve } from './load.mjs';
 
 const minutes = Number(process.argv[2] ?? 10);
-const only = process.argv[3] ?? '';
+const only = (process.argv[3] ?? '').split(',');
 const port = 4197;
 const BUDGET = 16 * 1024 * 1024;
 const PAGE = 64 * 1024;
@@ -23,34 +24,45 @@ const home = await browser.newPage();
 await home.goto(`${base}/`);
 await home.locator('.card a').first().waitFor();
 const paths = (await home.locator('.card a').evaluateAll((as) => as.map((a) => new URL(a.href).pathname)))
-  .filter((p) => p.includes(only));
+  .filter((p) => only.some((part) => p.includes(part)));
 await home.close();
 
-// The wasm memory, read through the DevTools protocol (every
-// WebAssembly.Memory the page holds), so the product needs no test hook.
-async function wasmBytes(cdp) {
-  const { result: proto } = await cdp.send('Runtime.evaluate', { expression: 'WebAssembly.Memory.prototype' });
-  const { objects } = await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.objectId });
-  const { result } = await cdp.send('Runtime.callFunctionOn', {
-    objectId: objects.objectId,
-    functionDeclaration: 'function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }',
-    returnByValue: true,
-  });
-  await cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'soak' }).catch(() => {});
-  return result.value;
-}
+// Every wasm memory the page's modules export, recorded as they are
+// instantiated (an init script wraps the constructors), so the product needs
+// no test hook.
+const recordMemories = () => {
+  const memories = new Set();
+  window.__wasmBytes = () => [...memories].reduce((n, m) => n + m.buffer.byteLength, 0);
+  const keep = (instance) => {
+    for (const value of Object.values(instance.exports)) {
+      if (value instanceof WebAssembly.Memory) memories.add(value);
+    }
+    return instance;
+  };
+  const Instance = WebAssembly.Instance;
+  WebAssembly.Instance = new Proxy(Instance, { construct: (T, args) => keep(new T(...args)) });
+  for (const name of ['instantiate', 'instantiateStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = (...args) => original(...args).then((r) => {
+      keep(r instanceof Instance ? r : r.instance);
+      return r;
+    });
+  }
+};
+
+const wasmBytes = (page) => page.evaluate(() => window.__wasmBytes());
 
 async function open(path) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  await page.addInitScript(recordMemories);
   await page.goto(`${base}${path}`);
   await page.getByTestId('step').waitFor();
   const speed = page.getByTestId('speed');
   const values = await speed.locator('option').evaluateAll((os) => os.map((o) => o.value));
   await speed.selectOption(values[values.length - 1]);
   await page.getByTestId('play').click();
-  const cdp = await context.newCDPSession(page);
-  return { path, page, cdp, samples: [await wasmBytes(cdp)] };
+  return { path, page, samples: [await wasmBytes(page)] };
 }
 
 const demos = [];
@@ -60,7 +72,7 @@ console.log(`soak: ${demos.length} demos playing at the top speed for ${minutes}
 const rounds = Math.max(2, Math.round((minutes * 60_000) / SAMPLE_MS));
 for (let r = 0; r < rounds; r += 1) {
   await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
-  for (const d of demos) d.samples.push(await wasmBytes(d.cdp));
+  for (const d of demos) d.samples.push(await wasmBytes(d.page));
 }
 
 const mib = (b) => (b / 1024 / 1024).toFixed(1);

@@ -254,7 +254,7 @@ fn narration(lines: &[NarrationLine]) -> El {
         .iter()
         .rev()
         .skip(1)
-        .take(200)
+        .take(demos::timeline::NARRATION_KEPT)
         .enumerate()
         .map(|(i, line)| {
             let (class, _) = tone_word(line.tone);
