@@ -26,7 +26,11 @@ use serde::{Deserialize, Serialize};
 pub const RING: Bound<usize> = Bound::new("ring size", " descriptors", 4, 64);
 pub const BUDGET: Bound<usize> = Bound::new("poll budget", " packets", 1, 64);
 pub const BURST: Bound<usize> = Bound::new("burst size", " packets", 1, 64);
-/// `napi_defer_hard_irqs` as offered here (the sysctl takes up to 2^31 - 1).
+/// `napi_defer_hard_irqs` as offered here. Not a sysctl: a per-device sysfs
+/// file, `/sys/class/net/<dev>/napi_defer_hard_irqs` (commit 6f8b12d661d0,
+/// Linux 5.7, beside `gro_flush_timeout`), and since Linux 6.13 also per NAPI
+/// instance through the netdev netlink family's `napi-set`; it takes up to
+/// 2^31 - 1.
 pub const DEFER: Bound<u32> = Bound::new("napi_defer_hard_irqs setting", " empty polls", 0, 10);
 /// `gro_flush_timeout` as offered here, in microseconds.
 pub const TIMEOUT_US: Bound<u32> = Bound::new("gro_flush_timeout setting", " µs", 0, 1_000);

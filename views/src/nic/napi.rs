@@ -270,7 +270,7 @@ impl View for Napi {
                 }),
             ),
             Control::group(
-                "IRQ deferral (restarts)",
+                "IRQ deferral: the device's sysfs files (restarts)",
                 vec![
                     Control::slider(
                         "defer",
@@ -324,6 +324,20 @@ mod tests {
             .filter(|c| c.has_class("done"))
             .count();
         assert_eq!(full, 6);
+    }
+
+    #[test]
+    fn the_deferral_knobs_are_named_as_the_devices_sysfs_files_not_sysctls() {
+        let (_, controls, _) = crate::build(&Napi::new(&NapiConfig::default()), &());
+        let groups: Vec<&str> = controls
+            .iter()
+            .filter_map(|c| match c {
+                crate::Control::Group(g) => Some(g.label.as_str()),
+                _ => None,
+            })
+            .collect();
+        let deferral = groups.iter().find(|l| l.contains("IRQ deferral")).unwrap();
+        assert!(deferral.contains("sysfs") && !deferral.contains("sysctl"));
     }
 
     #[test]
