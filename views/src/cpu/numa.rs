@@ -479,7 +479,7 @@ fn core(m: &Numa) -> Table {
     for (key, what, value) in rows {
         // The value cell carries the key a test reads; the row its own.
         t.row(
-            &format!("{key}-row"),
+            format!("{key}-row"),
             vec![Cell::text(what), Cell::mono(value).key(key)],
         );
     }
