@@ -15,7 +15,7 @@ test('the kernel path adds up, and kernel bypass takes three stages away', async
   await send.expectFigure('stages', '8 of 10');
   await expect(send.row('fetch')).toContainText('300 ns · 26.8 %');
   // send() runs the driver in the caller's context: no softirq on the path.
-  await expect(send.offLabel('net-tx')).toHaveText('only with qdisc contention or driver queue stopped');
+  await expect(send.offLabel('net-tx')).toHaveText('only with qdisc contention or TX queue stopped');
   await send.bypass();
   await send.expectFigure('total', '730 ns');
   await send.expectFigure('saving', '390 ns (34.8 %)');

@@ -170,7 +170,7 @@ pub static TECHNIQUES: &[TechDef] = &[
     },
     TechDef {
         key: "stopped",
-        name: "driver queue stopped",
+        name: "TX queue stopped",
         requires: 0,
         requires_why: "",
         excludes: TX_PUSH_BIT,
@@ -395,7 +395,7 @@ mod tests {
         let mut m = model();
         assert_eq!(
             m.pipe.off_reason(&SPEC, NET_TX).as_deref(),
-            Some("only with qdisc contention or driver queue stopped")
+            Some("only with qdisc contention or TX queue stopped")
         );
         use_(&mut m, STOPPED, true).unwrap();
         assert!(m.pipe.is_active(&SPEC, NET_TX));

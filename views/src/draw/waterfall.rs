@@ -13,7 +13,7 @@ const ROW_H: f32 = 44.0;
 const TOP: f32 = 44.0;
 const NAME_W: f32 = 330.0;
 const TRACK_X: f32 = 344.0;
-const TRACK_W: f32 = 380.0;
+const TRACK_W: f32 = 300.0;
 const FIGS_X: f32 = 960.0;
 
 fn walk_word(walk: RowWalk) -> (&'static str, &'static str) {

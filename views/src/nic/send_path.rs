@@ -52,7 +52,7 @@ impl View for SendPath {
         ];
         let conditions = vec![
             toggle("use-contended", "qdisc busy on another CPU", CONTENDED),
-            toggle("use-stopped", "driver queue stopped (TX ring full or BQL limit)", STOPPED),
+            toggle("use-stopped", "TX queue stopped (TX ring full or BQL limit)", STOPPED),
             Control::note("Otherwise send() runs the driver in the caller's own context: no softirq. Contended, the packet waits for the qdisc's owner or NET_TX; with the queue stopped, a TX completion wakes it and NET_TX sends it."),
         ];
         // Refused (and drawn so, with the reason) while a packet waits at the start.
@@ -109,7 +109,7 @@ mod tests {
         let scene = crate::build(&m, &0).0;
         assert_eq!(
             scene.find("off-net-tx").unwrap().text_content(),
-            Some("only with qdisc contention or driver queue stopped")
+            Some("only with qdisc contention or TX queue stopped")
         );
         m.apply(&StageAction::Use {
             technique: CONTENDED,
