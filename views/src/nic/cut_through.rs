@@ -100,7 +100,9 @@ fn timeline(m: &CutThrough, axis: Axis, y: f32, plan: &Plan, name: &str, key: &s
     let cell = ((RIGHT - LEFT) / plan.chunks as f32).min(36.0);
     let strip_y = y + 2.0 * (LANE + 6.0) + 16.0;
     let mut shapes = vec![
-        heading("heading", y - 8.0, name.to_string()),
+        // A line above the markers' labels ("first bit …"), which start
+        // where the frame does and would run into a long heading.
+        heading("heading", y - 24.0, name.to_string()),
         axis.lane("pcie", y, LANE, "PCIe → NIC", &pcie_bars(m, plan), now),
         axis.lane(
             &format!("{key}-wire"),
