@@ -34,11 +34,8 @@
 //!   packets arrive or not, so its CPU per packet is one core-second divided
 //!   by the packet rate, plus any interrupt that still fires.
 //!
-//! - How an interrupt is counted, here and in the coalescing demo (one rule,
-//!   [`Interrupt`]): MSI-X delivery is a posted memory write on its way to
-//!   the core's interrupt controller (PCIe Base Specification §6.1.4). The
-//!   packet waits for it, but no core runs while it travels, so it is
-//!   latency and not CPU time. The hard-IRQ handler is both.
+//! - How an interrupt is counted, here and in the coalescing demo: one rule,
+//!   [`Interrupt`] in `nic/interrupt.rs`.
 //!
 //! Default costs: the three stages busy polling takes off the path (MSI-X
 //! delivery 500 ns, hard IRQ 1,000 ns, wakeup 4,000 ns) sum to 5.5 µs. That
@@ -48,6 +45,7 @@
 //! trip, two receives each, so roughly 6 µs saved per receive). The split
 //! between the three, and the other stages, are this model's assumptions.
 
+pub use super::interrupt::{Interrupt, NAPI_POLL_NS};
 use super::stages::{Pipeline, Spec, StageAction, StageDef, TechDef};
 use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
@@ -62,46 +60,6 @@ const PMD_BIT: u8 = 1 << PMD;
 /// Stage indices the CPU accounting needs.
 pub const MSIX: usize = 1;
 pub const IRQ: usize = 2;
-/// The driver's NAPI poll, GRO and the IP/UDP stack, per packet (the
-/// coalescing demo's poll costs the same).
-pub const NAPI_POLL_NS: u32 = 1_500;
-
-/// One device interrupt, counted by one rule in this demo and in the
-/// coalescing demo (see the module notes): what a packet waits for, and
-/// what a core spends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Interrupt {
-    /// The MSI-X message's trip to the core.
-    pub delivery_ns: u32,
-    /// The hard-IRQ handler, up to `napi_schedule()`.
-    pub handler_ns: u32,
-}
-
-impl Interrupt {
-    /// The default costs (this model's assumptions, see the module notes).
-    pub const DEFAULT: Interrupt = Interrupt {
-        delivery_ns: 500,
-        handler_ns: 1_000,
-    };
-    /// Whether a core spends the delivery: no, it is a memory write in flight.
-    pub const DELIVERY_IS_CPU: bool = false;
-
-    /// From the device's MSI-X write to the end of the handler.
-    pub const fn delay_ns(self) -> u64 {
-        self.delivery_ns as u64 + self.handler_ns as u64
-    }
-
-    /// What a core spends on it.
-    pub const fn cpu_ns(self) -> u64 {
-        let delivery = if Self::DELIVERY_IS_CPU {
-            self.delivery_ns as u64
-        } else {
-            0
-        };
-        delivery + self.handler_ns as u64
-    }
-}
-
 /// A core-second, in nanoseconds.
 const CORE_NS: u64 = 1_000_000_000;
 

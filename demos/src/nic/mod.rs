@@ -5,6 +5,7 @@ pub mod coalescing;
 pub mod cut_through;
 pub mod descriptor_ring;
 pub mod dma_map;
+pub mod interrupt;
 pub mod iommu;
 pub mod mmio;
 pub mod napi;

@@ -43,7 +43,7 @@ pub use sim::{IrqRecord, Summary};
 
 use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::nic::busy_poll::{Interrupt, NAPI_POLL_NS};
+use crate::nic::interrupt::{Interrupt, NAPI_POLL_NS};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
