@@ -1,18 +1,18 @@
 //! The app: one container, `#app-root`, showing what the address names (the
-//! catalogue, a demo, or "no such page") as elements drawn in one go, and
-//! shown anew when the learner follows a link inside the site or goes back.
+//! catalogue, a demo, or "no such page"), shown anew when the learner follows
+//! a link inside the site or goes back. The location is a signal; the small
+//! router in `router.rs` sets it (leptos_router measured too heavy: see
+//! ARCHITECTURE.md).
 
 use crate::catalogue::{find, section, Demo};
 use crate::platform::{base_path, install_scene_styles, mark, set_reset_link, set_title};
-use crate::render::patch::Patcher;
 use crate::router::{self, Location};
-use crate::shell::demo_page::DemoPage;
+use crate::shell::demo_page::demo_page;
 use crate::shell::frame::{embed, frame};
 use crate::shell::home::{self, home};
 use crate::shell::not_found::{self, not_found};
-use std::cell::RefCell;
-use views::element::El;
-use web_sys::Element;
+use leptos::html;
+use leptos::prelude::*;
 
 /// What an address names.
 pub enum Route {
@@ -44,9 +44,7 @@ impl Route {
             _ => Route::NotFound,
         }
     }
-}
 
-impl Route {
     /// The page's own address below `base`, from the parsed route: the
     /// defaults of a demo (no link, no embed), else the catalogue.
     pub fn href(&self, base: &str) -> String {
@@ -55,92 +53,62 @@ impl Route {
             Route::Home | Route::NotFound => format!("{base}/"),
         }
     }
-}
 
-/// The container every demo page runs in.
-fn demo_root() -> El {
-    El::html("div", "demo-root").attr("class", "demo-root")
-}
-
-/// The page for `route`: its title and its elements.
-pub fn page(route: &Route, base: &str) -> (String, Vec<El>) {
-    match route {
-        Route::Home => (home::TITLE.into(), frame(base, home(base))),
-        Route::NotFound => (not_found::TITLE.into(), frame(base, not_found(base))),
-        Route::Demo {
-            demo, embed: true, ..
-        } => (demo_title(demo), embed(demo_root())),
-        Route::Demo { demo, .. } => (demo_title(demo), frame(base, demo_root())),
-    }
-}
-
-fn demo_title(demo: &Demo) -> String {
-    let section_title = section(demo.section).map_or("", |s| s.title);
-    format!("{} · {section_title} · Stack Lab", demo.title)
-}
-
-struct App {
-    root: Element,
-    /// The demo on the page, if one is: dropping it stops it.
-    demo: Option<DemoPage>,
-}
-
-impl App {
-    fn show(&mut self, here: &Location) {
-        self.demo = None;
-        let route = Route::of(here);
-        let base = base_path();
-        let (title, elements) = page(&route, &base);
-        set_title(&title);
-        set_reset_link(&route.href(&base));
-        // The one renderer, fresh for each page: its first render is one parse.
-        Patcher::new(self.root.clone()).patch(elements);
-        if let Route::Demo {
-            demo,
-            embed,
-            link,
-            panic,
-        } = route
-        {
-            if let Ok(Some(container)) = self.root.query_selector(".demo-root") {
-                self.demo = Some(DemoPage::start(container, demo, embed, link));
-            }
-            if panic {
-                // After this task, as a bug in a running demo would.
-                wasm_bindgen_futures::spawn_local(async {
-                    panic!("deliberate panic requested with ?debug=panic")
-                });
+    /// The page's title.
+    pub fn title(&self) -> String {
+        match self {
+            Route::Home => home::TITLE.into(),
+            Route::NotFound => not_found::TITLE.into(),
+            Route::Demo { demo, .. } => {
+                let section_title = section(demo.section).map_or("", |s| s.title);
+                format!("{} · {section_title} · Stack Lab", demo.title)
             }
         }
     }
 }
 
-thread_local! {
-    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+/// The page a route names, under the site's base path `base`.
+fn page(route: Route, base: &str) -> AnyView {
+    match route {
+        Route::Home => frame(base, home(base).into_any()).into_any(),
+        Route::NotFound => frame(base, not_found(base).into_any()).into_any(),
+        Route::Demo {
+            demo,
+            embed: embedded,
+            link,
+            panic,
+        } => {
+            if panic {
+                // After this task, as a bug in a running demo would.
+                leptos::task::spawn_local(async {
+                    panic!("deliberate panic requested with ?debug=panic")
+                });
+            }
+            let content = demo_page(demo, embedded, link).into_any();
+            if embedded {
+                embed(content).into_any()
+            } else {
+                frame(base, content).into_any()
+            }
+        }
+    }
 }
 
-/// Shows the page the address names, then follows the learner's navigation.
-pub fn start() {
+/// The whole app: the page the address names, then whatever the learner
+/// navigates to.
+#[component]
+pub fn App() -> impl IntoView {
     mark("stack-lab:app-start");
     install_scene_styles();
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let (Ok(root), Some(body)) = (doc.create_element("div"), doc.body()) else {
-        return;
-    };
-    root.set_id("app-root");
-    let _ = body.append_child(&root);
-    let show = |here: Location| {
-        APP.with(|app| {
-            if let Some(app) = app.borrow_mut().as_mut() {
-                app.show(&here);
-            }
-        })
-    };
-    APP.with(|app| *app.borrow_mut() = Some(App { root, demo: None }));
-    show(router::current());
-    router::listen(show);
+    let here = RwSignal::new(router::current());
+    router::listen(move |location| here.set(location));
+    let base = base_path();
+    html::div().id("app-root").child(move || {
+        let route = Route::of(&here.get());
+        set_title(&route.title());
+        set_reset_link(&route.href(&base));
+        page(route, &base)
+    })
 }
 
 #[cfg(test)]
@@ -189,16 +157,9 @@ mod tests {
     }
 
     #[test]
-    fn an_embedded_demo_has_no_site_chrome_and_a_framed_one_does() {
-        let embedded = Route::of(&at("/cpu/tlb", &[("embed", "1")]));
-        let (title, els) = page(&embedded, "");
-        assert!(title.starts_with("TLB"), "{title}");
-        assert_eq!(els.len(), 1);
-        assert_eq!(els[0].get("data-testid"), Some("embed"));
-        let (_, framed) = page(&Route::of(&at("/cpu/tlb", &[])), "");
-        assert!(framed.iter().any(|e| e.tag == "header"));
-        assert!(framed
-            .iter()
-            .any(|e| e.walk().iter().any(|d| d.get("class") == Some("demo-root"))));
+    fn a_demo_is_titled_with_its_section() {
+        let title = Route::of(&at("/cpu/tlb", &[("embed", "1")])).title();
+        assert!(title.starts_with("TLB") && title.ends_with("· Stack Lab"), "{title}");
+        assert_eq!(Route::of(&at("/x", &[])).title(), not_found::TITLE);
     }
 }

@@ -1,8 +1,6 @@
-//! Stack Lab's front-end: the shell (catalogue, routes, embed mode, share
-//! links, keyboard) and the one renderer that draws every page: the
-//! catalogue, the site frame, and any demo's picture and controls, all
-//! element trees. No UI framework runs in the page (see ARCHITECTURE.md for
-//! the start-up measurement behind that).
+//! Stack Lab's front-end, a Leptos app: the shell (catalogue, routes, embed
+//! mode, share links, keyboard), one `Scene` component that draws every
+//! demo's picture and one `Controls` component that draws its controls.
 //!
 //! Architecture invariant: a demo's picture is data. Every demo's scene and
 //! controls come from the `views` crate as plain data; this crate draws them
@@ -10,8 +8,10 @@
 
 mod allocator;
 pub mod app;
+mod bind;
 pub mod catalogue;
+pub mod controls;
 pub mod platform;
-pub mod render;
 pub mod router;
+pub mod scene;
 pub mod shell;

@@ -1,6 +1,6 @@
-//! Entry point: install the crash panel, then start the app. Nothing else.
+//! Entry point: install the crash panel, then mount the app. Nothing else.
 
 fn main() {
     stack_lab::platform::install_panic_panel();
-    stack_lab::app::start();
+    leptos::mount::mount_to_body(stack_lab::app::App);
 }

@@ -1,428 +1,174 @@
-//! A demo page, for any demo. Its state is one [`Page`]; every change goes
-//! through one function that changes it and then redraws it, at once; the
-//! one renderer patches the element tree from `views::page` into the page's
-//! container. The demo's code arrives first (each demo is a wasm module of
-//! its own); meanwhile the same renderer draws "loading", or what failed and
-//! a Try again button.
+//! A demo page, for any demo. The demo's code arrives first (each demo is a
+//! wasm module of its own): meanwhile the page says "Loading…", or what
+//! failed with a Try again button. Then the running page: the picture (the
+//! one `Scene` component), the controls (the one `Controls` component) and
+//! the chrome around them, all reading the [`Page`]'s signals.
 
-use crate::catalogue::Demo;
-use crate::platform::{copy_to_clipboard, download, mark, page_url};
-use crate::render::events::{self, Sent};
-use crate::render::patch::Patcher;
+use crate::catalogue::{Demo, Opened};
+use crate::controls::controls;
+use crate::platform::mark;
+use crate::scene::scene;
+use crate::shell::chrome::{control_bar, explain, narration, share, shortcuts, status_line};
 use crate::shell::keyboard;
-use gloo_timers::callback::{Interval, Timeout};
-use std::cell::RefCell;
-use std::rc::{Rc, Weak};
-use views::element::El;
-use views::export::{export, file_name};
-use views::page::arrival;
-use views::page::chrome::{page, speed_value, Chrome, SPEEDS};
-use views::{Frame, LiveDemo};
-use wasm_bindgen::prelude::Closure;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, Event, EventTarget};
+use crate::shell::page::{Act, Page};
+use leptos::prelude::*;
+use leptos::{ev, html};
+use std::time::Duration;
+use views::control::Input;
+use views::page::chrome::{failed, fetching};
 
-/// Where the demo's code is: being fetched, failed to arrive, or running.
+/// Where the demo's code is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Arrival {
+    /// Being fetched (for less than a task so far: nothing is shown).
     Fetching,
+    /// Still being fetched: "Loading…".
+    Slow,
     Failed,
-    Running(Box<Running>),
+    Running,
 }
 
-/// The page's own state around the running demo.
-struct Running {
-    notice: Option<String>,
-    live: Box<dyn LiveDemo>,
-    /// Steps per second, in tenths.
-    speed: u32,
-    help: bool,
-    share_shown: bool,
-    share_message: String,
-    /// What the page last had to say about a control, by control id.
-    messages: Vec<(String, String)>,
-    /// The autoplay clock: playing while there is one.
-    clock: Option<Interval>,
-    /// The last frame drawn: what the page shows.
-    frame: Option<Frame>,
-}
-
-struct Page {
-    demo: &'static Demo,
-    embed: bool,
-    link: Option<String>,
-    arrival: Arrival,
-    patcher: Patcher,
-    /// Draws "Loading…" if the code is still on its way one task later.
-    notice_timer: Option<Timeout>,
-}
-
-type Shared = Rc<RefCell<Page>>;
-
-/// An event listener the page added, to remove when it stops.
-type Listener = (EventTarget, &'static str, Closure<dyn FnMut(Event)>);
-
-/// The running demo page in `root`; dropping it stops the page (its clock,
-/// its listeners), as leaving the page does.
-pub struct DemoPage {
-    page: Shared,
-    listeners: Vec<Listener>,
-}
-
-impl Drop for DemoPage {
-    fn drop(&mut self) {
-        for (target, name, listener) in &self.listeners {
-            let _ =
-                target.remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+/// The page of `demo`, opened from the share-link value `link`.
+pub fn demo_page(demo: &'static Demo, embed: bool, link: Option<String>) -> impl IntoView {
+    let arrival = RwSignal::new(Arrival::Fetching);
+    let opened: StoredValue<Option<Opened>, LocalStorage> = StoredValue::new_local(None);
+    fetch(demo, link.clone(), arrival, opened);
+    html::div().class("demo-root").child(move || match arrival.get() {
+        Arrival::Fetching => ().into_any(),
+        Arrival::Slow => html::p()
+            .class("demo-fetching")
+            .attr("role", "status")
+            .attr("data-testid", "demo-fetching")
+            .child(fetching(demo.title))
+            .into_any(),
+        Arrival::Failed => {
+            let link = link.clone();
+            html::div()
+                .class("notice demo-failed")
+                .attr("role", "alert")
+                .attr("data-testid", "demo-failed")
+                .child((
+                    html::p().child(failed(demo.title)),
+                    html::button()
+                        .attr("type", "button")
+                        .class("btn primary")
+                        .on(ev::click, move |_| {
+                            arrival.set(Arrival::Slow);
+                            fetch(demo, link.clone(), arrival, opened);
+                        })
+                        .child("Try again"),
+                ))
+                .into_any()
         }
-        if let Ok(mut page) = self.page.try_borrow_mut() {
-            if let Arrival::Running(run) = &mut page.arrival {
-                run.clock = None;
-            }
-        }
-    }
-}
-
-impl DemoPage {
-    /// Fetches `demo`'s code and runs it in `root`, opened from the share
-    /// link value `link`.
-    pub fn start(root: Element, demo: &'static Demo, embed: bool, link: Option<String>) -> Self {
-        let page = Rc::new(RefCell::new(Page {
-            demo,
-            embed,
-            link,
-            arrival: Arrival::Fetching,
-            patcher: Patcher::new(root.clone()),
-            notice_timer: None,
-        }));
-        let weak = Rc::downgrade(&page);
-        let on = |target: &EventTarget, name: &'static str, f: fn(&Shared, &Event)| {
-            let weak = weak.clone();
-            let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-                if let Some(page) = weak.upgrade() {
-                    f(&page, &e);
-                }
-            });
-            let _ =
-                target.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
-            (target.clone(), name, listener)
-        };
-        let root: &EventTarget = root.as_ref();
-        let mut listeners = vec![
-            on(root, "click", on_click),
-            on(root, "change", on_change),
-            on(root, "keydown", |p, e| {
-                forward(p, e.dyn_ref().and_then(events::on_key))
-            }),
-            on(root, "input", |p, e| forward(p, events::on_input(e))),
-            on(root, "submit", |p, e| forward(p, events::on_submit(e))),
-        ];
-        if let Some(window) = web_sys::window() {
-            listeners.push(on(window.as_ref(), "keydown", on_shortcut));
-        }
-        fetch(&page);
-        DemoPage { page, listeners }
-    }
+        Arrival::Running => match opened.try_update_value(Option::take).flatten() {
+            Some((live, notice)) => running(demo, embed, Page::new(demo.slug, live), notice).into_any(),
+            None => ().into_any(),
+        },
+    })
 }
 
 /// Fetches the demo's module (again, after a failure: a failure is never
 /// cached), then opens the demo.
 ///
 /// "Loading…" waits one task: on a first visit the module is compiled before
-/// the main one starts (scripts/split-head.js), so it opens in this task and
-/// the demo is the page's first and only parse into its container, with no
-/// notice drawn and removed on the way. Try again says at once that it is on it.
-fn fetch(page: &Shared) {
-    let (loading, retrying) = {
-        let mut p = page.borrow_mut();
-        let retrying = matches!(p.arrival, Arrival::Failed);
-        p.arrival = Arrival::Fetching;
-        ((p.demo.open.load)(p.link.clone()), retrying)
-    };
-    if retrying {
-        redraw(page);
-    } else {
-        let weak = Rc::downgrade(page);
-        let timer = Timeout::new(0, move || {
-            if let Some(page) = weak.upgrade() {
-                if matches!(page.borrow().arrival, Arrival::Fetching) {
-                    redraw(&page);
-                }
+/// the main one starts (scripts/split-head.js), so it opens in this task,
+/// with no notice drawn and removed on the way.
+fn fetch(
+    demo: &'static Demo,
+    link: Option<String>,
+    arrival: RwSignal<Arrival>,
+    opened: StoredValue<Option<Opened>, LocalStorage>,
+) {
+    let loading = (demo.open.load)(link);
+    set_timeout(
+        move || {
+            if arrival.try_get_untracked() == Some(Arrival::Fetching) {
+                arrival.set(Arrival::Slow);
             }
-        });
-        page.borrow_mut().notice_timer = Some(timer);
-    }
-    let weak = Rc::downgrade(page);
-    wasm_bindgen_futures::spawn_local(async move {
+        },
+        Duration::ZERO,
+    );
+    leptos::task::spawn_local(async move {
         let arrived = loading.await;
         // The learner may have left the page meanwhile.
-        let Some(page) = weak.upgrade() else { return };
-        page.borrow_mut().arrival = match arrived {
-            Ok((live, notice)) => {
+        match arrived {
+            Ok(demo) => {
                 mark("stack-lab:demo-open");
-                Arrival::Running(Box::new(Running::new(live, notice)))
+                if opened.try_update_value(|o| *o = Some(demo)).is_some() {
+                    arrival.try_set(Arrival::Running);
+                }
             }
-            Err(_) => Arrival::Failed,
-        };
-        redraw(&page);
+            Err(_) => {
+                arrival.try_set(Arrival::Failed);
+            }
+        }
     });
 }
 
-impl Running {
-    fn new(live: Box<dyn LiveDemo>, notice: Option<String>) -> Self {
-        Running {
+/// The running demo's page: one `<article>` holding everything.
+fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>) -> impl IntoView {
+    mark("stack-lab:demo-frame");
+    let keys = window_event_listener(ev::keydown, move |e| {
+        if let Some(act) = keyboard::shortcut(&e, page.help.get_untracked()) {
+            e.prevent_default();
+            page.act(act);
+        }
+    });
+    on_cleanup(move || keys.remove());
+    Effect::new(move |_| mark("stack-lab:demo-drawn"));
+    let head = html::header().class("demo-head").child((
+        html::h1().child(demo.title),
+        html::p().class("one-liner").child(demo.one_liner),
+        embed.then(|| {
+            html::a()
+                .class("open-in-lab")
+                .attr("href", move || page.share_url())
+                .attr("target", "_blank")
+                .attr("rel", "noopener")
+                .attr("data-testid", "open-in-lab")
+                .child("Open in Stack Lab ↗")
+        }),
+    ));
+    let notice = notice.map(|text| {
+        html::p()
+            .class("notice")
+            .attr("role", "status")
+            .attr("data-testid", "link-notice")
+            .child(text)
+    });
+    let send = move |id: String, slot, input: Input| page.send(&id, slot, input);
+    let side = html::div().class("side").child((
+        control_bar(page),
+        html::div()
+            .class("controls")
+            .attr("role", "region")
+            .attr("aria-label", "Demo controls")
+            .child(controls(page)),
+        html::button()
+            .attr("type", "button")
+            .class("btn download")
+            .attr("data-testid", "download-figure")
+            .on(ev::click, move |_| page.act(Act::Download))
+            .child("Download figure (SVG)"),
+    ));
+    html::article()
+        .class("demo")
+        .attr("data-testid", "demo")
+        .attr("data-demo", demo.slug)
+        .child((
+            head,
             notice,
-            live,
-            speed: 10,
-            help: false,
-            share_shown: false,
-            share_message: String::new(),
-            messages: Vec::new(),
-            clock: None,
-            frame: None,
-        }
-    }
-
-    fn say(&mut self, id: &str, message: Option<String>) {
-        self.messages.retain(|(k, _)| k != id);
-        if let Some(m) = message {
-            self.messages.push((id.to_string(), m));
-        }
-    }
-
-    fn share_url(&self) -> String {
-        format!("{}?s={}", page_url(), self.live.link())
-    }
-
-    /// The whole page for `frame`, built over `before` when there is one.
-    fn tree(&self, demo: &Demo, embed: bool, frame: &Frame, before: Option<&views::Scene>) -> El {
-        let status = self.live.status();
-        let why = self.live.why();
-        let url = self.share_url();
-        page(
-            &Chrome {
-                slug: demo.slug,
-                title: demo.title,
-                one_liner: demo.one_liner,
-                embed,
-                notice: self.notice.as_deref(),
-                playing: self.clock.is_some(),
-                speed: self.speed,
-                can_back: self.live.can_back(),
-                step_count: self.live.step_count(),
-                status: &status,
-                narration: self.live.narration(),
-                why: &why,
-                leaves_out: self.live.leaves_out(),
-                share_url: &url,
-                share_shown: self.share_shown,
-                share_message: &self.share_message,
-                help_open: self.help,
-                messages: &self.messages,
-                before,
-            },
-            frame,
-        )
-    }
-}
-
-/// Draws the page as it is now.
-fn redraw(page: &Shared) {
-    let Ok(mut guard) = page.try_borrow_mut() else {
-        return;
-    };
-    let Page {
-        demo,
-        embed,
-        arrival,
-        patcher,
-        ..
-    } = &mut *guard;
-    match arrival {
-        Arrival::Fetching => {
-            patcher.patch(vec![arrival::fetching(demo.title)]);
-        }
-        Arrival::Failed => {
-            patcher.patch(vec![arrival::failed(demo.title)]);
-        }
-        Arrival::Running(run) => {
-            let first = run.frame.is_none();
-            let frame = run.live.frame();
-            if first {
-                mark("stack-lab:demo-frame");
-            }
-            // The last frame drawn is what the page shows: shapes equal to
-            // its ones are only stand-ins (see `views::page::scene::figure`).
-            // Should the page lack one, draw all.
-            let before = run.frame.as_ref().map(|f| &f.scene);
-            if !patcher.patch(vec![run.tree(demo, *embed, &frame, before)]) {
-                patcher.patch(vec![run.tree(demo, *embed, &frame, None)]);
-            }
-            run.frame = Some(frame);
-            if first {
-                mark("stack-lab:demo-drawn");
-            }
-        }
-    }
-}
-
-/// Runs `f` on the running demo, then redraws.
-fn change(page: &Shared, f: impl FnOnce(&mut Running)) {
-    {
-        let Ok(mut p) = page.try_borrow_mut() else {
-            return;
-        };
-        let Arrival::Running(run) = &mut p.arrival else {
-            return;
-        };
-        f(run);
-    }
-    redraw(page);
-}
-
-/// Reads the running demo, if the demo is running.
-fn read<T>(page: &Shared, f: impl FnOnce(&Running) -> T) -> Option<T> {
-    match &page.try_borrow().ok()?.arrival {
-        Arrival::Running(run) => Some(f(run)),
-        _ => None,
-    }
-}
-
-/// A clock that presses Step `tenths / 10` times a second; the model
-/// decides what a step is.
-fn clock(page: &Shared, tenths: u32) -> Interval {
-    let weak: Weak<RefCell<Page>> = Rc::downgrade(page);
-    Interval::new(10_000 / tenths.max(1), move || {
-        if let Some(page) = weak.upgrade() {
-            act(&page, "step");
-        }
-    })
-}
-
-/// A page action: the control bar, keyboard shortcuts, sharing, the figure.
-fn act(page: &Shared, name: &str) {
-    match name {
-        "retry" => {
-            if matches!(page.borrow().arrival, Arrival::Failed) {
-                fetch(page);
-            }
-        }
-        "step" => change(page, |run| {
-            if !run.live.step() {
-                run.clock = None;
-            }
-        }),
-        "play" => {
-            let Some((playing, speed)) = read(page, |run| (run.clock.is_some(), run.speed)) else {
-                return;
-            };
-            let clock = (!playing).then(|| clock(page, speed));
-            change(page, |run| run.clock = clock);
-        }
-        "back" | "reset" => change(page, |run| {
-            run.clock = None;
-            if name == "back" {
-                run.live.back();
-            } else {
-                run.live.reset();
-                run.messages.clear();
-            }
-        }),
-        "help" => change(page, |run| run.help = !run.help),
-        "help-close" => change(page, |run| run.help = false),
-        "download" => {
-            let slug = page.borrow().demo.slug;
-            if let Some(Some(svg)) = read(page, |run| run.frame.as_ref().map(|f| export(&f.scene)))
-            {
-                download(&file_name(slug), &svg);
-            }
-        }
-        "copy" => {
-            let Some(url) = read(page, Running::share_url) else {
-                return;
-            };
-            change(page, |run| run.share_shown = true);
-            let weak = Rc::downgrade(page);
-            copy_to_clipboard(&url, move |copied| {
-                let Some(page) = weak.upgrade() else { return };
-                change(&page, |run| {
-                    run.share_message = if copied {
-                        "Link copied. It reopens this demo exactly as it is now.".into()
-                    } else {
-                        "The browser blocked the clipboard: copy the link from the box.".into()
-                    }
-                })
-            });
-        }
-        _ => {}
-    }
-}
-
-/// A new autoplay speed; a running clock restarts at it.
-fn set_speed(page: &Shared, value: &str) {
-    let Some((tenths, _)) = SPEEDS.iter().find(|(t, _)| speed_value(*t) == value) else {
-        return;
-    };
-    let Some(playing) = read(page, |run| run.clock.is_some()) else {
-        return;
-    };
-    let clock = playing.then(|| clock(page, *tenths));
-    change(page, |run| {
-        run.speed = *tenths;
-        if clock.is_some() {
-            run.clock = clock;
-        }
-    });
-}
-
-/// What the learner did to a control or a shape.
-fn forward(page: &Shared, sent: Option<Sent>) {
-    let Some(sent) = sent else { return };
-    change(page, |run| match sent {
-        Sent::Send(id, slot, input) => {
-            let result = run.live.send(slot, &input);
-            run.say(&id, result.err());
-        }
-        Sent::Check(id, slot, input) => {
-            let result = run.live.check(slot, &input);
-            run.say(&id, result.err());
-        }
-        Sent::Note(id, text) => run.say(&id, Some(text)),
-    });
-}
-
-fn on_click(page: &Shared, e: &Event) {
-    let action = e
-        .target()
-        .and_then(|t| t.dyn_into::<Element>().ok())
-        .and_then(|el| el.closest("button[data-act]").ok().flatten())
-        .and_then(|el| el.get_attribute("data-act"));
-    match action {
-        Some(name) => act(page, &name),
-        None => forward(page, e.dyn_ref().and_then(events::on_click)),
-    }
-}
-
-fn on_change(page: &Shared, e: &Event) {
-    let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
-    if let Some(t) = target.filter(|t| t.get_attribute("data-act").as_deref() == Some("speed")) {
-        let value = events::property(&t, "value")
-            .as_string()
-            .unwrap_or_default();
-        set_speed(page, &value);
-        return;
-    }
-    forward(page, events::on_change(e));
-}
-
-fn on_shortcut(page: &Shared, e: &Event) {
-    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
-        return;
-    };
-    let Some(help_open) = read(page, |run| run.help) else {
-        return;
-    };
-    if let Some(name) = keyboard::shortcut(e, help_open) {
-        e.prevent_default();
-        act(page, name);
-    }
+            html::div().class("demo-body").child((
+                html::div()
+                    .class("visual")
+                    .attr("data-testid", "visual")
+                    .child(scene(page.scene, Callback::new(move |(id, slot)| send(id, slot, Input::Press)))),
+                side,
+            )),
+            status_line(page),
+            narration(page),
+            explain(page),
+            (!embed).then(|| share(page)),
+            shortcuts(page),
+        ))
 }

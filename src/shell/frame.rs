@@ -1,130 +1,119 @@
-//! The site chrome around every page, as elements: a skip link, the header
-//! and the footer; an embedded demo gets a bare container instead.
+//! The site chrome around every page: a skip link, the header and the
+//! footer; an embedded demo gets a bare container instead.
 
-use views::element::El;
+use leptos::prelude::*;
+use leptos::{html, svg};
+
+/// The lab's mark, as `static/icon.svg` draws it: its tile, then three
+/// bars, each at a height in its colour.
+const TILE: &str = "#1d3557";
+const BARS: [(&str, &str); 3] = [("20", "#8ecae6"), ("32", "#ffb703"), ("44", "#2a9d8f")];
 
 /// `content` inside the site's header and footer. `base`: the site's base
 /// path (see `platform::base_path`).
-pub fn frame(base: &str, content: El) -> Vec<El> {
-    vec![
-        El::html("a", "skip")
-            .attr("class", "skip-link")
+pub fn frame(base: &str, content: AnyView) -> impl IntoView {
+    (
+        html::a()
+            .class("skip-link")
             .attr("href", "#main")
-            .text("Skip to content"),
-        El::html("header", "header")
-            .attr("class", "site-header")
-            .child(
-                El::html("a", "brand")
-                    .attr("class", "brand")
-                    .attr("href", format!("{base}/"))
-                    .child(logo())
-                    .child(El::html("span", "name").text("Stack Lab")),
-            )
-            .child(
-                El::html("span", "tagline")
-                    .attr("class", "tagline")
-                    .text("Demos you drive, from the NIC to the fabric"),
-            ),
-        El::html("main", "main")
-            .attr("id", "main")
+            .child("Skip to content"),
+        html::header().class("site-header").child((
+            html::a()
+                .class("brand")
+                .attr("href", format!("{base}/"))
+                .child((logo(), html::span().child("Stack Lab"))),
+            html::span()
+                .class("tagline")
+                .child("Demos you drive, from the NIC to the fabric"),
+        )),
+        html::main()
+            .id("main")
             .attr("tabindex", "-1")
             .child(content),
-        El::html("footer", "footer")
-            .attr("class", "site-footer")
-            .child(El::html("span", "computed").text(
+        html::footer().class("site-footer").child((
+            html::span().child(
                 "Every figure on these pages is computed by a model running in your browser. Press ",
-            ))
-            .child(El::html("kbd", "key").text("?"))
-            .child(El::html("span", "shortcuts").text(" on a demo for keyboard shortcuts.")),
-    ]
+            ),
+            html::kbd().child("?"),
+            html::span().child(" on a demo for keyboard shortcuts."),
+        )),
+    )
 }
 
-/// The lab's mark (static/icon.svg's shapes), drawn in place: as an
-/// `<img>` it was a request, and its loading, in the middle of the app's
-/// start-up work.
-fn logo() -> El {
-    let bar = |key: &'static str, y: &str, colour: &str| {
-        El::svg("path", key)
-            .attr("d", format!("M16 {y}h32"))
-            .attr("stroke", colour)
-    };
-    El::svg("svg", "icon")
+/// The lab's mark, drawn in place: as an `<img>` it was a request, and its
+/// loading, in the middle of the app's start-up work.
+fn logo() -> impl IntoView {
+    svg::svg()
         .attr("viewBox", "0 0 64 64")
         .attr("width", "28")
         .attr("height", "28")
         .attr("aria-hidden", "true")
         .attr("focusable", "false")
-        .child(
-            El::svg("rect", "tile")
+        .child((
+            svg::rect()
                 .attr("width", "64")
                 .attr("height", "64")
                 .attr("rx", "14")
-                .attr("fill", "#1d3557"),
-        )
-        .child(
-            El::svg("g", "bars")
+                .attr("fill", TILE),
+            svg::g()
                 .attr("fill", "none")
                 .attr("stroke-width", "6")
                 .attr("stroke-linecap", "round")
-                .child(bar("top", "20", "#8ecae6"))
-                .child(bar("middle", "32", "#ffb703"))
-                .child(bar("bottom", "44", "#2a9d8f")),
-        )
+                .child(
+                    BARS.map(|(y, colour)| {
+                        svg::path()
+                            .attr("d", format!("M16 {y}h32"))
+                            .attr("stroke", colour)
+                    })
+                    .to_vec(),
+                ),
+        ))
 }
 
 /// An embedded demo: no header, footer or skip link (the lecturer's page
 /// has its own).
-pub fn embed(content: El) -> Vec<El> {
-    vec![El::html("div", "embed")
-        .attr("class", "embed")
+pub fn embed(content: AnyView) -> impl IntoView {
+    html::div()
+        .class("embed")
         .attr("data-testid", "embed")
-        .child(content)]
+        .child(content)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn markup(view: impl IntoView) -> String {
+        Owner::new().with(|| view.into_view().to_html())
+    }
+
     #[test]
     fn the_brand_links_home_under_the_base_path_and_content_is_the_main_landmark() {
-        let page = frame("/labs/stack", El::html("p", "x").text("hello"));
-        let header = &page[1];
-        assert_eq!(header.children[0].get("href"), Some("/labs/stack/"));
-        let main = &page[2];
-        assert_eq!(main.get("id"), Some("main"));
-        assert_eq!(main.all_text(), "hello");
-        assert_eq!(page[0].get("href"), Some("#main"));
+        let page = markup(frame("/labs/stack", html::p().child("hello").into_any()));
+        assert!(page.contains(r##"<a href="#main" class="skip-link">"##), "{page}");
+        assert!(page.contains(r#"<a href="/labs/stack/" class="brand">"#), "{page}");
+        assert!(page.contains(r#"<main id="main" tabindex="-1"><p>hello</p></main>"#));
     }
 
     #[test]
     fn the_header_draws_the_tab_icons_mark_in_place_and_fetches_nothing() {
-        let page = frame("", El::html("p", "x"));
-        assert!(page
-            .iter()
-            .flat_map(|e| e.walk())
-            .all(|e| e.get("src").is_none() && e.tag != "img"));
-        // The same mark as the tab's icon: every shape's attributes as they
-        // are written in static/icon.svg.
+        let page = markup(frame("", ().into_any()));
+        assert!(!page.contains("<img") && !page.contains("src="));
+        // The same mark as the tab's icon: every shape as static/icon.svg
+        // writes it.
         let icon = include_str!("../../static/icon.svg");
-        let mark = logo();
-        let shapes: Vec<_> = mark.walk().into_iter().filter(|e| e.tag != "svg").collect();
-        assert_eq!(shapes.len(), 5);
-        for shape in shapes {
-            for (name, value) in &shape.attrs {
-                let written = format!("{name}=\"{value}\"");
-                assert!(icon.contains(&written), "{written} is not in icon.svg");
-            }
+        assert!(icon.contains(&format!(r#"fill="{TILE}""#)));
+        for (y, colour) in BARS {
+            assert!(icon.contains(&format!(r#"d="M16 {y}h32""#)), "{y}");
+            assert!(icon.contains(&format!(r#"stroke="{colour}""#)), "{colour}");
         }
-        assert_eq!(mark.get("aria-hidden"), Some("true"));
+        assert!(page.contains(r#"aria-hidden="true""#));
     }
 
     #[test]
     fn an_embedded_page_has_no_site_chrome() {
-        let page = embed(El::html("p", "x"));
-        assert_eq!(page.len(), 1);
-        assert!(page[0]
-            .walk()
-            .iter()
-            .all(|e| e.tag != "header" && e.tag != "footer"));
+        let page = markup(embed(html::p().child("x").into_any()));
+        assert!(!page.contains("<header") && !page.contains("<footer"));
+        assert!(page.contains(r#"data-testid="embed""#));
     }
 }

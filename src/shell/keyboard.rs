@@ -2,24 +2,25 @@
 //! Keys typed into a form control, or with a modifier, are left alone; Space
 //! on a focused button presses that button, as it should.
 
+use crate::shell::page::Act;
 use wasm_bindgen::JsCast;
 
 /// The page action a key stands for, if any (`help_open`: the list is shown).
-fn action(key: &str, pressable: bool, help_open: bool) -> Option<&'static str> {
+fn action(key: &str, pressable: bool, help_open: bool) -> Option<Act> {
     Some(match key {
-        " " if !pressable => "play",
-        "ArrowRight" => "step",
-        "ArrowLeft" => "back",
-        "r" | "R" => "reset",
-        "?" => "help",
-        "Escape" if help_open => "help-close",
+        " " if !pressable => Act::Play,
+        "ArrowRight" => Act::Step,
+        "ArrowLeft" => Act::Back,
+        "r" | "R" => Act::Reset,
+        "?" => Act::Help,
+        "Escape" if help_open => Act::HelpClose,
         _ => return None,
     })
 }
 
 /// The page action a key press stands for, if any (`help_open`: the list
 /// is shown).
-pub fn shortcut(e: &web_sys::KeyboardEvent, help_open: bool) -> Option<&'static str> {
+pub fn shortcut(e: &web_sys::KeyboardEvent, help_open: bool) -> Option<Act> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
         return None;
     }
@@ -33,4 +34,18 @@ pub fn shortcut(e: &web_sys::KeyboardEvent, help_open: bool) -> Option<&'static 
     }
     let pressable = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
     action(&e.key(), pressable, help_open)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn space_plays_unless_a_button_has_focus_and_escape_only_closes_the_list() {
+        assert_eq!(action(" ", false, false), Some(Act::Play));
+        assert_eq!(action(" ", true, false), None);
+        assert_eq!(action("R", false, false), Some(Act::Reset));
+        assert_eq!(action("Escape", false, false), None);
+        assert_eq!(action("Escape", false, true), Some(Act::HelpClose));
+    }
 }

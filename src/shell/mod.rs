@@ -1,7 +1,10 @@
-//! The shell: everything around a demo's picture and controls.
+//! The pages around the pictures: the site frame, the catalogue, "no such
+//! page", and the demo page with its state, chrome and keyboard shortcuts.
 
+pub mod chrome;
 pub mod demo_page;
 pub mod frame;
 pub mod home;
 pub mod keyboard;
 pub mod not_found;
+pub mod page;

@@ -1,21 +1,21 @@
-//! The page for an address that matches no demo, as elements.
+//! The page for an address that matches no demo.
 
-use views::element::El;
+use leptos::html;
+use leptos::prelude::*;
 
 pub const TITLE: &str = "Not found · Stack Lab";
 
-pub fn not_found(base: &str) -> El {
-    El::html("section", "not-found")
-        .attr("class", "not-found")
+pub fn not_found(base: &str) -> impl IntoView {
+    html::section()
+        .class("not-found")
         .attr("data-testid", "not-found")
-        .child(El::html("h1", "h1").text("No such page"))
-        .child(
-            El::html("p", "p")
-                .child(El::html("span", "why").text("This address matches no demo. "))
-                .child(
-                    El::html("a", "home")
-                        .attr("href", format!("{base}/"))
-                        .text("Back to the catalogue"),
-                ),
-        )
+        .child((
+            html::h1().child("No such page"),
+            html::p().child((
+                html::span().child("This address matches no demo. "),
+                html::a()
+                    .attr("href", format!("{base}/"))
+                    .child("Back to the catalogue"),
+            )),
+        ))
 }

@@ -12,7 +12,6 @@
 pub mod control;
 pub mod cpu;
 pub mod draw;
-pub mod element;
 pub mod excerpt;
 pub mod export;
 pub mod knob;

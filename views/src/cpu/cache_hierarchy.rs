@@ -649,28 +649,28 @@ mod tests {
         let mut m = small();
         m.apply(&CacheAction::Load(0x140)).unwrap();
         let scene = crate::build(&m, &Look::default()).0;
-        let page = crate::page::scene::scene(&scene, None);
-        let find = |id: &str| page.iter().find_map(|el| el.by_testid(id)).unwrap();
+        let find = |id: &str| scene.find(id).unwrap();
         let empty = find("l1-set-0-way-0");
-        assert_eq!(
-            (empty.tag, empty.get("data-state")),
-            ("rect", Some("invalid"))
-        );
-        assert!(empty.get("class").unwrap().contains("dashed"));
+        assert!(matches!(empty.kind, crate::Kind::Rect { .. }));
+        assert_eq!(empty.state.as_deref(), Some("invalid"));
+        assert!(empty.class.contains("dashed"));
         // No tag, no place in the eviction order: nothing to read but the set.
-        assert!(empty.children.is_empty() && empty.all_text().is_empty());
+        assert!(empty.label.is_none() && empty.children().is_empty());
         let label = |key: &str| scene.find(key).unwrap().label.clone().unwrap();
         assert_eq!(label("l1-set-0"), "set 0: ways 0–1 empty");
         assert_eq!(
             label("l1-set-1"),
             "set 1: way 0 0x1 (valid · filled); way 1 empty"
         );
-        // Hover text and the picture as text both say it.
+        // Hover text (the page's title of the set) and the picture as text
+        // both say it.
         assert_eq!(
-            find("l1-set-0").children[0].all_text(),
-            "set 0: ways 0–1 empty"
+            crate::page::naming::on_page(find("l1-set-0"), false)
+                .title_first
+                .as_deref(),
+            Some("set 0: ways 0–1 empty")
         );
-        let words = crate::page::scene::describe(&scene).join(" ");
+        let words = crate::page::naming::describe(&scene).join(" ");
         assert!(words.contains("set 1: way 0 0x1 (valid · filled); way 1 empty"));
     }
 

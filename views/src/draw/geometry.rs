@@ -1,7 +1,7 @@
 //! Plane geometry for scenes, and path data written without the float
 //! formatter.
 
-use crate::element::num;
+use crate::page::svg::num;
 
 /// The point at `radius` and `degrees` (0° = up, clockwise) from (`cx`, `cy`).
 pub fn polar(cx: f32, cy: f32, radius: f32, degrees: f32) -> (f32, f32) {

@@ -1,7 +1,8 @@
-//! Scenes and controls as elements for the live page (and, for figures, the
-//! export). The app's renderer patches these into the DOM by key.
+//! The rules of the demo page that are not pictures but still plain data,
+//! tested here: how shapes are written as SVG (`svg`), what they are called
+//! (`naming`), and the words and choices around every picture (`chrome`).
+//! The app's components draw them; the figure export writes them too.
 
-pub mod arrival;
 pub mod chrome;
-pub mod controls;
-pub mod scene;
+pub mod naming;
+pub mod svg;

@@ -1,15 +1,20 @@
 //! "Download figure": the current picture as one standalone SVG file, with the
 //! design system's scene styles inlined (light theme), ready for a slide.
-//! One implementation for every demo: it writes out the same element tree
-//! the page draws, plus tables and lists set as text.
+//! One implementation for every demo: the shapes the page draws, with the
+//! same geometry and classes (`crate::page::svg`), plus tables and lists set
+//! as text.
 
-use crate::element::{num, El};
-use crate::page::scene::{describe, figure, Target};
+mod node;
+mod shape;
+
+use crate::page::naming::describe;
+use crate::page::svg::num;
 use crate::scene::{List, Part, Scene, Table};
+use node::Node as El;
 
 /// The scene stylesheet: colours, strokes and text roles of every scene
 /// class. The page injects it too, so screen and file always agree.
-pub const SCENE_CSS: &str = include_str!("../../static/scene.css");
+pub const SCENE_CSS: &str = include_str!("../../../static/scene.css");
 
 const MARGIN: f32 = 24.0;
 const LINE: f32 = 24.0;
@@ -27,7 +32,7 @@ pub fn export(scene: &Scene) -> String {
     let mut y = MARGIN;
     let mut width: f32 = 640.0;
     body.push(
-        El::svg("text", "title")
+        El::new("text")
             .attr("x", num(MARGIN))
             .attr("y", num(y + 8.0))
             .attr("class", "t-title")
@@ -37,16 +42,7 @@ pub fn export(scene: &Scene) -> String {
     for part in &scene.parts {
         match part {
             Part::Figure(f) => {
-                let mut drawing = figure(f, Target::Export, None).children.remove(0);
-                drawing
-                    .attrs
-                    .retain(|(n, _)| !matches!(*n, "role" | "aria-label"));
-                drawing = drawing
-                    .attr("x", num(MARGIN))
-                    .attr("y", num(y))
-                    .attr("width", num(f.width))
-                    .attr("height", num(f.height));
-                body.push(drawing);
+                body.push(shape::drawing(f, MARGIN, y));
                 width = width.max(f.width + 2.0 * MARGIN);
                 y += f.height + 8.0;
                 if !f.legend.is_empty() {
@@ -70,17 +66,17 @@ pub fn export(scene: &Scene) -> String {
     }
     let height = y + MARGIN;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let root = El::svg("svg", "root")
+    let root = El::new("svg")
         .attr("xmlns", "http://www.w3.org/2000/svg")
         .attr("class", "scene export")
         .attr("width", num(width))
         .attr("height", num(height))
         .attr("viewBox", format!("0 0 {} {}", num(width), num(height)))
-        .child(El::svg("title", "t").text(scene.title.clone()))
-        .child(El::svg("desc", "d").text(describe(scene).join(" ")))
-        .child(El::svg("style", "s").text(SCENE_CSS.to_string()))
+        .child(El::new("title").text(scene.title.clone()))
+        .child(El::new("desc").text(describe(scene).join(" ")))
+        .child(El::new("style").text(SCENE_CSS.to_string()))
         .child(
-            El::svg("rect", "bg")
+            El::new("rect")
                 .attr("class", "paper")
                 .attr("width", "100%")
                 .attr("height", "100%"),
@@ -93,21 +89,21 @@ pub fn export(scene: &Scene) -> String {
 
 fn legend(keys: &[(String, String)], y: f32) -> El {
     let mut x = MARGIN;
-    let mut g = El::svg("g", "legend").attr("class", "legend");
-    for (i, (class, meaning)) in keys.iter().enumerate() {
+    let mut g = El::new("g").attr("class", "legend");
+    for (class, meaning) in keys {
         // A key for a kind of line (class `line`, e.g. the execution
         // graph's relations) is a short stroke with the edges' dash, as on
         // the page; any other key is a swatch box.
         let is_line = class.split_whitespace().any(|c| c == "line");
         let (swatch, swatch_w) = if is_line {
-            let stroke = El::svg("line", "swatch")
+            let stroke = El::new("line")
                 .attr("x1", num(x))
                 .attr("y1", num(y - 4.0))
                 .attr("x2", num(x + 24.0))
                 .attr("y2", num(y - 4.0));
             (stroke, 24.0)
         } else {
-            let rect = El::svg("rect", "swatch")
+            let rect = El::new("rect")
                 .attr("x", num(x))
                 .attr("y", num(y - 11.0))
                 .attr("width", "14")
@@ -116,11 +112,11 @@ fn legend(keys: &[(String, String)], y: f32) -> El {
             (rect, 14.0)
         };
         g = g.child(
-            El::svg("g", i.to_string())
+            El::new("g")
                 .attr("class", class.clone())
                 .child(swatch)
                 .child(
-                    El::svg("text", "t")
+                    El::new("text")
                         .attr("x", num(x + swatch_w + 6.0))
                         .attr("y", num(y))
                         .attr("text-anchor", "start")
@@ -134,7 +130,7 @@ fn legend(keys: &[(String, String)], y: f32) -> El {
 }
 
 fn text_at(x: f32, y: f32, text: &str, class: &str) -> El {
-    El::svg("text", "t")
+    El::new("text")
         .attr("x", num(x))
         .attr("y", num(y))
         .attr("text-anchor", "start")
@@ -160,7 +156,7 @@ fn table(t: &Table, top: f32) -> (El, f32, f32) {
             Some(here)
         })
         .collect();
-    let mut g = El::svg("g", t.key.clone()).attr("class", "export-table");
+    let mut g = El::new("g").attr("class", "export-table");
     let mut y = top + 16.0;
     g = g.child(text_at(MARGIN, y, &t.caption, "t-title"));
     y += LINE;
@@ -169,7 +165,7 @@ fn table(t: &Table, top: f32) -> (El, f32, f32) {
     }
     for row in &t.rows {
         y += LINE;
-        let mut r = El::svg("g", row.key.clone()).class(&row.class);
+        let mut r = El::new("g").class(&row.class);
         for (i, cell) in row.cells.iter().enumerate().take(xs.len()) {
             r = r.child(text_at(
                 xs[i],
@@ -186,7 +182,7 @@ fn table(t: &Table, top: f32) -> (El, f32, f32) {
 
 /// A list set as lines of text; returns it and its height.
 fn list(l: &List, top: f32) -> (El, f32) {
-    let mut g = El::svg("g", l.key.clone()).attr("class", "export-list");
+    let mut g = El::new("g").attr("class", "export-list");
     let mut y = top + 16.0;
     g = g.child(text_at(MARGIN, y, &l.heading, "t-title"));
     if l.items.is_empty() {

@@ -1,0 +1,103 @@
+//! Finding a part or a shape of the scene again, step after step: by its
+//! key, starting at the index it had (a key still there costs one
+//! comparison; one that moved is searched for).
+
+use views::{Figure, List, Part, Scene, Shape, Table};
+
+/// A part's place: the index it had, and its key.
+pub type PartAt = (usize, String);
+
+fn by_key<'a, T>(items: &'a [T], (index, key): &(usize, String), key_of: impl Fn(&T) -> &str) -> Option<&'a T> {
+    match items.get(*index) {
+        Some(item) if key_of(item) == key => Some(item),
+        _ => items.iter().find(|item| key_of(item) == key),
+    }
+}
+
+pub fn figure<'a>(scene: &'a Scene, at: &PartAt) -> Option<&'a Figure> {
+    let part = by_key(&scene.parts, at, |p| match p {
+        Part::Figure(f) => &f.key,
+        _ => "",
+    });
+    match part {
+        Some(Part::Figure(f)) => Some(f),
+        _ => None,
+    }
+}
+
+pub fn table<'a>(scene: &'a Scene, at: &PartAt) -> Option<&'a Table> {
+    let part = by_key(&scene.parts, at, |p| match p {
+        Part::Table(t) => &t.key,
+        _ => "",
+    });
+    match part {
+        Some(Part::Table(t)) => Some(t),
+        _ => None,
+    }
+}
+
+pub fn list<'a>(scene: &'a Scene, at: &PartAt) -> Option<&'a List> {
+    let part = by_key(&scene.parts, at, |p| match p {
+        Part::List(l) => &l.key,
+        _ => "",
+    });
+    match part {
+        Some(Part::List(l)) => Some(l),
+        _ => None,
+    }
+}
+
+/// A shape's place: its figure, then the index and key at each level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeAt {
+    pub figure: PartAt,
+    pub path: Vec<(usize, String)>,
+}
+
+impl ShapeAt {
+    pub fn child(&self, index: usize, key: String) -> ShapeAt {
+        let mut path = self.path.clone();
+        path.push((index, key));
+        ShapeAt {
+            figure: self.figure.clone(),
+            path,
+        }
+    }
+
+    pub fn key(&self) -> &str {
+        self.path.last().map_or("", |(_, key)| key)
+    }
+}
+
+pub fn shape<'a>(scene: &'a Scene, at: &ShapeAt) -> Option<&'a Shape> {
+    let mut shapes = &figure(scene, &at.figure)?.shapes[..];
+    let mut found = None;
+    for step in &at.path {
+        let shape = by_key(shapes, step, |s| &s.key)?;
+        shapes = shape.children();
+        found = Some(shape);
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shape_is_found_by_its_key_where_it_was_or_where_it_went() {
+        let mut fig = Figure::new("f", "F", 10.0, 10.0);
+        fig.push(Shape::group("g", vec![Shape::rect("a", 0.0, 0.0, 1.0, 1.0)]));
+        let scene = Scene::new("t", "s").figure(fig);
+        let at = ShapeAt {
+            figure: (0, "f".into()),
+            path: vec![(0, "g".into())],
+        };
+        assert_eq!(shape(&scene, &at.child(0, "a".into())).map(|s| &s.key[..]), Some("a"));
+        // A stale index hint still finds the key; a missing key is None.
+        assert!(shape(&scene, &at.child(7, "a".into())).is_some());
+        assert!(shape(&scene, &at.child(0, "b".into())).is_none());
+        assert!(figure(&scene, &(3, "f".into())).is_some());
+        assert!(table(&scene, &(0, "f".into())).is_none());
+    }
+}

@@ -1,0 +1,221 @@
+//! A running demo page's state: the live demo (any model, behind
+//! `views::LiveDemo`) and signals for everything the page shows. Every
+//! change goes through [`Page::act`] or [`Page::send`], which change the
+//! demo and then [`Page::refresh`] the signals; the components redraw only
+//! what reads a signal that changed.
+
+use crate::platform::{copy_to_clipboard, download, page_url};
+use demos::{Figure, NarrationLine};
+use gloo_timers::callback::Interval;
+use leptos::prelude::*;
+use views::control::{Control, Input};
+use views::export::{export, file_name};
+use views::page::chrome::{copied, START_SPEED};
+use views::{LiveDemo, Scene, Slot};
+
+/// What the control bar, the keyboard and the share panel do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Act {
+    Step,
+    Play,
+    Back,
+    Reset,
+    Help,
+    HelpClose,
+    Download,
+    Copy,
+}
+
+/// The page of one running demo. Copy: every field is a handle.
+#[derive(Clone, Copy)]
+pub struct Page {
+    pub slug: &'static str,
+    live: StoredValue<Box<dyn LiveDemo>, LocalStorage>,
+    /// The autoplay clock: playing while there is one.
+    clock: StoredValue<Option<Interval>, LocalStorage>,
+    pub scene: RwSignal<Scene>,
+    pub controls: RwSignal<Vec<Control>>,
+    pub status: RwSignal<Vec<Figure>>,
+    /// The newest lines, oldest first (at most what the page lists).
+    pub narration: RwSignal<Vec<NarrationLine>>,
+    pub why: RwSignal<Vec<String>>,
+    pub leaves_out: RwSignal<&'static str>,
+    /// The state as a share-link value.
+    pub link: RwSignal<String>,
+    pub can_back: RwSignal<bool>,
+    pub step_count: RwSignal<usize>,
+    pub playing: RwSignal<bool>,
+    /// Steps per second, in tenths.
+    pub speed: RwSignal<u32>,
+    pub help: RwSignal<bool>,
+    /// The link box, once "Copy link" was pressed, and what the copy said.
+    pub share_shown: RwSignal<bool>,
+    pub share_message: RwSignal<String>,
+    /// What the page last had to say about a control, by control id.
+    pub messages: RwSignal<Vec<(String, String)>>,
+}
+
+/// Sets `signal` only when the value differs: nothing that reads it redraws
+/// for a step that left it as it was.
+fn set_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    if signal.with_untracked(|now| *now != value) {
+        signal.set(value);
+    }
+}
+
+impl Page {
+    /// The page of `live`, showing its current state.
+    pub fn new(slug: &'static str, mut live: Box<dyn LiveDemo>) -> Page {
+        let frame = live.frame();
+        let page = Page {
+            slug,
+            scene: RwSignal::new(frame.scene),
+            controls: RwSignal::new(frame.controls),
+            status: RwSignal::new(live.status()),
+            narration: RwSignal::new(newest(live.narration()).to_vec()),
+            why: RwSignal::new(live.why()),
+            leaves_out: RwSignal::new(live.leaves_out()),
+            link: RwSignal::new(live.link()),
+            can_back: RwSignal::new(live.can_back()),
+            step_count: RwSignal::new(live.step_count()),
+            live: StoredValue::new_local(live),
+            clock: StoredValue::new_local(None),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(START_SPEED),
+            help: RwSignal::new(false),
+            share_shown: RwSignal::new(false),
+            share_message: RwSignal::new(String::new()),
+            messages: RwSignal::new(Vec::new()),
+        };
+        page
+    }
+
+    /// Reads the demo's state into the signals, after a change.
+    fn refresh(self) {
+        let Some(frame) = self.live.try_update_value(|live| live.frame()) else {
+            return;
+        };
+        set_changed(self.scene, frame.scene);
+        set_changed(self.controls, frame.controls);
+        self.live.with_value(|live| {
+            set_changed(self.status, live.status());
+            let lines = newest(live.narration());
+            if self.narration.with_untracked(|now| now.as_slice() != lines) {
+                self.narration.set(lines.to_vec());
+            }
+            set_changed(self.why, live.why());
+            set_changed(self.leaves_out, live.leaves_out());
+            set_changed(self.link, live.link());
+            set_changed(self.can_back, live.can_back());
+            set_changed(self.step_count, live.step_count());
+        });
+    }
+
+    /// The address of this state.
+    pub fn share_url(self) -> String {
+        format!("{}?s={}", page_url(), self.link.get())
+    }
+
+    fn say(self, id: &str, message: Option<String>) {
+        self.messages.update(|all| {
+            all.retain(|(k, _)| k != id);
+            if let Some(m) = message {
+                all.push((id.to_string(), m));
+            }
+        });
+    }
+
+    /// Uses control `id` (or clicks a shape) with `input`.
+    pub fn send(self, id: &str, slot: Slot, input: Input) {
+        let result = self.live.try_update_value(|live| live.send(slot, &input));
+        if let Some(result) = result {
+            self.say(id, result.err());
+            self.refresh();
+        }
+    }
+
+    /// Checks a form's fields as they are typed, without sending them.
+    pub fn check(self, id: &str, slot: Slot, input: Input) {
+        if let Some(result) = self.live.try_with_value(|live| live.check(slot, &input)) {
+            self.say(id, result.err());
+        }
+    }
+
+    /// Says something about control `id` (a value the page could not read).
+    pub fn note(self, id: &str, text: String) {
+        self.say(id, Some(text));
+    }
+
+    /// A page action.
+    pub fn act(self, act: Act) {
+        match act {
+            Act::Step => {
+                let stepped = self.live.try_update_value(|live| live.step());
+                if stepped == Some(false) {
+                    self.stop();
+                }
+                self.refresh();
+            }
+            Act::Play => {
+                if self.playing.get_untracked() {
+                    self.stop();
+                } else {
+                    self.play(self.speed.get_untracked());
+                }
+            }
+            Act::Back | Act::Reset => {
+                self.stop();
+                self.live.update_value(|live| {
+                    if act == Act::Back {
+                        live.back();
+                    } else {
+                        live.reset();
+                    }
+                });
+                if act == Act::Reset {
+                    self.messages.set(Vec::new());
+                }
+                self.refresh();
+            }
+            Act::Help => self.help.update(|open| *open = !*open),
+            Act::HelpClose => self.help.set(false),
+            Act::Download => {
+                let svg = self.scene.with_untracked(export);
+                download(&file_name(self.slug), &svg);
+            }
+            Act::Copy => {
+                self.share_shown.set(true);
+                copy_to_clipboard(&self.share_url(), move |ok| {
+                    self.share_message.try_set(copied(ok).to_string());
+                });
+            }
+        }
+    }
+
+    /// A new autoplay speed; a running clock restarts at it.
+    pub fn set_speed(self, tenths: u32) {
+        self.speed.set(tenths);
+        if self.playing.get_untracked() {
+            self.play(tenths);
+        }
+    }
+
+    /// A clock that presses Step `tenths / 10` times a second; the model
+    /// decides what a step is.
+    fn play(self, tenths: u32) {
+        let clock = Interval::new(10_000 / tenths.max(1), move || self.act(Act::Step));
+        self.clock.set_value(Some(clock));
+        self.playing.set(true);
+    }
+
+    fn stop(self) {
+        self.clock.set_value(None);
+        set_changed(self.playing, false);
+    }
+}
+
+/// The lines the page lists: the latest, and the history under it.
+fn newest(lines: &[NarrationLine]) -> &[NarrationLine] {
+    let kept = demos::timeline::NARRATION_KEPT + 1;
+    &lines[lines.len().saturating_sub(kept)..]
+}
