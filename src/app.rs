@@ -11,7 +11,7 @@ use crate::shell::demo_page::demo_page;
 use crate::shell::frame::{embed, frame};
 use crate::shell::home::{self, home};
 use crate::shell::not_found::{self, not_found};
-use leptos::html;
+use crate::dom::{dynamic, h, El};
 use leptos::prelude::*;
 
 /// What an address names.
@@ -68,10 +68,10 @@ impl Route {
 }
 
 /// The page a route names, under the site's base path `base`.
-fn page(route: Route, base: &str) -> AnyView {
+fn page(route: Route, base: &str) -> Vec<El> {
     match route {
-        Route::Home => frame(base, home(base).into_any()).into_any(),
-        Route::NotFound => frame(base, not_found(base).into_any()).into_any(),
+        Route::Home => frame(base, home(base)),
+        Route::NotFound => frame(base, not_found(base)),
         Route::Demo {
             demo,
             embed: embedded,
@@ -84,11 +84,11 @@ fn page(route: Route, base: &str) -> AnyView {
                     panic!("deliberate panic requested with ?debug=panic")
                 });
             }
-            let content = demo_page(demo, embedded, link).into_any();
+            let content = demo_page(demo, embedded, link);
             if embedded {
-                embed(content).into_any()
+                embed(content)
             } else {
-                frame(base, content).into_any()
+                frame(base, content)
             }
         }
     }
@@ -103,12 +103,15 @@ pub fn App() -> impl IntoView {
     let here = RwSignal::new(router::current());
     router::listen(move |location| here.set(location));
     let base = base_path();
-    html::div().id("app-root").child(move || {
-        let route = Route::of(&here.get());
-        set_title(&route.title());
-        set_reset_link(&route.href(&base));
-        page(route, &base)
-    })
+    h("div")
+        .set("id", "app-root")
+        .view_child(dynamic(move || {
+            let route = Route::of(&here.get());
+            set_title(&route.title());
+            set_reset_link(&route.href(&base));
+            page(route, &base).into_iter().map(El::view).collect::<Vec<_>>().into_any()
+        }))
+        .view()
 }
 
 #[cfg(test)]

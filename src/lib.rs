@@ -8,7 +8,7 @@
 
 mod allocator;
 pub mod app;
-mod bind;
+mod dom;
 pub mod catalogue;
 pub mod controls;
 pub mod platform;

@@ -3,10 +3,10 @@
 //! types stays until they submit, whatever the model does meanwhile.
 
 use super::{memo, message, target, At};
+use crate::dom::{dynamic, h, text, words, El, Happens};
 use crate::shell::page::Page;
 use leptos::prelude::*;
-use leptos::{ev, html};
-use views::control::{Control, Field, FieldKind, Form, Input};
+use views::control::{Control, Field, FieldKind, Input};
 use wasm_bindgen::JsCast;
 
 /// The values of a form's fields, in order.
@@ -32,91 +32,95 @@ fn values(form: &web_sys::Element) -> Vec<String> {
         .collect()
 }
 
-fn field(f: &Field, form: &str, invalid: Memo<bool>) -> impl IntoView {
+fn field(f: &Field, form: &str, invalid: Memo<bool>) -> El {
     let described = match &f.help {
         Some(_) => format!("{}-help {form}-msg", f.id),
         None => format!("{form}-msg"),
     };
-    let invalid = move || invalid.get().to_string();
     let input = match f.kind {
-        FieldKind::Code => html::textarea()
-            .attr("rows", "7")
-            .attr("spellcheck", "false")
+        FieldKind::Code => h("textarea")
+            .set("rows", "7")
+            .set("spellcheck", "false")
             .class("mono")
-            .attr("name", f.id.clone())
-            .attr("data-testid", f.id.clone())
-            .attr("data-field", "")
-            .attr("aria-invalid", invalid)
-            .attr("aria-describedby", described)
-            .child(f.initial.clone())
-            .into_any(),
-        kind => {
-            let (kind_attr, range) = match kind {
-                FieldKind::Check => ("checkbox", None),
-                FieldKind::Number { min, max } => ("number", Some((min.to_string(), max.to_string()))),
-                _ => ("text", None),
-            };
-            let text = kind == FieldKind::Text;
-            html::input()
-                .attr("type", kind_attr)
-                .attr("class", text.then_some("mono"))
-                .attr("autocomplete", text.then_some("off"))
-                .attr("spellcheck", text.then_some("false"))
-                .attr("min", range.as_ref().map(|r| r.0.clone()))
-                .attr("max", range.map(|r| r.1))
-                .attr("value", (kind != FieldKind::Check).then(|| f.initial.clone()))
-                .attr("checked", kind == FieldKind::Check && f.initial == "true")
-                .attr("name", f.id.clone())
-                .attr("data-testid", f.id.clone())
-                .attr("data-field", "")
-                .attr("aria-invalid", invalid)
-                .attr("aria-describedby", described)
-                .into_any()
+            .text(f.initial.clone()),
+        FieldKind::Check => {
+            let input = h("input").set("type", "checkbox");
+            if f.initial == "true" {
+                input.set("checked", "")
+            } else {
+                input
+            }
         }
+        FieldKind::Number { min, max } => h("input")
+            .set("type", "number")
+            .set("min", min.to_string())
+            .set("max", max.to_string())
+            .set("value", f.initial.clone()),
+        FieldKind::Text => h("input")
+            .set("type", "text")
+            .class("mono")
+            .set("autocomplete", "off")
+            .set("spellcheck", "false")
+            .set("value", f.initial.clone()),
     };
+    let input = input
+        .set("name", f.id.clone())
+        .testid(f.id.clone())
+        .set("data-field", "")
+        .bind("aria-invalid", text(move || Some(invalid.get().to_string())))
+        .set("aria-describedby", described);
     let class = match f.kind {
         FieldKind::Check => "field check",
         FieldKind::Code => "field code",
         _ => "field",
     };
-    html::label().class(class).child((
-        html::span().class("field-label").child(f.label.clone()),
-        input,
-        f.help.clone().map(|help| {
-            html::span()
+    h("label")
+        .class(class)
+        .child(h("span").class("field-label").text(f.label.clone()))
+        .child(input)
+        .maybe_child(f.help.clone().map(|help| {
+            h("span")
                 .class("field-help")
-                .id(format!("{}-help", f.id))
-                .attr("data-testid", format!("{}-help", f.id))
-                .child(help)
-        }),
-    ))
+                .set("id", format!("{}-help", f.id))
+                .testid(format!("{}-help", f.id))
+                .text(help)
+        }))
 }
 
-pub fn form(page: Page, at: &At, id: String) -> impl IntoView {
+pub fn form(page: Page, at: &At, id: String) -> El {
     let f = memo(page, at, |c| match c {
         Control::Form(f) => Some(f),
         _ => None,
     });
     let said = message(page, id.clone());
-    let invalid = Memo::new(move |_| said.with(Option::is_some));
+    let invalid = crate::dom::memo(move || said.with(Option::is_some));
     // A code editor's errors quote the line they name: monospace, lines kept.
-    let msg_class = move || {
+    let msg_class = text(move || {
         f.with(|f| {
             let code = f.as_ref().is_some_and(|f| f.fields.iter().any(|x| x.kind == FieldKind::Code));
-            if code { "field-msg code-msg" } else { "field-msg" }
+            Some(if code { "field-msg code-msg" } else { "field-msg" }.to_string())
         })
-    };
+    });
     let slot = move || f.with_untracked(|f| f.as_ref().map(|f| f.send));
+    // The fields, drawn again only when the form asks for other fields.
+    let shape = crate::dom::memo(move || f.with(|f| f.as_ref().map(|f| f.fields.clone()).unwrap_or_default()));
     let fields = {
         let id = id.clone();
-        move || f.with(|f| f.as_ref().map(|f: &Form| f.fields.iter().map(|x| field(x, &id, invalid)).collect::<Vec<_>>()))
+        dynamic(move || {
+            shape
+                .get()
+                .iter()
+                .map(|x| field(x, &id, invalid).view())
+                .collect::<Vec<_>>()
+                .into_any()
+        })
     };
     let (typed, submitted) = (id.clone(), id.clone());
-    html::form()
+    h("form")
         .class("form")
-        .attr("data-testid", format!("{id}-form"))
-        .attr("novalidate", "")
-        .on(ev::input, move |e| {
+        .testid(format!("{id}-form"))
+        .set("novalidate", "")
+        .on_event(Happens::Input, move |e| {
             let Some(el) = target::<web_sys::Element>(&e) else { return };
             if !el.has_attribute("data-field") {
                 return;
@@ -126,25 +130,30 @@ pub fn form(page: Page, at: &At, id: String) -> impl IntoView {
             };
             page.check(&typed, slot, Input::Fields(values(&form)));
         })
-        .on(ev::submit, move |e| {
+        .on_event(Happens::Submit, move |e| {
             e.prevent_default();
             if let (Some(form), Some(slot)) = (target::<web_sys::Element>(&e), slot()) {
                 page.send(&submitted, slot, Input::Fields(values(&form)));
             }
         })
-        .child(html::fieldset().child((
-            html::legend().child(move || f.with(|f| f.as_ref().map(|f| f.legend.clone()))),
-            fields,
-            html::button()
-                .attr("type", "submit")
-                .class("btn")
-                .attr("data-testid", id.clone())
-                .child(move || f.with(|f| f.as_ref().map(|f| f.submit.clone()))),
-            html::p()
-                .attr("class", msg_class)
-                .attr("role", "status")
-                .id(format!("{id}-msg"))
-                .attr("data-testid", format!("{id}-msg"))
-                .child(move || said.get().unwrap_or_default()),
-        )))
+        .child(
+            h("fieldset")
+                .child(h("legend").words(words(move || f.with(|f| f.as_ref().map(|f| f.legend.clone()).unwrap_or_default()))))
+                .view_child(fields)
+                .child(
+                    h("button")
+                        .set("type", "submit")
+                        .class("btn")
+                        .testid(id.clone())
+                        .words(words(move || f.with(|f| f.as_ref().map(|f| f.submit.clone()).unwrap_or_default()))),
+                )
+                .child(
+                    h("p")
+                        .bind("class", msg_class)
+                        .set("role", "status")
+                        .set("id", format!("{id}-msg"))
+                        .testid(format!("{id}-msg"))
+                        .words(words(move || said.get().unwrap_or_default())),
+                ),
+        )
 }

@@ -1,8 +1,8 @@
 //! The one `Controls` component: it draws any demo's list of controls
 //! (buttons, switches, choices, numbers, forms, groups, notes) from the
-//! controls signal. Each control is keyed by its id and reads its own memo,
-//! so a Step restyles the controls that changed and leaves the rest, and a
-//! form keeps what the learner is typing.
+//! controls signal. Each control is keyed by its kind and id and reads its
+//! own memo, so a Step restyles the controls that changed and leaves the
+//! rest, and a form keeps what the learner is typing.
 //!
 //! A value the model owns (a switch, a slider, a choice) follows the model:
 //! after the learner changes it, the element is set back to what the model
@@ -10,44 +10,33 @@
 
 mod form;
 
+use crate::dom::{dynamic, flag, h, keyed, text, words, El, Happens, Text};
 use crate::shell::page::Page;
 use leptos::prelude::*;
-use leptos::{ev, html};
 use views::control::{Button, Choice, Control, Emphasis, Input, Number, Toggle};
 use wasm_bindgen::JsCast;
 
-/// What a control is and its id: a control keeps its elements while both stay.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Button(String),
-    Toggle(String),
-    Radios(String),
-    Dropdown(String),
-    Number(String),
-    Form(String),
-    Group(String),
-    Note(usize),
-}
-
-fn key(index: usize, c: &Control) -> Key {
+/// A control's row key: its kind, then its id (a group's label, a note's
+/// place). A control keeps its elements while its key stays.
+fn key(index: usize, c: &Control) -> String {
     match c {
-        Control::Button(b) => Key::Button(b.id.clone()),
-        Control::Toggle(t) => Key::Toggle(t.id.clone()),
-        Control::Choice(ch) if ch.dropdown => Key::Dropdown(ch.id.clone()),
-        Control::Choice(ch) => Key::Radios(ch.id.clone()),
-        Control::Number(n) => Key::Number(n.id.clone()),
-        Control::Form(f) => Key::Form(f.id.clone()),
-        Control::Group(g) => Key::Group(format!("{}{}", g.label, if g.danger { "!" } else { "" })),
-        Control::Note(_) => Key::Note(index),
+        Control::Button(b) => format!("b{}", b.id),
+        Control::Toggle(t) => format!("t{}", t.id),
+        Control::Choice(ch) if ch.dropdown => format!("d{}", ch.id),
+        Control::Choice(ch) => format!("r{}", ch.id),
+        Control::Number(n) => format!("{}{}", if n.slider { 's' } else { 'n' }, n.id),
+        Control::Form(f) => format!("f{}", f.id),
+        Control::Group(g) => format!("{}{}", if g.danger { '!' } else { 'g' }, g.label),
+        Control::Note(_) => format!("p{index}"),
     }
 }
 
-fn keys(controls: &[Control]) -> Vec<(usize, Key)> {
+fn keys(controls: &[Control]) -> Vec<(usize, String)> {
     controls.iter().enumerate().map(|(i, c)| (i, key(i, c))).collect()
 }
 
 /// Where a control is: the index and key at each level of groups.
-type At = Vec<(usize, Key)>;
+type At = Vec<(usize, String)>;
 
 fn locate<'a>(controls: &'a [Control], at: &At) -> Option<&'a Control> {
     let mut list = controls;
@@ -66,13 +55,9 @@ fn locate<'a>(controls: &'a [Control], at: &At) -> Option<&'a Control> {
 }
 
 /// The controls panel of `page`.
-pub fn controls(page: Page) -> impl IntoView {
-    let top = Memo::new(move |_| page.controls.with(|c| keys(c)));
-    view! {
-        <For each=move || top.get() key=|k| k.1.clone() children=move |(index, key)| {
-            control(page, vec![(index, key)])
-        } />
-    }
+pub fn controls(page: Page) -> AnyView {
+    let top = crate::dom::memo(move || page.controls.with(|c| keys(c)));
+    keyed(move || top.get(), move |index, key| control(page, vec![(index, key)]))
 }
 
 /// One control's memo, of the kind `pick` takes out of it.
@@ -82,12 +67,12 @@ fn memo<T: Clone + PartialEq + Send + Sync + 'static>(
     pick: fn(&Control) -> Option<&T>,
 ) -> Memo<Option<T>> {
     let at = at.clone();
-    Memo::new(move |_| page.controls.with(|c| locate(c, &at).and_then(pick).cloned()))
+    crate::dom::memo(move || page.controls.with(|c| locate(c, &at).and_then(pick).cloned()))
 }
 
 /// What the page last said about control `id`.
 fn message(page: Page, id: String) -> Memo<Option<String>> {
-    Memo::new(move |_| page.messages.with(|all| all.iter().find(|(k, _)| *k == id).map(|(_, m)| m.clone())))
+    crate::dom::memo(move || page.messages.with(|all| all.iter().find(|(k, _)| *k == id).map(|(_, m)| m.clone())))
 }
 
 fn emphasis_class(e: Emphasis) -> &'static str {
@@ -105,147 +90,142 @@ fn target<T: JsCast>(e: &web_sys::Event) -> Option<T> {
 
 /// A refused control looks unavailable and carries the reason, but stays
 /// enabled: pressing it narrates the refusal, which is how a learner finds
-/// out why (a disabled control could say nothing).
-fn why(id: String, refused: impl Fn() -> Option<String> + Copy + Send + Sync + 'static) -> impl IntoView {
-    move || {
-        refused().map(|reason| {
-            html::span()
-                .id(format!("why-{id}"))
-                .class("visually-hidden")
-                .child(reason)
-        })
-    }
+/// out why (a disabled control could say nothing). The reason's element,
+/// while there is one.
+fn why(id: String, refused: Text) -> AnyView {
+    dynamic(move || match refused.get() {
+        Some(reason) => h("span").set("id", format!("why-{id}")).class("visually-hidden").text(reason).view(),
+        None => ().into_any(),
+    })
 }
 
-fn control(page: Page, at: At) -> AnyView {
+/// What a refused control points its description at.
+fn described(id: &str, refused: Text) -> Text {
+    let target = format!("why-{id}");
+    text(move || refused.with(|r| r.as_ref().map(|_| target.clone())))
+}
+
+fn control(page: Page, at: At) -> El {
     let Some((_, key)) = at.last().cloned() else {
-        return ().into_any();
+        return h("span");
     };
-    match key {
-        Key::Button(id) => button(page, &at, id).into_any(),
-        Key::Toggle(id) => toggle(page, &at, id).into_any(),
-        Key::Radios(id) => radios(page, &at, id).into_any(),
-        Key::Dropdown(id) => dropdown(page, &at, id).into_any(),
-        Key::Number(id) => number(page, &at, id).into_any(),
-        Key::Form(id) => form::form(page, &at, id).into_any(),
-        Key::Group(_) => group(page, at).into_any(),
-        Key::Note(_) => {
-            let text = memo(page, &at, |c| match c {
+    let id = key[1..].to_string();
+    match &key[..1] {
+        "b" => button(page, &at, id),
+        "t" => toggle(page, &at, id),
+        "r" => radios(page, &at, id),
+        "d" => dropdown(page, &at, id),
+        "s" | "n" => number(page, &at, id, key.starts_with('s')),
+        "f" => form::form(page, &at, id),
+        "g" | "!" => group(page, at, key.starts_with('!')),
+        _ => {
+            let note = memo(page, &at, |c| match c {
                 Control::Note(t) => Some(t),
                 _ => None,
             });
-            html::p()
-                .class("hint")
-                .child(move || text.get().unwrap_or_default())
-                .into_any()
+            h("p").class("hint").words(words(move || note.get().unwrap_or_default()))
         }
     }
 }
 
-fn group(page: Page, at: At) -> impl IntoView {
+fn group(page: Page, at: At, danger: bool) -> El {
     let head = {
         let at = at.clone();
-        Memo::new(move |_| {
+        crate::dom::memo(move || {
             page.controls.with(|c| match locate(c, &at) {
-                Some(Control::Group(g)) => Some((g.label.clone(), g.danger, keys(&g.controls))),
+                Some(Control::Group(g)) => Some((g.label.clone(), keys(&g.controls))),
                 _ => None,
             })
         })
     };
-    let label = move || head.with(|h| h.as_ref().map(|h| h.0.clone()).unwrap_or_default());
-    let danger = head.with_untracked(|h| h.as_ref().is_some_and(|h| h.1));
-    html::div()
+    let label = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
+    h("div")
         .class(if danger { "button-group danger-zone" } else { "button-group" })
-        .attr("role", "group")
-        .attr("aria-label", label)
-        .child((
-            html::span().class("group-label").child(label),
-            view! {
-                <For each=move || head.with(|h| h.as_ref().map(|h| h.2.clone()).unwrap_or_default())
-                    key=|k| k.1.clone()
-                    children=move |(index, key)| {
-                        let mut inner = at.clone();
-                        inner.push((index, key));
-                        control(page, inner)
-                    } />
+        .set("role", "group")
+        .bind("aria-label", text(label))
+        .child(h("span").class("group-label").words(words(move || label().unwrap_or_default())))
+        .view_child(keyed(
+            move || head.with(|h| h.as_ref().map(|h| h.1.clone()).unwrap_or_default()),
+            move |index, key| {
+                let mut inner = at.clone();
+                inner.push((index, key));
+                control(page, inner)
             },
         ))
 }
 
-fn button(page: Page, at: &At, id: String) -> impl IntoView {
+fn button(page: Page, at: &At, id: String) -> El {
     let b = memo(page, at, |c| match c {
         Control::Button(b) => Some(b),
         _ => None,
     });
-    let get = move |f: fn(&Button) -> Option<String>| move || b.with(|b| b.as_ref().and_then(f));
+    let get = move |f: fn(&Button) -> Option<String>| text(move || b.with(|b| b.as_ref().and_then(f)));
     let refused = get(|b| b.refused.clone());
     let sent = id.clone();
-    html::span().class("btn-wrap").child((
-        html::button()
-            .attr("type", "button")
-            .attr("class", move || {
-                b.with(|b| {
-                    let b = b.as_ref()?;
-                    let mut class = format!("btn {}", emphasis_class(b.emphasis)).trim_end().to_string();
-                    if b.refused.is_some() {
-                        class.push_str(" refused");
+    h("span")
+        .class("btn-wrap")
+        .child(
+            h("button")
+                .set("type", "button")
+                .bind(
+                    "class",
+                    get(|b| {
+                        let mut class = format!("btn {}", emphasis_class(b.emphasis)).trim_end().to_string();
+                        if b.refused.is_some() {
+                            class.push_str(" refused");
+                        }
+                        Some(class)
+                    }),
+                )
+                .testid(id.clone())
+                .bind("aria-describedby", described(&id, refused))
+                .bind("title", refused)
+                .on_click(move |_| {
+                    if let Some(slot) = b.with_untracked(|b| b.as_ref().map(|b| b.send)) {
+                        page.send(&sent, slot, Input::Press);
                     }
-                    Some(class)
                 })
-            })
-            .attr("data-testid", id.clone())
-            .attr("aria-describedby", {
-                let id = id.clone();
-                move || refused().map(|_| format!("why-{id}"))
-            })
-            .attr("title", refused)
-            .on(ev::click, move |_| {
-                if let Some(slot) = b.with_untracked(|b| b.as_ref().map(|b| b.send)) {
-                    page.send(&sent, slot, Input::Press);
-                }
-            })
-            .child(get(|b| Some(b.label.clone()))),
-        why(id, refused),
-    ))
+                .words(words(move || b.with(|b| b.as_ref().map(|b| b.label.clone()).unwrap_or_default()))),
+        )
+        .view_child(why(id, refused))
 }
 
-fn toggle(page: Page, at: &At, id: String) -> impl IntoView {
+fn toggle(page: Page, at: &At, id: String) -> El {
     let t = memo(page, at, |c| match c {
         Control::Toggle(t) => Some(t),
         _ => None,
     });
-    let get = move |f: fn(&Toggle) -> Option<String>| move || t.with(|t| t.as_ref().and_then(f));
-    let on = move || t.with(|t| t.as_ref().is_some_and(|t| t.on));
+    let get = move |f: fn(&Toggle) -> Option<String>| text(move || t.with(|t| t.as_ref().and_then(f)));
+    let on = flag(move || t.with(|t| t.as_ref().is_some_and(|t| t.on)));
     let refused = get(|t| t.refused.clone());
     let sent = id.clone();
-    html::label()
-        .attr("class", move || t.with(|t| t.as_ref().map(|t| format!("toggle {}", emphasis_class(t.emphasis)).trim_end().to_string())))
-        .child((
-            html::input()
-                .attr("type", "checkbox")
-                .attr("role", "switch")
-                .attr("data-testid", id.clone())
-                .attr("class", move || refused().map(|_| "refused"))
-                .attr("aria-describedby", {
-                    let id = id.clone();
-                    move || refused().map(|_| format!("why-{id}"))
-                })
-                .attr("title", refused)
-                .prop("checked", on)
-                .on(ev::change, move |e| {
+    h("label")
+        .bind("class", get(|t| Some(format!("toggle {}", emphasis_class(t.emphasis)).trim_end().to_string())))
+        .child(
+            h("input")
+                .set("type", "checkbox")
+                .set("role", "switch")
+                .testid(id.clone())
+                .bind("class", text(move || refused.with(|r| r.as_ref().map(|_| "refused".to_string()))))
+                .bind("aria-describedby", described(&id, refused))
+                .bind("title", refused)
+                .prop_flag("checked", on)
+                .on_event(Happens::Change, move |e| {
                     if let Some(slot) = t.with_untracked(|t| t.as_ref().map(|t| t.send)) {
                         page.send(&sent, slot, Input::Press);
                     }
                     if let Some(input) = target::<web_sys::HtmlInputElement>(&e) {
-                        input.set_checked(t.with_untracked(|t| t.as_ref().is_some_and(|t| t.on)));
+                        input.set_checked(on.get_untracked());
                     }
                 }),
-            html::span().class("toggle-label").child(get(|t| Some(t.label.clone()))),
-            html::span()
-                .class("toggle-state")
-                .child(move || if on() { "on" } else { "off" }),
-            why(id, refused),
-        ))
+        )
+        .child(h("span").class("toggle-label").words(words(move || t.with(|t| t.as_ref().map(|t| t.label.clone()).unwrap_or_default()))))
+        .child(h("span").class("toggle-state").words(words(move || if on.get() { "on" } else { "off" }.to_string())))
+        .view_child(why(id, refused))
+}
+
+fn selected_value(c: &Choice) -> Option<String> {
+    c.options.get(c.selected).map(|o| o.value.clone())
 }
 
 /// Sets every radio of the group the event came from to what the model
@@ -264,148 +244,136 @@ fn settle_radios(e: &web_sys::Event, value: Option<String>) {
     }
 }
 
-fn selected_value(c: &Choice) -> Option<String> {
-    c.options.get(c.selected).map(|o| o.value.clone())
-}
-
-fn radios(page: Page, at: &At, id: String) -> impl IntoView {
+fn radios(page: Page, at: &At, id: String) -> El {
     let ch = memo(page, at, |c| match c {
         Control::Choice(ch) => Some(ch),
         _ => None,
     });
-    let values = Memo::new(move |_| {
-        ch.with(|c| c.as_ref().map(|c| c.options.iter().map(|o| o.value.clone()).collect::<Vec<_>>()).unwrap_or_default())
+    let values = crate::dom::memo(move || {
+        ch.with(|c| c.as_ref().map(|c| c.options.iter().map(|o| o.value.clone()).enumerate().collect::<Vec<_>>()).unwrap_or_default())
     });
-    let legend = move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default());
-    let option = move |value: String| {
+    let legend = words(move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default()));
+    let option = move |_, value: String| {
         let id = id.clone();
         let label = {
             let value = value.clone();
-            move || ch.with(|c| c.as_ref().and_then(|c| c.options.iter().find(|o| o.value == value)).map(|o| o.label.clone()).unwrap_or_default())
+            words(move || ch.with(|c| c.as_ref().and_then(|c| c.options.iter().find(|o| o.value == value)).map(|o| o.label.clone()).unwrap_or_default()))
         };
         let selected = {
             let value = value.clone();
-            move || ch.with(|c| c.as_ref().and_then(selected_value)) == Some(value.clone())
+            flag(move || ch.with(|c| c.as_ref().and_then(selected_value)).as_deref() == Some(value.as_str()))
         };
         let sent = value.clone();
-        html::label().child((
-            html::input()
-                .attr("type", "radio")
-                .attr("name", id.clone())
-                .attr("value", value.clone())
-                .attr("data-testid", format!("{id}-{value}"))
-                .prop("checked", selected)
-                .on(ev::change, move |e| {
-                    let slot = ch.with_untracked(|c| c.as_ref()?.options.iter().find(|o| o.value == sent).map(|o| o.send));
-                    if let Some(slot) = slot {
-                        page.send(&id, slot, Input::Press);
-                    }
-                    settle_radios(&e, ch.with_untracked(|c| c.as_ref().and_then(selected_value)));
-                }),
-            html::span().child(label),
-        ))
+        h("label")
+            .child(
+                h("input")
+                    .set("type", "radio")
+                    .set("name", id.clone())
+                    .set("value", value.clone())
+                    .testid(format!("{id}-{value}"))
+                    .prop_flag("checked", selected)
+                    .on_event(Happens::Change, move |e| {
+                        let slot = ch.with_untracked(|c| c.as_ref()?.options.iter().find(|o| o.value == sent).map(|o| o.send));
+                        if let Some(slot) = slot {
+                            page.send(&id, slot, Input::Press);
+                        }
+                        settle_radios(&e, ch.with_untracked(|c| c.as_ref().and_then(selected_value)));
+                    }),
+            )
+            .child(h("span").words(label))
     };
-    html::fieldset().class("choice").child((
-        html::legend().child(legend),
-        view! { <For each=move || values.get() key=|v| v.clone() children=option /> },
-    ))
+    h("fieldset")
+        .class("choice")
+        .child(h("legend").words(legend))
+        .view_child(keyed(move || values.get(), option))
 }
 
-fn dropdown(page: Page, at: &At, id: String) -> impl IntoView {
+fn dropdown(page: Page, at: &At, id: String) -> El {
     let ch = memo(page, at, |c| match c {
         Control::Choice(ch) => Some(ch),
         _ => None,
     });
-    let legend = move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default());
-    let options = move || {
+    let legend = words(move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default()));
+    let options = dynamic(move || {
         ch.with(|c| {
             c.as_ref()
-                .map(|c| {
-                    c.options
-                        .iter()
-                        .map(|o| html::option().attr("value", o.value.clone()).child(o.label.clone()))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+                .map_or(&[][..], |c| &c.options[..])
+                .iter()
+                .map(|o| h("option").set("value", o.value.clone()).text(o.label.clone()).view())
+                .collect::<Vec<_>>()
+                .into_any()
         })
-    };
-    let chosen = move || ch.with(|c| c.as_ref().and_then(selected_value).unwrap_or_default());
+    });
+    let chosen = words(move || ch.with(|c| c.as_ref().and_then(selected_value).unwrap_or_default()));
     let sent = id.clone();
-    html::label().class("select").child((
-        html::span().class("select-label").child(legend),
-        html::select()
-            .attr("data-testid", id)
-            .child(options)
+    h("label").class("select").child(h("span").class("select-label").words(legend)).child(
+        h("select")
+            .testid(id)
+            .view_child(options)
             .prop("value", chosen)
-            .on(ev::change, move |e| {
-                let value = event_target_value(&e);
+            .on_event(Happens::Change, move |e| {
+                let Some(select) = target::<web_sys::HtmlSelectElement>(&e) else {
+                    return;
+                };
+                let value = select.value();
                 let slot = ch.with_untracked(|c| c.as_ref()?.options.iter().find(|o| o.value == value).map(|o| o.send));
                 if let Some(slot) = slot {
                     page.send(&sent, slot, Input::Press);
                 }
-                if let Some(select) = target::<web_sys::HtmlSelectElement>(&e) {
-                    select.set_value(&ch.with_untracked(|c| c.as_ref().and_then(selected_value).unwrap_or_default()));
-                }
+                select.set_value(&chosen.get_untracked());
             }),
-    ))
+    )
 }
 
-fn number(page: Page, at: &At, id: String) -> impl IntoView {
+fn number(page: Page, at: &At, id: String, slider: bool) -> El {
     let n = memo(page, at, |c| match c {
         Control::Number(n) => Some(n),
         _ => None,
     });
     let said = message(page, id.clone());
-    let get = move |f: fn(&Number) -> String| move || n.with(|n| n.as_ref().map(f).unwrap_or_default());
-    let slider = n.with_untracked(|n| n.as_ref().is_some_and(|n| n.slider));
-    let shown = get(|n| {
-        n.shown
-            .clone()
-            .unwrap_or_else(|| format!("{} {}", n.value, n.unit).trim_end().to_string())
+    let get = move |f: fn(&Number) -> String| text(move || n.with(|n| n.as_ref().map(f)));
+    let value = words(move || n.with(|n| n.as_ref().map(|n| n.value.to_string()).unwrap_or_default()));
+    let shown = words(move || {
+        n.with(|n| {
+            n.as_ref()
+                .map(|n| n.shown.clone().unwrap_or_else(|| format!("{} {}", n.value, n.unit).trim_end().to_string()))
+                .unwrap_or_default()
+        })
     });
     let sent = id.clone();
-    html::label()
+    let msg_id = format!("{id}-msg");
+    h("label")
         .class(if slider { "slider" } else { "number" })
-        .child((
-            html::span().class("slider-label").child(get(|n| n.label.clone())),
-            html::input()
-                .attr("type", if slider { "range" } else { "number" })
-                .attr("min", get(|n| n.min.to_string()))
-                .attr("max", get(|n| n.max.to_string()))
-                .attr("step", get(|n| n.step.to_string()))
-                .attr("data-testid", id.clone())
-                .attr("aria-valuetext", move || n.with(|n| n.as_ref().and_then(|n| n.shown.clone())))
-                .prop("value", get(|n| n.value.to_string()))
-                .on(ev::change, move |e| {
+        .child(h("span").class("slider-label").words(words(move || n.with(|n| n.as_ref().map(|n| n.label.clone()).unwrap_or_default()))))
+        .child(
+            h("input")
+                .set("type", if slider { "range" } else { "number" })
+                .bind("min", get(|n| n.min.to_string()))
+                .bind("max", get(|n| n.max.to_string()))
+                .bind("step", get(|n| n.step.to_string()))
+                .testid(id.clone())
+                .bind("aria-valuetext", text(move || n.with(|n| n.as_ref().and_then(|n| n.shown.clone()))))
+                .prop("value", value)
+                .on_event(Happens::Change, move |e| {
                     let Some(input) = target::<web_sys::HtmlInputElement>(&e) else {
                         return;
                     };
                     let Some(slot) = n.with_untracked(|n| n.as_ref().map(|n| n.send)) else {
                         return;
                     };
-                    let text = input.value();
-                    match text.trim().parse::<i64>() {
-                        Ok(value) => {
-                            page.send(&sent, slot, Input::Number(value));
-                            if let Some(now) = n.with_untracked(|n| n.as_ref().map(|n| n.value)) {
-                                input.set_value(&now.to_string());
-                            }
+                    let typed = input.value();
+                    match typed.trim().parse::<i64>() {
+                        Ok(number) => {
+                            page.send(&sent, slot, Input::Number(number));
+                            input.set_value(&value.get_untracked());
                         }
-                        Err(_) => page.note(&sent, format!("“{text}” is not a whole number.")),
+                        Err(_) => page.note(&sent, format!("“{typed}” is not a whole number.")),
                     }
                 }),
-            html::output()
-                .class("slider-value")
-                .attr("data-testid", format!("{id}-value"))
-                .child(shown),
-            move || {
-                said.get().map(|m| {
-                    html::span()
-                        .class("field-msg")
-                        .attr("role", "status")
-                        .attr("data-testid", format!("{id}-msg"))
-                        .child(m)
-                })
-            },
-        ))
+        )
+        .child(h("output").class("slider-value").testid(format!("{id}-value")).words(shown))
+        .view_child(dynamic(move || match said.get() {
+            Some(m) => h("span").class("field-msg").set("role", "status").testid(msg_id.clone()).text(m).view(),
+            None => ().into_any(),
+        }))
 }

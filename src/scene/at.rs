@@ -7,10 +7,24 @@ use views::{Figure, List, Part, Scene, Shape, Table};
 /// A part's place: the index it had, and its key.
 pub type PartAt = (usize, String);
 
+/// Marks the second and later shapes that share a key among their siblings
+/// (`key`, then this, then which one): keys should be unique, but a scene
+/// that breaks that must still draw each of its shapes, once.
+pub const AGAIN: char = '\u{1e}';
+
+/// The key and which of the siblings with that key (0: the first).
+fn occurrence(key: &str) -> (&str, usize) {
+    match key.split_once(AGAIN) {
+        Some((base, n)) => (base, n.parse().unwrap_or(0)),
+        None => (key, 0),
+    }
+}
+
 fn by_key<'a, T>(items: &'a [T], (index, key): &(usize, String), key_of: impl Fn(&T) -> &str) -> Option<&'a T> {
+    let (key, nth) = occurrence(key);
     match items.get(*index) {
-        Some(item) if key_of(item) == key => Some(item),
-        _ => items.iter().find(|item| key_of(item) == key),
+        Some(item) if nth == 0 && key_of(item) == key => Some(item),
+        _ => items.iter().filter(|item| key_of(item) == key).nth(nth),
     }
 }
 
@@ -64,8 +78,9 @@ impl ShapeAt {
         }
     }
 
+    /// The shape's own key (its test hook).
     pub fn key(&self) -> &str {
-        self.path.last().map_or("", |(_, key)| key)
+        self.path.last().map_or("", |(_, key)| occurrence(key).0)
     }
 }
 
@@ -99,5 +114,21 @@ mod tests {
         assert!(shape(&scene, &at.child(0, "b".into())).is_none());
         assert!(figure(&scene, &(3, "f".into())).is_some());
         assert!(table(&scene, &(0, "f".into())).is_none());
+    }
+
+    #[test]
+    fn siblings_that_share_a_key_are_told_apart_by_their_order() {
+        let mut fig = Figure::new("f", "F", 10.0, 10.0);
+        fig.push(Shape::rect("a", 0.0, 0.0, 1.0, 1.0));
+        fig.push(Shape::rect("a", 5.0, 0.0, 1.0, 1.0));
+        let scene = Scene::new("t", "s").figure(fig);
+        let root = ShapeAt {
+            figure: (0, "f".into()),
+            path: Vec::new(),
+        };
+        let second = root.child(1, format!("a{AGAIN}1"));
+        assert_eq!(second.key(), "a");
+        let found = shape(&scene, &second).map(|s| s.kind.clone());
+        assert_eq!(found, Some(views::Kind::Rect { x: 5.0, y: 0.0, w: 1.0, h: 1.0, r: 0.0 }));
     }
 }

@@ -2,10 +2,10 @@
 //! and Enter/Space on a clickable shape are heard once, on the drawing.
 
 use super::at::{self, PartAt, ShapeAt};
-use super::shape::{drawn, shape};
+use super::shape::{drawn, shapes};
 use super::Click;
+use crate::dom::{dynamic, h, s, text, El};
 use leptos::prelude::*;
-use leptos::{ev, html, svg};
 use views::page::svg::num;
 use views::Scene;
 use wasm_bindgen::JsCast;
@@ -22,11 +22,11 @@ fn clicked(e: &web_sys::Event) -> Option<(String, u32)> {
     Some((el.get_attribute("data-testid").unwrap_or_default(), slot))
 }
 
-pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> impl IntoView {
+pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
     let key = at.1.clone();
-    let head = Memo::new({
+    let head = crate::dom::memo({
         let at = at.clone();
-        move |_| {
+        move || {
             scene.with(|s| {
                 at::figure(s, &at).map(|f| {
                     let interactive = f.walk().iter().any(|s| s.on_click.is_some());
@@ -35,30 +35,36 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> impl IntoView
             })
         }
     });
-    let legend = Memo::new({
+    let legend = crate::dom::memo({
         let at = at.clone();
-        move |_| scene.with(|s| at::figure(s, &at).map(|f| f.legend.clone()).unwrap_or_default())
+        move || scene.with(|s| at::figure(s, &at).map(|f| f.legend.clone()).unwrap_or_default())
     });
-    let shapes = Memo::new({
+    let each = crate::dom::memo({
         let at = at.clone();
-        move |_| scene.with(|s| at::figure(s, &at).map(|f| drawn(&f.shapes)).unwrap_or_default())
+        move || scene.with(|s| at::figure(s, &at).map(|f| drawn(&f.shapes)).unwrap_or_default())
     });
     let root = ShapeAt {
         figure: at,
         path: Vec::new(),
     };
-    let drawing = svg::svg()
-        .attr("class", "scene")
-        .attr("viewBox", move || head.with(|h| h.as_ref().map(|(w, h, ..)| format!("0 0 {} {}", num(*w), num(*h)))))
-        .attr("role", move || head.with(|h| if h.as_ref().is_some_and(|h| h.4) { "group" } else { "img" }))
-        .attr("aria-label", move || head.with(|h| h.as_ref().map(|h| h.2.clone())))
-        .attr("data-testid", key)
-        .on(ev::click, move |e| {
+    let drawing = s("svg")
+        .class("scene")
+        .bind(
+            "viewBox",
+            text(move || head.with(|h| h.as_ref().map(|(w, h, ..)| format!("0 0 {} {}", num(*w), num(*h))))),
+        )
+        .bind(
+            "role",
+            text(move || head.with(|h| Some(if h.as_ref().is_some_and(|h| h.4) { "group" } else { "img" }.into()))),
+        )
+        .bind("aria-label", text(move || head.with(|h| h.as_ref().map(|h| h.2.clone()))))
+        .testid(key)
+        .on_click(move |e| {
             if let Some(sent) = clicked(&e) {
                 click.run(sent);
             }
         })
-        .on(ev::keydown, move |e| {
+        .on_keydown(move |e| {
             if matches!(e.key().as_str(), "Enter" | " ") {
                 if let Some(sent) = clicked(&e) {
                     e.prevent_default();
@@ -66,25 +72,27 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> impl IntoView
                 }
             }
         })
-        .child(view! {
-            <For each=move || shapes.get() key=|(_, key)| key.clone() children=move |(index, key)| {
-                shape(scene, root.child(index, key.0.clone()), key.1, false)
-            } />
-        });
-    html::figure()
-        .attr("class", move || head.with(|h| format!("scene-figure {}", h.as_ref().map_or("", |h| h.3.as_str())).trim_end().to_string()))
-        .child((
-            drawing,
-            move || {
-                legend.with(|keys| {
-                    (!keys.is_empty()).then(|| {
-                        html::figcaption().class("legend").child(
-                            keys.iter()
-                                .map(|(class, meaning)| html::span().attr("class", format!("key {class}")).child(meaning.clone()))
-                                .collect::<Vec<_>>(),
-                        )
-                    })
+        .view_child(shapes(scene, root, move || each.get(), false));
+    h("figure")
+        .bind(
+            "class",
+            text(move || {
+                head.with(|h| {
+                    let extra = h.as_ref().map_or("", |h| h.3.as_str());
+                    Some(format!("scene-figure {extra}").trim_end().to_string())
                 })
-            },
-        ))
+            }),
+        )
+        .child(drawing)
+        .view_child(dynamic(move || {
+            legend.with(|keys| {
+                if keys.is_empty() {
+                    return ().into_any();
+                }
+                h("figcaption")
+                    .class("legend")
+                    .children(keys.iter().map(|(class, meaning)| h("span").class(format!("key {class}")).text(meaning.clone())))
+                    .view()
+            })
+        }))
 }

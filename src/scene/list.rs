@@ -2,8 +2,7 @@
 //! keyed.
 
 use super::at::{self, PartAt};
-use leptos::either::Either;
-use leptos::html;
+use crate::dom::{dynamic, h, keyed, text, words, El};
 use leptos::prelude::*;
 use views::{Item, Scene};
 
@@ -15,11 +14,11 @@ fn item_class(item: &Item) -> String {
     }
 }
 
-pub fn list(scene: RwSignal<Scene>, at: PartAt) -> impl IntoView {
+pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
     let key = at.1.clone();
-    let head = Memo::new({
+    let head = crate::dom::memo({
         let at = at.clone();
-        move |_| {
+        move || {
             scene.with(|s| {
                 at::list(s, &at).map(|l| {
                     let class = if l.chips {
@@ -32,47 +31,48 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> impl IntoView {
             })
         }
     });
-    let items = Memo::new({
+    let items = crate::dom::memo({
         let at = at.clone();
-        move |_| scene.with(|s| at::list(s, &at).map(|l| l.items.clone()).unwrap_or_default())
+        move || scene.with(|s| at::list(s, &at).map(|l| l.items.clone()).unwrap_or_default())
     });
-    let keys = Memo::new(move |_| items.with(|all| all.iter().map(|i| i.key.clone()).collect::<Vec<_>>()));
-    let heading = move || head.with(|h| h.as_ref().map(|h| h.0.clone()).unwrap_or_default());
-    let item = move |item_key: String| {
-        let item = Memo::new({
+    let each = crate::dom::memo(move || items.with(|all| all.iter().map(|i| i.key.clone()).enumerate().collect::<Vec<_>>()));
+    let heading = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
+    let item = move |_, item_key: String| {
+        let item = crate::dom::memo({
             let item_key = item_key.clone();
-            move |_| items.with(|all| all.iter().find(|i| i.key == item_key).cloned())
+            move || items.with(|all| all.iter().find(|i| i.key == item_key).cloned())
         });
-        html::li()
-            .attr("class", move || item.with(|i| i.as_ref().map(item_class)))
-            .attr("data-testid", item_key)
-            .child(move || {
-                item.with(|i| {
-                    let i = i.as_ref()?;
-                    Some(match &i.tag {
-                        Some(tag) => Either::Right((
-                            html::span().class("tone-word").child(format!("{tag} ")),
-                            html::span().child(i.text.clone()),
-                        )),
-                        None => Either::Left(i.text.clone()),
-                    })
+        h("li")
+            .bind("class", text(move || item.with(|i| i.as_ref().map(item_class))))
+            .testid(item_key)
+            .view_child(dynamic(move || {
+                item.with(|i| match i {
+                    Some(Item { tag: Some(tag), text, .. }) => vec![
+                        h("span").class("tone-word").text(format!("{tag} ")).view(),
+                        h("span").text(text.clone()).view(),
+                    ]
+                    .into_any(),
+                    Some(i) => i.text.clone().into_any(),
+                    None => ().into_any(),
                 })
-            })
+            }))
     };
-    html::section()
-        .attr("class", move || head.with(|h| h.as_ref().map(|h| h.1.clone())))
-        .attr("aria-label", heading)
-        .child((
-            html::h3().child(heading),
-            html::ul().attr("data-testid", key).child((
-                move || {
-                    keys.with(Vec::is_empty).then(|| {
-                        html::li()
-                            .class("muted")
-                            .child(move || head.with(|h| h.as_ref().map(|h| h.2.clone()).unwrap_or_default()))
-                    })
-                },
-                view! { <For each=move || keys.get() key=|key| key.clone() children=item /> },
-            )),
-        ))
+    h("section")
+        .bind("class", text(move || head.with(|h| h.as_ref().map(|h| h.1.clone()))))
+        .bind("aria-label", text(heading))
+        .child(h("h3").words(words(move || heading().unwrap_or_default())))
+        .child(
+            h("ul")
+                .testid(key)
+                .view_child(dynamic(move || {
+                    if !each.with(Vec::is_empty) {
+                        return ().into_any();
+                    }
+                    h("li")
+                        .class("muted")
+                        .words(words(move || head.with(|h| h.as_ref().map(|h| h.2.clone()).unwrap_or_default())))
+                        .view()
+                }))
+                .view_child(keyed(move || each.get(), item)),
+        )
 }

@@ -11,7 +11,7 @@ mod list;
 mod shape;
 mod table;
 
-use leptos::html;
+use crate::dom::{dynamic, h, keyed};
 use leptos::prelude::*;
 use views::page::naming::describe;
 use views::{Part, Scene, Slot};
@@ -20,49 +20,42 @@ use views::{Part, Scene, Slot};
 /// page's messages) and its slot.
 pub type Click = Callback<(String, Slot)>;
 
-/// Which kind of part, and its key: a part keeps its nodes while both stay.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum PartKey {
-    Figure(String),
-    Table(String),
-    List(String),
-}
-
-fn part_key(part: &Part) -> PartKey {
+/// A part's row key: its kind and its key.
+fn part_key(part: &Part) -> String {
     match part {
-        Part::Figure(f) => PartKey::Figure(f.key.clone()),
-        Part::Table(t) => PartKey::Table(t.key.clone()),
-        Part::List(l) => PartKey::List(l.key.clone()),
+        Part::Figure(f) => format!("f{}", f.key),
+        Part::Table(t) => format!("t{}", t.key),
+        Part::List(l) => format!("l{}", l.key),
     }
 }
 
 /// The picture of `scene`, and the picture as text.
-pub fn scene(scene: RwSignal<Scene>, click: Click) -> impl IntoView {
-    let parts = Memo::new(move |_| {
+pub fn scene(scene: RwSignal<Scene>, click: Click) -> Vec<AnyView> {
+    let parts = crate::dom::memo(move || {
         scene.with(|s| s.parts.iter().map(part_key).enumerate().collect::<Vec<_>>())
     });
-    let text = Memo::new(move |_| scene.with(describe));
-    (
-        view! {
-            <For each=move || parts.get() key=|(_, key)| key.clone() children=move |(index, key)| {
-                match key {
-                    PartKey::Figure(key) => figure::figure(scene, (index, key), click).into_any(),
-                    PartKey::Table(key) => table::table(scene, (index, key), click).into_any(),
-                    PartKey::List(key) => list::list(scene, (index, key)).into_any(),
-                }
-            } />
-        },
-        html::details()
+    let text = crate::dom::memo(move || scene.with(describe));
+    let part = move |index: usize, row: String| {
+        let key = row[1..].to_string();
+        match &row[..1] {
+            "f" => figure::figure(scene, (index, key), click),
+            "t" => table::table(scene, (index, key), click),
+            _ => list::list(scene, (index, key)),
+        }
+    };
+    vec![
+        keyed(move || parts.get(), part),
+        h("details")
             .class("as-text")
-            .attr("data-testid", "as-text")
-            .child((
-                html::summary().child("The picture as text"),
-                move || {
-                    text.get()
-                        .into_iter()
-                        .map(|line| html::p().child(line))
-                        .collect::<Vec<_>>()
-                },
-            )),
-    )
+            .testid("as-text")
+            .child(h("summary").text("The picture as text"))
+            .view_child(dynamic(move || {
+                text.get()
+                    .into_iter()
+                    .map(|line| h("p").text(line).view())
+                    .collect::<Vec<_>>()
+                    .into_any()
+            }))
+            .view(),
+    ]
 }

@@ -4,9 +4,8 @@
 
 use super::at::{self, PartAt};
 use super::Click;
-use leptos::either::Either;
+use crate::dom::{dynamic, h, keyed, text, words, El};
 use leptos::prelude::*;
-use leptos::{ev, html};
 use views::{Cell, Scene};
 
 fn cell_class(cell: &Cell) -> String {
@@ -17,15 +16,15 @@ fn cell_class(cell: &Cell) -> String {
     }
 }
 
-pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> impl IntoView {
+pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
     let key = at.1.clone();
-    let head = Memo::new({
+    let head = crate::dom::memo({
         let at = at.clone();
-        move |_| scene.with(|s| at::table(s, &at).map(|t| (t.caption.clone(), t.columns.clone())))
+        move || scene.with(|s| at::table(s, &at).map(|t| (t.caption.clone(), t.columns.clone())))
     });
-    let rows = Memo::new({
+    let each = crate::dom::memo({
         let at = at.clone();
-        move |_| {
+        move || {
             scene.with(|s| {
                 at::table(s, &at)
                     .map(|t| t.rows.iter().map(|r| r.key.clone()).enumerate().collect::<Vec<_>>())
@@ -33,22 +32,22 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> impl IntoView 
             })
         }
     });
-    let caption = move || head.with(|h| h.as_ref().map(|h| h.0.clone()).unwrap_or_default());
-    let columns = move || {
-        head.with(|h| {
-            h.as_ref()
-                .map(|h| h.1.clone())
-                .unwrap_or_default()
-                .into_iter()
-                .map(|c| html::th().attr("scope", "col").child(c))
+    let caption = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
+    let columns = dynamic(move || {
+        head.with(|head| {
+            head.as_ref()
+                .map_or(&[][..], |head| &head.1[..])
+                .iter()
+                .map(|c| h("th").set("scope", "col").text(c.clone()).view())
                 .collect::<Vec<_>>()
+                .into_any()
         })
-    };
-    let row = move |(index, row_key): (usize, String)| {
-        let row = Memo::new({
+    });
+    let row = move |index: usize, row_key: String| {
+        let row = crate::dom::memo({
             let at = at.clone();
             let row_key = row_key.clone();
-            move |_| {
+            move || {
                 scene.with(|s| {
                     let rows = &at::table(s, &at)?.rows;
                     match rows.get(index) {
@@ -59,65 +58,52 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> impl IntoView 
             }
         });
         let id = row_key.clone();
-        let cells = move || {
+        let cells = dynamic(move || {
             row.with(|r| {
-                let Some(r) = r else { return Vec::new() };
+                let Some(r) = r else { return ().into_any() };
                 r.cells
                     .iter()
                     .enumerate()
                     .map(|(i, cell)| {
-                        let class = cell_class(cell);
-                        if i == 0 {
-                            let name = match r.on_click {
-                                Some(slot) => {
-                                    let id = id.clone();
-                                    Either::Right(
-                                        html::button()
-                                            .attr("type", "button")
-                                            .class("row-btn")
-                                            .on(ev::click, move |_| click.run((id.clone(), slot)))
-                                            .child(cell.text.clone()),
-                                    )
-                                }
-                                None => Either::Left(cell.text.clone()),
-                            };
-                            Either::Left(
-                                html::th()
-                                    .attr("scope", "row")
-                                    .attr("class", class)
-                                    .attr("data-testid", cell.key.clone())
-                                    .child(name),
-                            )
-                        } else {
-                            Either::Right(
-                                html::td()
-                                    .attr("class", class)
-                                    .attr("data-testid", cell.key.clone())
-                                    .child(cell.text.clone()),
-                            )
+                        let el = h(if i == 0 { "th" } else { "td" })
+                            .class(cell_class(cell))
+                            .maybe("data-testid", cell.key.clone());
+                        match (i, r.on_click) {
+                            (0, Some(slot)) => {
+                                let id = id.clone();
+                                el.set("scope", "row").child(
+                                    h("button")
+                                        .set("type", "button")
+                                        .class("row-btn")
+                                        .on_click(move |_| click.run((id.clone(), slot)))
+                                        .text(cell.text.clone()),
+                                )
+                            }
+                            (0, None) => el.set("scope", "row").text(cell.text.clone()),
+                            _ => el.text(cell.text.clone()),
                         }
+                        .view()
                     })
                     .collect::<Vec<_>>()
+                    .into_any()
             })
-        };
-        html::tr()
-            .attr("class", move || row.with(|r| r.as_ref().map(|r| r.class.clone())))
-            .attr("data-state", move || row.with(|r| r.as_ref().and_then(|r| r.state.clone())))
-            .attr("data-testid", row_key)
-            .child(cells)
+        });
+        h("tr")
+            .bind("class", text(move || row.with(|r| r.as_ref().map(|r| r.class.clone()))))
+            .bind("data-state", text(move || row.with(|r| r.as_ref().and_then(|r| r.state.clone()))))
+            .testid(row_key)
+            .view_child(cells)
     };
-    html::div()
+    h("div")
         .class("table-scroll")
-        .attr("tabindex", "0")
-        .attr("role", "region")
-        .attr("aria-label", caption)
+        .set("tabindex", "0")
+        .set("role", "region")
+        .bind("aria-label", text(caption))
         .child(
-            html::table().attr("data-testid", key).child((
-                html::caption().child(caption),
-                html::thead().child(html::tr().child(columns)),
-                html::tbody().child(view! {
-                    <For each=move || rows.get() key=|(_, key)| key.clone() children=row />
-                }),
-            )),
+            h("table")
+                .testid(key)
+                .child(h("caption").words(words(move || caption().unwrap_or_default())))
+                .child(h("thead").child(h("tr").view_child(columns)))
+                .child(h("tbody").view_child(keyed(move || each.get(), row))),
         )
 }

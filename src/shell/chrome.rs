@@ -2,221 +2,226 @@
 //! demo alike: the control bar, the status line, the narration, "why it
 //! matters", what the model leaves out, sharing and the shortcuts list.
 
+use crate::dom::{dynamic, flag, h, keyed, text, words, El};
 use crate::shell::page::{Act, Page};
 use leptos::prelude::*;
-use leptos::{ev, html};
 use views::page::chrome::{play_label, speed_of, speed_value, tone_word, SHORTCUTS, SPEEDS};
 
-fn button(page: Page, act: Act, testid: &'static str, label: &'static str, title: &'static str, keys: &'static str) -> impl IntoView {
-    html::button()
-        .attr("type", "button")
-        .class("btn")
-        .attr("data-testid", testid)
-        .attr("title", title)
-        .attr("aria-keyshortcuts", keys)
-        .on(ev::click, move |_| page.act(act))
-        .child(label)
+/// A button of the page (not of the demo): what it does, its test hook.
+fn button(page: Page, act: Act, testid: &'static str, class: &'static str) -> El {
+    h("button")
+        .set("type", "button")
+        .class(class)
+        .testid(testid)
+        .on_click(move |_| page.act(act))
 }
 
 /// Back, Step, Play, speed, Reset and the step count.
-pub fn control_bar(page: Page) -> impl IntoView {
-    let speeds: Vec<_> = SPEEDS
+pub fn control_bar(page: Page) -> El {
+    let with_key = |el: El, title: &'static str, keys: &'static str| {
+        el.set("title", title).set("aria-keyshortcuts", keys)
+    };
+    let speeds = SPEEDS
         .iter()
-        .map(|(tenths, label)| html::option().attr("value", speed_value(*tenths)).child(*label))
-        .collect();
-    html::div()
+        .map(|(tenths, label)| h("option").set("value", speed_value(*tenths)).text(*label));
+    h("div")
         .class("control-bar")
-        .attr("role", "group")
-        .attr("aria-label", "Playback")
-        .child((
-            button(page, Act::Back, "back", "◀ Back", "Step back (←)", "ArrowLeft")
-                .attr("disabled", move || !page.can_back.get()),
-            html::button()
-                .attr("type", "button")
-                .class("btn primary")
-                .attr("data-testid", "step")
-                .attr("title", "Step (→)")
-                .attr("aria-keyshortcuts", "ArrowRight")
-                .on(ev::click, move |_| page.act(Act::Step))
-                .child("Step ▶"),
-            html::button()
-                .attr("type", "button")
-                .class("btn")
-                .attr("data-testid", "play")
-                .attr("title", "Play or pause (Space)")
-                .attr("aria-keyshortcuts", "Space")
-                .attr("aria-pressed", move || page.playing.get().to_string())
-                .on(ev::click, move |_| page.act(Act::Play))
-                .child(move || play_label(page.playing.get())),
-            html::label().class("speed").child((
-                html::span().child("Speed"),
-                html::select()
-                    .attr("data-testid", "speed")
-                    .prop("value", move || speed_value(page.speed.get()))
-                    .on(ev::change, move |e| {
-                        if let Some(tenths) = speed_of(&event_target_value(&e)) {
+        .set("role", "group")
+        .set("aria-label", "Playback")
+        .child(
+            with_key(button(page, Act::Back, "back", "btn"), "Step back (←)", "ArrowLeft")
+                .toggle("disabled", flag(move || !page.can_back.get()))
+                .text("◀ Back"),
+        )
+        .child(with_key(button(page, Act::Step, "step", "btn primary"), "Step (→)", "ArrowRight").text("Step ▶"))
+        .child(
+            with_key(button(page, Act::Play, "play", "btn"), "Play or pause (Space)", "Space")
+                .bind("aria-pressed", text(move || Some(page.playing.get().to_string())))
+                .words(words(move || play_label(page.playing.get()).to_string())),
+        )
+        .child(
+            h("label").class("speed").child(h("span").text("Speed")).child(
+                h("select")
+                    .testid("speed")
+                    .children(speeds)
+                    .prop("value", words(move || speed_value(page.speed.get())))
+                    .on_event(crate::dom::Happens::Change, move |e| {
+                        let value = e
+                            .target()
+                            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlSelectElement>(t).ok())
+                            .map(|s| s.value())
+                            .unwrap_or_default();
+                        if let Some(tenths) = speed_of(&value) {
                             page.set_speed(tenths);
                         }
-                    })
-                    .child(speeds),
-            )),
-            button(page, Act::Reset, "reset", "↺ Reset", "Reset (R)", "R"),
-            html::span()
+                    }),
+            ),
+        )
+        .child(with_key(button(page, Act::Reset, "reset", "btn"), "Reset (R)", "R").text("↺ Reset"))
+        .child(
+            h("span")
                 .class("step-count")
-                .attr("data-testid", "step-count")
-                .child(move || format!("step {}", page.step_count.get())),
-        ))
+                .testid("step-count")
+                .words(words(move || format!("step {}", page.step_count.get()))),
+        )
 }
 
 /// The demo's key figures.
-pub fn status_line(page: Page) -> impl IntoView {
-    let keys = Memo::new(move |_| page.status.with(|all| all.iter().map(|f| f.key).collect::<Vec<_>>()));
-    html::dl()
+pub fn status_line(page: Page) -> El {
+    let each = crate::dom::memo(move || {
+        page.status
+            .with(|all| all.iter().map(|f| f.key.to_string()).enumerate().collect::<Vec<_>>())
+    });
+    let figure = move |_, key: String| {
+        let part = |f: fn(&demos::Figure) -> String| {
+            let key = key.clone();
+            words(move || page.status.with(|all| all.iter().find(|x| x.key == key).map(f).unwrap_or_default()))
+        };
+        h("div")
+            .class("figure")
+            .testid(format!("fig-{key}"))
+            .child(h("dt").words(part(|f| f.label.to_string())))
+            .child(h("dd").words(part(|f| f.value.clone())))
+    };
+    h("dl")
         .class("status-line")
-        .attr("data-testid", "status")
-        .child(view! {
-            <For each=move || keys.get() key=|key| *key children=move |key| {
-                let part = move |f: fn(&demos::Figure) -> String| {
-                    move || page.status.with(|all| all.iter().find(|x| x.key == key).map(f).unwrap_or_default())
-                };
-                html::div()
-                    .class("figure")
-                    .attr("data-testid", format!("fig-{key}"))
-                    .child((
-                        html::dt().child(part(|f| f.label.to_string())),
-                        html::dd().child(part(|f| f.value.clone())),
-                    ))
-            } />
-        })
+        .testid("status")
+        .view_child(keyed(move || each.get(), figure))
 }
 
 /// The latest line, read out as it changes, and the earlier ones under it.
-pub fn narration(page: Page) -> impl IntoView {
-    let latest = Memo::new(move |_| page.narration.with(|lines| lines.last().cloned()));
-    let history = move || {
+pub fn narration(page: Page) -> El {
+    let latest = crate::dom::memo(move || page.narration.with(|lines| lines.last().cloned()));
+    // Keyed from the oldest line, so a new step adds one row at the top.
+    let each = move || {
         page.narration.with(|lines| {
             let n = lines.len();
-            lines
-                .iter()
+            (0..n.saturating_sub(1))
                 .rev()
-                .skip(1)
-                .enumerate()
-                // Keyed from the oldest line, so a new step adds one node at the top.
-                .map(|(i, line)| ((n - 2 - i, line.step, line.text.clone()), line.clone()))
+                .map(|i| (i, format!("{i}\u{1f}{}\u{1f}{}", lines[i].step, lines[i].text)))
                 .collect::<Vec<_>>()
         })
     };
-    html::section()
+    let row = move |i: usize, _| {
+        let line = page.narration.with_untracked(|lines| lines.get(i).cloned());
+        let Some(line) = line else { return h("li") };
+        let (class, word) = tone_word(line.tone);
+        h("li")
+            .class(format!("tone-{class}"))
+            .child(h("span").class("step-tag").text(line.step.to_string()))
+            .child(h("span").class("tone-word").text(word))
+            .child(h("span").text(line.text))
+    };
+    h("section")
         .class("narration")
-        .attr("aria-label", "Narration")
-        .child((
-            html::div()
-                .attr("aria-live", "polite")
-                .attr("aria-atomic", "true")
-                .attr("data-testid", "narration-latest")
-                .attr("data-tone", move || latest.with(|l| l.as_ref().map(|l| tone_word(l.tone).0)))
-                .child(move || {
-                    latest.get().map(|line| {
+        .set("aria-label", "Narration")
+        .child(
+            h("div")
+                .set("aria-live", "polite")
+                .set("aria-atomic", "true")
+                .testid("narration-latest")
+                .bind("data-tone", text(move || latest.with(|l| l.as_ref().map(|l| tone_word(l.tone).0.to_string()))))
+                .view_child(dynamic(move || match latest.get() {
+                    Some(line) => {
                         let (class, word) = tone_word(line.tone);
-                        html::p().class(format!("latest tone-{class}")).child((
-                            html::span().class("tone-word").child(word),
-                            html::span().child(line.text),
-                        ))
-                    })
-                }),
-            html::details().class("history").child((
-                html::summary().child("Earlier steps"),
-                html::ol()
-                    .attr("reversed", "")
-                    .attr("data-testid", "narration-history")
-                    .child(view! {
-                        <For each=history key=|(key, _)| key.clone() children=|(_, line)| {
-                            let (class, word) = tone_word(line.tone);
-                            html::li().class(format!("tone-{class}")).child((
-                                html::span().class("step-tag").child(line.step.to_string()),
-                                html::span().class("tone-word").child(word),
-                                html::span().child(line.text),
-                            ))
-                        } />
-                    }),
-            )),
-        ))
+                        h("p")
+                            .class(format!("latest tone-{class}"))
+                            .child(h("span").class("tone-word").text(word))
+                            .child(h("span").text(line.text))
+                            .view()
+                    }
+                    None => ().into_any(),
+                })),
+        )
+        .child(
+            h("details")
+                .class("history")
+                .child(h("summary").text("Earlier steps"))
+                .child(
+                    h("ol")
+                        .set("reversed", "")
+                        .testid("narration-history")
+                        .view_child(keyed(each, row)),
+                ),
+        )
 }
 
 /// "Why it matters", and what the model leaves out.
-pub fn explain(page: Page) -> impl IntoView {
-    html::div().class("explain").child((
-        html::section()
-            .class("why")
-            .attr("data-testid", "why")
-            .child((
-                html::h2().child("Why it matters"),
-                html::ul().child(move || {
+pub fn explain(page: Page) -> El {
+    h("div")
+        .class("explain")
+        .child(
+            h("section")
+                .class("why")
+                .testid("why")
+                .child(h("h2").text("Why it matters"))
+                .child(h("ul").view_child(dynamic(move || {
                     page.why
                         .get()
                         .into_iter()
-                        .map(|s| html::li().child(s))
+                        .map(|s| h("li").text(s).view())
                         .collect::<Vec<_>>()
-                }),
-            )),
-        html::p()
-            .class("leaves-out")
-            .attr("data-testid", "leaves-out")
-            .child(move || page.leaves_out.get()),
-    ))
+                        .into_any()
+                }))),
+        )
+        .child(
+            h("p")
+                .class("leaves-out")
+                .testid("leaves-out")
+                .words(words(move || page.leaves_out.get().to_string())),
+        )
 }
 
 /// Copy link, what the copy said, and the link itself once asked for.
-pub fn share(page: Page) -> impl IntoView {
-    html::div().class("share").child((
-        html::button()
-            .attr("type", "button")
-            .class("btn")
-            .attr("data-testid", "copy-link")
-            .on(ev::click, move |_| page.act(Act::Copy))
-            .child("Copy link"),
-        html::span()
-            .class("share-message")
-            .attr("role", "status")
-            .attr("data-testid", "share-message")
-            .child(move || page.share_message.get()),
-        move || {
-            page.share_shown.get().then(|| {
-                html::label().class("share-url").child((
-                    html::span().class("visually-hidden").child("Link to this state"),
-                    html::input()
-                        .attr("type", "text")
-                        .attr("readonly", "")
-                        .attr("data-testid", "share-url")
-                        .prop("value", move || page.share_url()),
-                ))
-            })
-        },
-    ))
+pub fn share(page: Page) -> El {
+    h("div")
+        .class("share")
+        .child(button(page, Act::Copy, "copy-link", "btn").text("Copy link"))
+        .child(
+            h("span")
+                .class("share-message")
+                .set("role", "status")
+                .testid("share-message")
+                .words(words(move || page.share_message.get())),
+        )
+        .view_child(dynamic(move || {
+            if !page.share_shown.get() {
+                return ().into_any();
+            }
+            h("label")
+                .class("share-url")
+                .child(h("span").class("visually-hidden").text("Link to this state"))
+                .child(
+                    h("input")
+                        .set("type", "text")
+                        .set("readonly", "")
+                        .testid("share-url")
+                        .prop("value", words(move || page.share_url())),
+                )
+                .view()
+        }))
 }
 
 /// The keyboard shortcuts, while asked for.
-pub fn shortcuts(page: Page) -> impl IntoView {
-    move || {
-        page.help.get().then(|| {
-            let keys: Vec<_> = SHORTCUTS
-                .iter()
-                .map(|(key, what)| (html::dt().child(html::kbd().child(*key)), html::dd().child(*what)))
-                .collect();
-            html::div()
-                .class("shortcuts")
-                .attr("role", "dialog")
-                .attr("aria-label", "Keyboard shortcuts")
-                .attr("data-testid", "shortcuts")
-                .child((
-                    html::h2().child("Keyboard shortcuts"),
-                    html::dl().child(keys),
-                    html::button()
-                        .attr("type", "button")
-                        .class("btn")
-                        .on(ev::click, move |_| page.act(Act::HelpClose))
-                        .child("Close"),
-                ))
-        })
-    }
+pub fn shortcuts(page: Page) -> AnyView {
+    dynamic(move || {
+        if !page.help.get() {
+            return ().into_any();
+        }
+        let keys = SHORTCUTS.iter().flat_map(|(key, what)| {
+            [
+                h("dt").child(h("kbd").text(*key)),
+                h("dd").text(*what),
+            ]
+        });
+        h("div")
+            .class("shortcuts")
+            .set("role", "dialog")
+            .set("aria-label", "Keyboard shortcuts")
+            .testid("shortcuts")
+            .child(h("h2").text("Keyboard shortcuts"))
+            .child(h("dl").children(keys))
+            .child(button(page, Act::HelpClose, "help-close", "btn").text("Close"))
+            .view()
+    })
 }

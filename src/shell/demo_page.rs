@@ -6,13 +6,14 @@
 
 use crate::catalogue::{Demo, Opened};
 use crate::controls::controls;
+use crate::dom::{dynamic, h, El};
 use crate::platform::mark;
 use crate::scene::scene;
 use crate::shell::chrome::{control_bar, explain, narration, share, shortcuts, status_line};
 use crate::shell::keyboard;
 use crate::shell::page::{Act, Page};
+use leptos::ev;
 use leptos::prelude::*;
-use leptos::{ev, html};
 use std::time::Duration;
 use views::control::Input;
 use views::page::chrome::{failed, fetching};
@@ -29,44 +30,41 @@ enum Arrival {
 }
 
 /// The page of `demo`, opened from the share-link value `link`.
-pub fn demo_page(demo: &'static Demo, embed: bool, link: Option<String>) -> impl IntoView {
+pub fn demo_page(demo: &'static Demo, embed: bool, link: Option<String>) -> El {
     let arrival = RwSignal::new(Arrival::Fetching);
     let opened: StoredValue<Option<Opened>, LocalStorage> = StoredValue::new_local(None);
-    fetch(demo, link.clone(), arrival, opened);
-    html::div().class("demo-root").child(move || match arrival.get() {
+    let link = StoredValue::new(link);
+    fetch(demo, link.get_value(), arrival, opened);
+    h("div").class("demo-root").view_child(dynamic(move || match arrival.get() {
         Arrival::Fetching => ().into_any(),
-        Arrival::Slow => html::p()
+        Arrival::Slow => h("p")
             .class("demo-fetching")
-            .attr("role", "status")
-            .attr("data-testid", "demo-fetching")
-            .child(fetching(demo.title))
-            .into_any(),
-        Arrival::Failed => {
-            let link = link.clone();
-            html::div()
-                .class("notice demo-failed")
-                .attr("role", "alert")
-                .attr("data-testid", "demo-failed")
-                .child((
-                    html::p().child(failed(demo.title)),
-                    html::button()
-                        .attr("type", "button")
-                        .class("btn primary")
-                        .on(ev::click, move |_| {
-                            arrival.set(Arrival::Slow);
-                            fetch(demo, link.clone(), arrival, opened);
-                        })
-                        .child("Try again"),
-                ))
-                .into_any()
-        }
+            .set("role", "status")
+            .testid("demo-fetching")
+            .text(fetching(demo.title))
+            .view(),
+        Arrival::Failed => h("div")
+            .class("notice demo-failed")
+            .set("role", "alert")
+            .testid("demo-failed")
+            .child(h("p").text(failed(demo.title)))
+            .child(
+                h("button")
+                    .set("type", "button")
+                    .class("btn primary")
+                    .on_click(move |_| {
+                        arrival.set(Arrival::Slow);
+                        fetch(demo, link.get_value(), arrival, opened);
+                    })
+                    .text("Try again"),
+            )
+            .view(),
         Arrival::Running => match opened.try_update_value(Option::take).flatten() {
-            Some((live, notice)) => running(demo, embed, Page::new(demo.slug, live), notice).into_any(),
+            Some((live, notice)) => running(demo, embed, Page::new(demo.slug, live), notice).view(),
             None => ().into_any(),
         },
-    })
+    }))
 }
-
 /// Fetches the demo's module (again, after a failure: a failure is never
 /// cached), then opens the demo.
 ///
@@ -106,7 +104,7 @@ fn fetch(
 }
 
 /// The running demo's page: one `<article>` holding everything.
-fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>) -> impl IntoView {
+fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>) -> El {
     mark("stack-lab:demo-frame");
     let keys = window_event_listener(ev::keydown, move |e| {
         if let Some(act) = keyboard::shortcut(&e, page.help.get_untracked()) {
@@ -116,59 +114,59 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
     });
     on_cleanup(move || keys.remove());
     Effect::new(move |_| mark("stack-lab:demo-drawn"));
-    let head = html::header().class("demo-head").child((
-        html::h1().child(demo.title),
-        html::p().class("one-liner").child(demo.one_liner),
-        embed.then(|| {
-            html::a()
+    let head = h("header")
+        .class("demo-head")
+        .child(h("h1").text(demo.title))
+        .child(h("p").class("one-liner").text(demo.one_liner))
+        .maybe_child(embed.then(|| {
+            h("a")
                 .class("open-in-lab")
-                .attr("href", move || page.share_url())
-                .attr("target", "_blank")
-                .attr("rel", "noopener")
-                .attr("data-testid", "open-in-lab")
-                .child("Open in Stack Lab ↗")
-        }),
-    ));
+                .bind("href", crate::dom::text(move || Some(page.share_url())))
+                .set("target", "_blank")
+                .set("rel", "noopener")
+                .testid("open-in-lab")
+                .text("Open in Stack Lab ↗")
+        }));
     let notice = notice.map(|text| {
-        html::p()
+        h("p")
             .class("notice")
-            .attr("role", "status")
-            .attr("data-testid", "link-notice")
-            .child(text)
+            .set("role", "status")
+            .testid("link-notice")
+            .text(text)
     });
-    let send = move |id: String, slot, input: Input| page.send(&id, slot, input);
-    let side = html::div().class("side").child((
-        control_bar(page),
-        html::div()
-            .class("controls")
-            .attr("role", "region")
-            .attr("aria-label", "Demo controls")
-            .child(controls(page)),
-        html::button()
-            .attr("type", "button")
-            .class("btn download")
-            .attr("data-testid", "download-figure")
-            .on(ev::click, move |_| page.act(Act::Download))
-            .child("Download figure (SVG)"),
-    ));
-    html::article()
+    let click = Callback::new(move |(id, slot): (String, views::Slot)| page.send(&id, slot, Input::Press));
+    let mut visual = h("div").class("visual").testid("visual");
+    for part in scene(page.scene, click) {
+        visual = visual.view_child(part);
+    }
+    let side = h("div")
+        .class("side")
+        .child(control_bar(page))
+        .child(
+            h("div")
+                .class("controls")
+                .set("role", "region")
+                .set("aria-label", "Demo controls")
+                .view_child(controls(page)),
+        )
+        .child(
+            h("button")
+                .set("type", "button")
+                .class("btn download")
+                .testid("download-figure")
+                .on_click(move |_| page.act(Act::Download))
+                .text("Download figure (SVG)"),
+        );
+    h("article")
         .class("demo")
-        .attr("data-testid", "demo")
-        .attr("data-demo", demo.slug)
-        .child((
-            head,
-            notice,
-            html::div().class("demo-body").child((
-                html::div()
-                    .class("visual")
-                    .attr("data-testid", "visual")
-                    .child(scene(page.scene, Callback::new(move |(id, slot)| send(id, slot, Input::Press)))),
-                side,
-            )),
-            status_line(page),
-            narration(page),
-            explain(page),
-            (!embed).then(|| share(page)),
-            shortcuts(page),
-        ))
+        .testid("demo")
+        .set("data-demo", demo.slug)
+        .child(head)
+        .maybe_child(notice)
+        .child(h("div").class("demo-body").child(visual).child(side))
+        .child(status_line(page))
+        .child(narration(page))
+        .child(explain(page))
+        .maybe_child((!embed).then(|| share(page)))
+        .view_child(shortcuts(page))
 }

@@ -1,8 +1,7 @@
 //! The site chrome around every page: a skip link, the header and the
 //! footer; an embedded demo gets a bare container instead.
 
-use leptos::prelude::*;
-use leptos::{html, svg};
+use crate::dom::{h, s, El};
 
 /// The lab's mark, as `static/icon.svg` draws it: its tile, then three
 /// bars, each at a height in its colour.
@@ -11,85 +10,80 @@ const BARS: [(&str, &str); 3] = [("20", "#8ecae6"), ("32", "#ffb703"), ("44", "#
 
 /// `content` inside the site's header and footer. `base`: the site's base
 /// path (see `platform::base_path`).
-pub fn frame(base: &str, content: AnyView) -> impl IntoView {
-    (
-        html::a()
-            .class("skip-link")
-            .attr("href", "#main")
-            .child("Skip to content"),
-        html::header().class("site-header").child((
-            html::a()
-                .class("brand")
-                .attr("href", format!("{base}/"))
-                .child((logo(), html::span().child("Stack Lab"))),
-            html::span()
-                .class("tagline")
-                .child("Demos you drive, from the NIC to the fabric"),
-        )),
-        html::main()
-            .id("main")
-            .attr("tabindex", "-1")
-            .child(content),
-        html::footer().class("site-footer").child((
-            html::span().child(
-                "Every figure on these pages is computed by a model running in your browser. Press ",
+pub fn frame(base: &str, content: El) -> Vec<El> {
+    vec![
+        h("a").class("skip-link").set("href", "#main").text("Skip to content"),
+        h("header")
+            .class("site-header")
+            .child(
+                h("a")
+                    .class("brand")
+                    .set("href", format!("{base}/"))
+                    .child(logo())
+                    .child(h("span").text("Stack Lab")),
+            )
+            .child(
+                h("span")
+                    .class("tagline")
+                    .text("Demos you drive, from the NIC to the fabric"),
             ),
-            html::kbd().child("?"),
-            html::span().child(" on a demo for keyboard shortcuts."),
-        )),
-    )
+        h("main").set("id", "main").set("tabindex", "-1").child(content),
+        h("footer")
+            .class("site-footer")
+            .child(h("span").text(
+                "Every figure on these pages is computed by a model running in your browser. Press ",
+            ))
+            .child(h("kbd").text("?"))
+            .child(h("span").text(" on a demo for keyboard shortcuts.")),
+    ]
 }
 
 /// The lab's mark, drawn in place: as an `<img>` it was a request, and its
 /// loading, in the middle of the app's start-up work.
-fn logo() -> impl IntoView {
-    svg::svg()
-        .attr("viewBox", "0 0 64 64")
-        .attr("width", "28")
-        .attr("height", "28")
-        .attr("aria-hidden", "true")
-        .attr("focusable", "false")
-        .child((
-            svg::rect()
-                .attr("width", "64")
-                .attr("height", "64")
-                .attr("rx", "14")
-                .attr("fill", TILE),
-            svg::g()
-                .attr("fill", "none")
-                .attr("stroke-width", "6")
-                .attr("stroke-linecap", "round")
-                .child(
-                    BARS.map(|(y, colour)| {
-                        svg::path()
-                            .attr("d", format!("M16 {y}h32"))
-                            .attr("stroke", colour)
-                    })
-                    .to_vec(),
-                ),
-        ))
+fn logo() -> El {
+    s("svg")
+        .set("viewBox", "0 0 64 64")
+        .set("width", "28")
+        .set("height", "28")
+        .set("aria-hidden", "true")
+        .set("focusable", "false")
+        .child(
+            s("rect")
+                .set("width", "64")
+                .set("height", "64")
+                .set("rx", "14")
+                .set("fill", TILE),
+        )
+        .child(
+            s("g")
+                .set("fill", "none")
+                .set("stroke-width", "6")
+                .set("stroke-linecap", "round")
+                .children(BARS.map(|(y, colour)| {
+                    s("path").set("d", format!("M16 {y}h32")).set("stroke", colour)
+                })),
+        )
 }
 
 /// An embedded demo: no header, footer or skip link (the lecturer's page
 /// has its own).
-pub fn embed(content: AnyView) -> impl IntoView {
-    html::div()
-        .class("embed")
-        .attr("data-testid", "embed")
-        .child(content)
+pub fn embed(content: El) -> Vec<El> {
+    vec![h("div").class("embed").testid("embed").child(content)]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn markup(view: impl IntoView) -> String {
-        Owner::new().with(|| view.into_view().to_html())
+    use leptos::prelude::*;
+
+    fn markup(els: Vec<El>) -> String {
+        Owner::new().with(|| els.into_iter().map(|e| e.view().to_html()).collect())
     }
 
     #[test]
     fn the_brand_links_home_under_the_base_path_and_content_is_the_main_landmark() {
-        let page = markup(frame("/labs/stack", html::p().child("hello").into_any()));
+        let page = markup(frame("/labs/stack", h("p").text("hello")));
         assert!(page.contains(r##"<a href="#main" class="skip-link">"##), "{page}");
         assert!(page.contains(r#"<a href="/labs/stack/" class="brand">"#), "{page}");
         assert!(page.contains(r#"<main id="main" tabindex="-1"><p>hello</p></main>"#));
@@ -97,7 +91,7 @@ mod tests {
 
     #[test]
     fn the_header_draws_the_tab_icons_mark_in_place_and_fetches_nothing() {
-        let page = markup(frame("", ().into_any()));
+        let page = markup(frame("", h("p")));
         assert!(!page.contains("<img") && !page.contains("src="));
         // The same mark as the tab's icon: every shape as static/icon.svg
         // writes it.
@@ -112,7 +106,7 @@ mod tests {
 
     #[test]
     fn an_embedded_page_has_no_site_chrome() {
-        let page = markup(embed(html::p().child("x").into_any()));
+        let page = markup(embed(h("p").text("x")));
         assert!(!page.contains("<header") && !page.contains("<footer"));
         assert!(page.contains(r#"data-testid="embed""#));
     }

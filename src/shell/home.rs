@@ -1,61 +1,54 @@
 //! The home page: the catalogue, section by section.
 
 use crate::catalogue::{demos_in, SECTIONS};
-use leptos::html;
-use leptos::prelude::*;
+use crate::dom::{h, El};
 
 pub const TITLE: &str = "Stack Lab · demos you drive";
 
 /// The catalogue, with links under the site's base path `base`.
-pub fn home(base: &str) -> impl IntoView {
-    let hero = html::section().class("hero").child((
-        html::h1().child("Drive the machine. Break it. See why."),
-        html::p().child(
+pub fn home(base: &str) -> El {
+    let hero = h("section")
+        .class("hero")
+        .child(h("h1").text("Drive the machine. Break it. See why."))
+        .child(h("p").text(
             "Each demo is a small, exact model of real hardware or a real protocol. \
              Step it, rewind it, flip the switch that breaks it — and read what happened.",
-        ),
-    ));
-    let sections = SECTIONS
-        .iter()
-        .map(|section| {
-            let cards: Vec<_> = demos_in(section.id)
-                .map(|demo| {
-                    html::li().class("card").child(
-                        html::a()
-                            .attr("href", format!("{base}{}", demo.path()))
-                            .attr("data-testid", format!("card-{}", demo.slug))
-                            .child((html::h3().child(demo.title), html::p().child(demo.one_liner))),
-                    )
-                })
-                .collect();
-            let list = if cards.is_empty() {
-                html::p()
-                    .class("muted")
-                    .child("No demos in this section yet.")
-                    .into_any()
-            } else {
-                html::ul().class("cards").child(cards).into_any()
-            };
-            html::section()
-                .class("catalogue-section")
-                .attr("data-testid", format!("section-{}", section.id))
-                .child((
-                    html::h2().child(section.title),
-                    html::p().class("purpose").child(section.purpose),
-                    list,
-                ))
-        })
-        .collect::<Vec<_>>();
-    html::div().class("home").child((hero, sections))
+        ));
+    let sections = SECTIONS.iter().map(|section| {
+        let cards: Vec<El> = demos_in(section.id)
+            .map(|demo| {
+                h("li").class("card").child(
+                    h("a")
+                        .set("href", format!("{base}{}", demo.path()))
+                        .testid(format!("card-{}", demo.slug))
+                        .child(h("h3").text(demo.title))
+                        .child(h("p").text(demo.one_liner)),
+                )
+            })
+            .collect();
+        let list = if cards.is_empty() {
+            h("p").class("muted").text("No demos in this section yet.")
+        } else {
+            h("ul").class("cards").children(cards)
+        };
+        h("section")
+            .class("catalogue-section")
+            .testid(format!("section-{}", section.id))
+            .child(h("h2").text(section.title))
+            .child(h("p").class("purpose").text(section.purpose))
+            .child(list)
+    });
+    h("div").class("home").child(hero).children(sections)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::catalogue::all;
+    use leptos::prelude::*;
 
     fn markup(base: &str) -> String {
-        Owner::new().with(|| home(base).into_view().to_html())
+        Owner::new().with(|| home(base).view().to_html())
     }
 
     #[test]

@@ -1,21 +1,17 @@
 //! The page for an address that matches no demo.
 
-use leptos::html;
-use leptos::prelude::*;
+use crate::dom::{h, El};
 
 pub const TITLE: &str = "Not found · Stack Lab";
 
-pub fn not_found(base: &str) -> impl IntoView {
-    html::section()
+pub fn not_found(base: &str) -> El {
+    h("section")
         .class("not-found")
-        .attr("data-testid", "not-found")
-        .child((
-            html::h1().child("No such page"),
-            html::p().child((
-                html::span().child("This address matches no demo. "),
-                html::a()
-                    .attr("href", format!("{base}/"))
-                    .child("Back to the catalogue"),
-            )),
-        ))
+        .testid("not-found")
+        .child(h("h1").text("No such page"))
+        .child(
+            h("p")
+                .child(h("span").text("This address matches no demo. "))
+                .child(h("a").set("href", format!("{base}/")).text("Back to the catalogue")),
+        )
 }
