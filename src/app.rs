@@ -5,13 +5,13 @@
 //! ARCHITECTURE.md).
 
 use crate::catalogue::{find, section, Demo};
+use crate::dom::{dynamic, h, El};
 use crate::platform::{base_path, install_scene_styles, mark, set_reset_link, set_title};
 use crate::router::{self, Location};
 use crate::shell::demo_page::demo_page;
 use crate::shell::frame::{embed, frame};
 use crate::shell::home::{self, home};
 use crate::shell::not_found::{self, not_found};
-use crate::dom::{dynamic, h, El};
 use leptos::prelude::*;
 
 /// What an address names.
@@ -109,7 +109,11 @@ pub fn App() -> impl IntoView {
             let route = Route::of(&here.get());
             set_title(&route.title());
             set_reset_link(&route.href(&base));
-            page(route, &base).into_iter().map(El::view).collect::<Vec<_>>().into_any()
+            page(route, &base)
+                .into_iter()
+                .map(El::view)
+                .collect::<Vec<_>>()
+                .into_any()
         }))
         .view()
 }
@@ -162,7 +166,10 @@ mod tests {
     #[test]
     fn a_demo_is_titled_with_its_section() {
         let title = Route::of(&at("/cpu/tlb", &[("embed", "1")])).title();
-        assert!(title.starts_with("TLB") && title.ends_with("· Stack Lab"), "{title}");
+        assert!(
+            title.starts_with("TLB") && title.ends_with("· Stack Lab"),
+            "{title}"
+        );
         assert_eq!(Route::of(&at("/x", &[])).title(), not_found::TITLE);
     }
 }

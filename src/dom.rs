@@ -48,7 +48,9 @@ pub fn flag(f: impl Fn() -> bool + Send + Sync + 'static) -> Signal<bool> {
 
 /// A value derived from signals, kept while it stays equal: what reads it
 /// runs again only when it changes.
-pub fn memo<T: PartialEq + Send + Sync + 'static>(f: impl Fn() -> T + Send + Sync + 'static) -> Memo<T> {
+pub fn memo<T: PartialEq + Send + Sync + 'static>(
+    f: impl Fn() -> T + Send + Sync + 'static,
+) -> Memo<T> {
     let f: Box<dyn Fn() -> T + Send + Sync> = Box::new(f);
     Memo::new(move |_| f())
 }
@@ -87,7 +89,8 @@ impl El {
     /// A fixed attribute.
     pub fn set(mut self, name: &'static str, value: impl Into<String>) -> Self {
         let value: String = value.into();
-        self.attrs.push(custom_attribute(name, value).into_any_attr());
+        self.attrs
+            .push(custom_attribute(name, value).into_any_attr());
         self
     }
 
@@ -109,7 +112,8 @@ impl El {
 
     /// An attribute that follows signals.
     pub fn bind(mut self, name: &'static str, value: Text) -> Self {
-        self.attrs.push(custom_attribute(name, value).into_any_attr());
+        self.attrs
+            .push(custom_attribute(name, value).into_any_attr());
         self
     }
 

@@ -8,9 +8,9 @@
 
 mod allocator;
 pub mod app;
-mod dom;
 pub mod catalogue;
 pub mod controls;
+mod dom;
 pub mod platform;
 pub mod router;
 pub mod scene;

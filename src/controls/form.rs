@@ -67,7 +67,10 @@ fn field(f: &Field, form: &str, invalid: Memo<bool>) -> El {
         .set("name", f.id.clone())
         .testid(f.id.clone())
         .set("data-field", "")
-        .bind("aria-invalid", text(move || Some(invalid.get().to_string())))
+        .bind(
+            "aria-invalid",
+            text(move || Some(invalid.get().to_string())),
+        )
         .set("aria-describedby", described);
     let class = match f.kind {
         FieldKind::Check => "field check",
@@ -97,13 +100,24 @@ pub fn form(page: Page, at: &At, id: String) -> El {
     // A code editor's errors quote the line they name: monospace, lines kept.
     let msg_class = text(move || {
         f.with(|f| {
-            let code = f.as_ref().is_some_and(|f| f.fields.iter().any(|x| x.kind == FieldKind::Code));
-            Some(if code { "field-msg code-msg" } else { "field-msg" }.to_string())
+            let code = f
+                .as_ref()
+                .is_some_and(|f| f.fields.iter().any(|x| x.kind == FieldKind::Code));
+            Some(
+                if code {
+                    "field-msg code-msg"
+                } else {
+                    "field-msg"
+                }
+                .to_string(),
+            )
         })
     });
     let slot = move || f.with_untracked(|f| f.as_ref().map(|f| f.send));
     // The fields, drawn again only when the form asks for other fields.
-    let shape = crate::dom::memo(move || f.with(|f| f.as_ref().map(|f| f.fields.clone()).unwrap_or_default()));
+    let shape = crate::dom::memo(move || {
+        f.with(|f| f.as_ref().map(|f| f.fields.clone()).unwrap_or_default())
+    });
     let fields = {
         let id = id.clone();
         dynamic(move || {
@@ -121,7 +135,9 @@ pub fn form(page: Page, at: &At, id: String) -> El {
         .testid(format!("{id}-form"))
         .set("novalidate", "")
         .on_event(Happens::Input, move |e| {
-            let Some(el) = target::<web_sys::Element>(&e) else { return };
+            let Some(el) = target::<web_sys::Element>(&e) else {
+                return;
+            };
             if !el.has_attribute("data-field") {
                 return;
             }
@@ -138,14 +154,18 @@ pub fn form(page: Page, at: &At, id: String) -> El {
         })
         .child(
             h("fieldset")
-                .child(h("legend").words(words(move || f.with(|f| f.as_ref().map(|f| f.legend.clone()).unwrap_or_default()))))
+                .child(h("legend").words(words(move || {
+                    f.with(|f| f.as_ref().map(|f| f.legend.clone()).unwrap_or_default())
+                })))
                 .view_child(fields)
                 .child(
                     h("button")
                         .set("type", "submit")
                         .class("btn")
                         .testid(id.clone())
-                        .words(words(move || f.with(|f| f.as_ref().map(|f| f.submit.clone()).unwrap_or_default()))),
+                        .words(words(move || {
+                            f.with(|f| f.as_ref().map(|f| f.submit.clone()).unwrap_or_default())
+                        })),
                 )
                 .child(
                     h("p")

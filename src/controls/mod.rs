@@ -32,7 +32,11 @@ fn key(index: usize, c: &Control) -> String {
 }
 
 fn keys(controls: &[Control]) -> Vec<(usize, String)> {
-    controls.iter().enumerate().map(|(i, c)| (i, key(i, c))).collect()
+    controls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i, key(i, c)))
+        .collect()
 }
 
 /// Where a control is: the index and key at each level of groups.
@@ -44,7 +48,12 @@ fn locate<'a>(controls: &'a [Control], at: &At) -> Option<&'a Control> {
     for (index, want) in at {
         let control = match list.get(*index) {
             Some(c) if key(*index, c) == *want => c,
-            _ => list.iter().enumerate().find(|(i, c)| key(*i, c) == *want)?.1,
+            _ => {
+                list.iter()
+                    .enumerate()
+                    .find(|(i, c)| key(*i, c) == *want)?
+                    .1
+            }
         };
         if let Control::Group(g) = control {
             list = &g.controls;
@@ -57,7 +66,10 @@ fn locate<'a>(controls: &'a [Control], at: &At) -> Option<&'a Control> {
 /// The controls panel of `page`.
 pub fn controls(page: Page) -> AnyView {
     let top = crate::dom::memo(move || page.controls.with(|c| keys(c)));
-    keyed(move || top.get(), move |index, key| control(page, vec![(index, key)]))
+    keyed(
+        move || top.get(),
+        move |index, key| control(page, vec![(index, key)]),
+    )
 }
 
 /// One control's memo, of the kind `pick` takes out of it.
@@ -67,12 +79,18 @@ fn memo<T: Clone + PartialEq + Send + Sync + 'static>(
     pick: fn(&Control) -> Option<&T>,
 ) -> Memo<Option<T>> {
     let at = at.clone();
-    crate::dom::memo(move || page.controls.with(|c| locate(c, &at).and_then(pick).cloned()))
+    crate::dom::memo(move || {
+        page.controls
+            .with(|c| locate(c, &at).and_then(pick).cloned())
+    })
 }
 
 /// What the page last said about control `id`.
 fn message(page: Page, id: String) -> Memo<Option<String>> {
-    crate::dom::memo(move || page.messages.with(|all| all.iter().find(|(k, _)| *k == id).map(|(_, m)| m.clone())))
+    crate::dom::memo(move || {
+        page.messages
+            .with(|all| all.iter().find(|(k, _)| *k == id).map(|(_, m)| m.clone()))
+    })
 }
 
 fn emphasis_class(e: Emphasis) -> &'static str {
@@ -94,7 +112,11 @@ fn target<T: JsCast>(e: &web_sys::Event) -> Option<T> {
 /// while there is one.
 fn why(id: String, refused: Text) -> AnyView {
     dynamic(move || match refused.get() {
-        Some(reason) => h("span").set("id", format!("why-{id}")).class("visually-hidden").text(reason).view(),
+        Some(reason) => h("span")
+            .set("id", format!("why-{id}"))
+            .class("visually-hidden")
+            .text(reason)
+            .view(),
         None => ().into_any(),
     })
 }
@@ -123,7 +145,9 @@ fn control(page: Page, at: At) -> El {
                 Control::Note(t) => Some(t),
                 _ => None,
             });
-            h("p").class("hint").words(words(move || note.get().unwrap_or_default()))
+            h("p")
+                .class("hint")
+                .words(words(move || note.get().unwrap_or_default()))
         }
     }
 }
@@ -140,10 +164,18 @@ fn group(page: Page, at: At, danger: bool) -> El {
     };
     let label = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
     h("div")
-        .class(if danger { "button-group danger-zone" } else { "button-group" })
+        .class(if danger {
+            "button-group danger-zone"
+        } else {
+            "button-group"
+        })
         .set("role", "group")
         .bind("aria-label", text(label))
-        .child(h("span").class("group-label").words(words(move || label().unwrap_or_default())))
+        .child(
+            h("span")
+                .class("group-label")
+                .words(words(move || label().unwrap_or_default())),
+        )
         .view_child(keyed(
             move || head.with(|h| h.as_ref().map(|h| h.1.clone()).unwrap_or_default()),
             move |index, key| {
@@ -159,7 +191,8 @@ fn button(page: Page, at: &At, id: String) -> El {
         Control::Button(b) => Some(b),
         _ => None,
     });
-    let get = move |f: fn(&Button) -> Option<String>| text(move || b.with(|b| b.as_ref().and_then(f)));
+    let get =
+        move |f: fn(&Button) -> Option<String>| text(move || b.with(|b| b.as_ref().and_then(f)));
     let refused = get(|b| b.refused.clone());
     let sent = id.clone();
     h("span")
@@ -170,7 +203,9 @@ fn button(page: Page, at: &At, id: String) -> El {
                 .bind(
                     "class",
                     get(|b| {
-                        let mut class = format!("btn {}", emphasis_class(b.emphasis)).trim_end().to_string();
+                        let mut class = format!("btn {}", emphasis_class(b.emphasis))
+                            .trim_end()
+                            .to_string();
                         if b.refused.is_some() {
                             class.push_str(" refused");
                         }
@@ -185,7 +220,9 @@ fn button(page: Page, at: &At, id: String) -> El {
                         page.send(&sent, slot, Input::Press);
                     }
                 })
-                .words(words(move || b.with(|b| b.as_ref().map(|b| b.label.clone()).unwrap_or_default()))),
+                .words(words(move || {
+                    b.with(|b| b.as_ref().map(|b| b.label.clone()).unwrap_or_default())
+                })),
         )
         .view_child(why(id, refused))
 }
@@ -195,18 +232,31 @@ fn toggle(page: Page, at: &At, id: String) -> El {
         Control::Toggle(t) => Some(t),
         _ => None,
     });
-    let get = move |f: fn(&Toggle) -> Option<String>| text(move || t.with(|t| t.as_ref().and_then(f)));
+    let get =
+        move |f: fn(&Toggle) -> Option<String>| text(move || t.with(|t| t.as_ref().and_then(f)));
     let on = flag(move || t.with(|t| t.as_ref().is_some_and(|t| t.on)));
     let refused = get(|t| t.refused.clone());
     let sent = id.clone();
     h("label")
-        .bind("class", get(|t| Some(format!("toggle {}", emphasis_class(t.emphasis)).trim_end().to_string())))
+        .bind(
+            "class",
+            get(|t| {
+                Some(
+                    format!("toggle {}", emphasis_class(t.emphasis))
+                        .trim_end()
+                        .to_string(),
+                )
+            }),
+        )
         .child(
             h("input")
                 .set("type", "checkbox")
                 .set("role", "switch")
                 .testid(id.clone())
-                .bind("class", text(move || refused.with(|r| r.as_ref().map(|_| "refused".to_string()))))
+                .bind(
+                    "class",
+                    text(move || refused.with(|r| r.as_ref().map(|_| "refused".to_string()))),
+                )
                 .bind("aria-describedby", described(&id, refused))
                 .bind("title", refused)
                 .prop_flag("checked", on)
@@ -219,8 +269,12 @@ fn toggle(page: Page, at: &At, id: String) -> El {
                     }
                 }),
         )
-        .child(h("span").class("toggle-label").words(words(move || t.with(|t| t.as_ref().map(|t| t.label.clone()).unwrap_or_default()))))
-        .child(h("span").class("toggle-state").words(words(move || if on.get() { "on" } else { "off" }.to_string())))
+        .child(h("span").class("toggle-label").words(words(move || {
+            t.with(|t| t.as_ref().map(|t| t.label.clone()).unwrap_or_default())
+        })))
+        .child(h("span").class("toggle-state").words(words(move || {
+            if on.get() { "on" } else { "off" }.to_string()
+        })))
         .view_child(why(id, refused))
 }
 
@@ -231,14 +285,19 @@ fn selected_value(c: &Choice) -> Option<String> {
 /// Sets every radio of the group the event came from to what the model
 /// selected (`value`): the browser already moved the dot to the one clicked.
 fn settle_radios(e: &web_sys::Event, value: Option<String>) {
-    let Some(group) = target::<web_sys::Element>(e).and_then(|el| el.closest("fieldset").ok().flatten()) else {
+    let Some(group) =
+        target::<web_sys::Element>(e).and_then(|el| el.closest("fieldset").ok().flatten())
+    else {
         return;
     };
     let Ok(inputs) = group.query_selector_all("input[type=radio]") else {
         return;
     };
     for i in 0..inputs.length() {
-        if let Some(input) = inputs.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+        if let Some(input) = inputs
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
             input.set_checked(Some(input.value()) == value);
         }
     }
@@ -250,18 +309,38 @@ fn radios(page: Page, at: &At, id: String) -> El {
         _ => None,
     });
     let values = crate::dom::memo(move || {
-        ch.with(|c| c.as_ref().map(|c| c.options.iter().map(|o| o.value.clone()).enumerate().collect::<Vec<_>>()).unwrap_or_default())
+        ch.with(|c| {
+            c.as_ref()
+                .map(|c| {
+                    c.options
+                        .iter()
+                        .map(|o| o.value.clone())
+                        .enumerate()
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
     });
-    let legend = words(move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default()));
+    let legend =
+        words(move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default()));
     let option = move |_, value: String| {
         let id = id.clone();
         let label = {
             let value = value.clone();
-            words(move || ch.with(|c| c.as_ref().and_then(|c| c.options.iter().find(|o| o.value == value)).map(|o| o.label.clone()).unwrap_or_default()))
+            words(move || {
+                ch.with(|c| {
+                    c.as_ref()
+                        .and_then(|c| c.options.iter().find(|o| o.value == value))
+                        .map(|o| o.label.clone())
+                        .unwrap_or_default()
+                })
+            })
         };
         let selected = {
             let value = value.clone();
-            flag(move || ch.with(|c| c.as_ref().and_then(selected_value)).as_deref() == Some(value.as_str()))
+            flag(move || {
+                ch.with(|c| c.as_ref().and_then(selected_value)).as_deref() == Some(value.as_str())
+            })
         };
         let sent = value.clone();
         h("label")
@@ -273,11 +352,20 @@ fn radios(page: Page, at: &At, id: String) -> El {
                     .testid(format!("{id}-{value}"))
                     .prop_flag("checked", selected)
                     .on_event(Happens::Change, move |e| {
-                        let slot = ch.with_untracked(|c| c.as_ref()?.options.iter().find(|o| o.value == sent).map(|o| o.send));
+                        let slot = ch.with_untracked(|c| {
+                            c.as_ref()?
+                                .options
+                                .iter()
+                                .find(|o| o.value == sent)
+                                .map(|o| o.send)
+                        });
                         if let Some(slot) = slot {
                             page.send(&id, slot, Input::Press);
                         }
-                        settle_radios(&e, ch.with_untracked(|c| c.as_ref().and_then(selected_value)));
+                        settle_radios(
+                            &e,
+                            ch.with_untracked(|c| c.as_ref().and_then(selected_value)),
+                        );
                     }),
             )
             .child(h("span").words(label))
@@ -293,36 +381,52 @@ fn dropdown(page: Page, at: &At, id: String) -> El {
         Control::Choice(ch) => Some(ch),
         _ => None,
     });
-    let legend = words(move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default()));
+    let legend =
+        words(move || ch.with(|c| c.as_ref().map(|c| c.legend.clone()).unwrap_or_default()));
     let options = dynamic(move || {
         ch.with(|c| {
             c.as_ref()
                 .map_or(&[][..], |c| &c.options[..])
                 .iter()
-                .map(|o| h("option").set("value", o.value.clone()).text(o.label.clone()).view())
+                .map(|o| {
+                    h("option")
+                        .set("value", o.value.clone())
+                        .text(o.label.clone())
+                        .view()
+                })
                 .collect::<Vec<_>>()
                 .into_any()
         })
     });
-    let chosen = words(move || ch.with(|c| c.as_ref().and_then(selected_value).unwrap_or_default()));
+    let chosen =
+        words(move || ch.with(|c| c.as_ref().and_then(selected_value).unwrap_or_default()));
     let sent = id.clone();
-    h("label").class("select").child(h("span").class("select-label").words(legend)).child(
-        h("select")
-            .testid(id)
-            .view_child(options)
-            .prop("value", chosen)
-            .on_event(Happens::Change, move |e| {
-                let Some(select) = target::<web_sys::HtmlSelectElement>(&e) else {
-                    return;
-                };
-                let value = select.value();
-                let slot = ch.with_untracked(|c| c.as_ref()?.options.iter().find(|o| o.value == value).map(|o| o.send));
-                if let Some(slot) = slot {
-                    page.send(&sent, slot, Input::Press);
-                }
-                select.set_value(&chosen.get_untracked());
-            }),
-    )
+    h("label")
+        .class("select")
+        .child(h("span").class("select-label").words(legend))
+        .child(
+            h("select")
+                .testid(id)
+                .view_child(options)
+                .prop("value", chosen)
+                .on_event(Happens::Change, move |e| {
+                    let Some(select) = target::<web_sys::HtmlSelectElement>(&e) else {
+                        return;
+                    };
+                    let value = select.value();
+                    let slot = ch.with_untracked(|c| {
+                        c.as_ref()?
+                            .options
+                            .iter()
+                            .find(|o| o.value == value)
+                            .map(|o| o.send)
+                    });
+                    if let Some(slot) = slot {
+                        page.send(&sent, slot, Input::Press);
+                    }
+                    select.set_value(&chosen.get_untracked());
+                }),
+        )
 }
 
 fn number(page: Page, at: &At, id: String, slider: bool) -> El {
@@ -332,11 +436,16 @@ fn number(page: Page, at: &At, id: String, slider: bool) -> El {
     });
     let said = message(page, id.clone());
     let get = move |f: fn(&Number) -> String| text(move || n.with(|n| n.as_ref().map(f)));
-    let value = words(move || n.with(|n| n.as_ref().map(|n| n.value.to_string()).unwrap_or_default()));
+    let value =
+        words(move || n.with(|n| n.as_ref().map(|n| n.value.to_string()).unwrap_or_default()));
     let shown = words(move || {
         n.with(|n| {
             n.as_ref()
-                .map(|n| n.shown.clone().unwrap_or_else(|| format!("{} {}", n.value, n.unit).trim_end().to_string()))
+                .map(|n| {
+                    n.shown
+                        .clone()
+                        .unwrap_or_else(|| format!("{} {}", n.value, n.unit).trim_end().to_string())
+                })
                 .unwrap_or_default()
         })
     });
@@ -344,7 +453,9 @@ fn number(page: Page, at: &At, id: String, slider: bool) -> El {
     let msg_id = format!("{id}-msg");
     h("label")
         .class(if slider { "slider" } else { "number" })
-        .child(h("span").class("slider-label").words(words(move || n.with(|n| n.as_ref().map(|n| n.label.clone()).unwrap_or_default()))))
+        .child(h("span").class("slider-label").words(words(move || {
+            n.with(|n| n.as_ref().map(|n| n.label.clone()).unwrap_or_default())
+        })))
         .child(
             h("input")
                 .set("type", if slider { "range" } else { "number" })
@@ -352,7 +463,10 @@ fn number(page: Page, at: &At, id: String, slider: bool) -> El {
                 .bind("max", get(|n| n.max.to_string()))
                 .bind("step", get(|n| n.step.to_string()))
                 .testid(id.clone())
-                .bind("aria-valuetext", text(move || n.with(|n| n.as_ref().and_then(|n| n.shown.clone()))))
+                .bind(
+                    "aria-valuetext",
+                    text(move || n.with(|n| n.as_ref().and_then(|n| n.shown.clone()))),
+                )
                 .prop("value", value)
                 .on_event(Happens::Change, move |e| {
                     let Some(input) = target::<web_sys::HtmlInputElement>(&e) else {
@@ -371,9 +485,19 @@ fn number(page: Page, at: &At, id: String, slider: bool) -> El {
                     }
                 }),
         )
-        .child(h("output").class("slider-value").testid(format!("{id}-value")).words(shown))
+        .child(
+            h("output")
+                .class("slider-value")
+                .testid(format!("{id}-value"))
+                .words(shown),
+        )
         .view_child(dynamic(move || match said.get() {
-            Some(m) => h("span").class("field-msg").set("role", "status").testid(msg_id.clone()).text(m).view(),
+            Some(m) => h("span")
+                .class("field-msg")
+                .set("role", "status")
+                .testid(msg_id.clone())
+                .text(m)
+                .view(),
             None => ().into_any(),
         }))
 }

@@ -20,7 +20,11 @@ fn occurrence(key: &str) -> (&str, usize) {
     }
 }
 
-fn by_key<'a, T>(items: &'a [T], (index, key): &(usize, String), key_of: impl Fn(&T) -> &str) -> Option<&'a T> {
+fn by_key<'a, T>(
+    items: &'a [T],
+    (index, key): &(usize, String),
+    key_of: impl Fn(&T) -> &str,
+) -> Option<&'a T> {
     let (key, nth) = occurrence(key);
     match items.get(*index) {
         Some(item) if nth == 0 && key_of(item) == key => Some(item),
@@ -102,13 +106,19 @@ mod tests {
     #[test]
     fn a_shape_is_found_by_its_key_where_it_was_or_where_it_went() {
         let mut fig = Figure::new("f", "F", 10.0, 10.0);
-        fig.push(Shape::group("g", vec![Shape::rect("a", 0.0, 0.0, 1.0, 1.0)]));
+        fig.push(Shape::group(
+            "g",
+            vec![Shape::rect("a", 0.0, 0.0, 1.0, 1.0)],
+        ));
         let scene = Scene::new("t", "s").figure(fig);
         let at = ShapeAt {
             figure: (0, "f".into()),
             path: vec![(0, "g".into())],
         };
-        assert_eq!(shape(&scene, &at.child(0, "a".into())).map(|s| &s.key[..]), Some("a"));
+        assert_eq!(
+            shape(&scene, &at.child(0, "a".into())).map(|s| &s.key[..]),
+            Some("a")
+        );
         // A stale index hint still finds the key; a missing key is None.
         assert!(shape(&scene, &at.child(7, "a".into())).is_some());
         assert!(shape(&scene, &at.child(0, "b".into())).is_none());
@@ -129,6 +139,15 @@ mod tests {
         let second = root.child(1, format!("a{AGAIN}1"));
         assert_eq!(second.key(), "a");
         let found = shape(&scene, &second).map(|s| s.kind.clone());
-        assert_eq!(found, Some(views::Kind::Rect { x: 5.0, y: 0.0, w: 1.0, h: 1.0, r: 0.0 }));
+        assert_eq!(
+            found,
+            Some(views::Kind::Rect {
+                x: 5.0,
+                y: 0.0,
+                w: 1.0,
+                h: 1.0,
+                r: 0.0
+            })
+        );
     }
 }

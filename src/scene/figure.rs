@@ -30,18 +30,36 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
             scene.with(|s| {
                 at::figure(s, &at).map(|f| {
                     let interactive = f.walk().iter().any(|s| s.on_click.is_some());
-                    (f.width, f.height, f.label.clone(), f.class.clone(), interactive)
+                    (
+                        f.width,
+                        f.height,
+                        f.label.clone(),
+                        f.class.clone(),
+                        interactive,
+                    )
                 })
             })
         }
     });
     let legend = crate::dom::memo({
         let at = at.clone();
-        move || scene.with(|s| at::figure(s, &at).map(|f| f.legend.clone()).unwrap_or_default())
+        move || {
+            scene.with(|s| {
+                at::figure(s, &at)
+                    .map(|f| f.legend.clone())
+                    .unwrap_or_default()
+            })
+        }
     });
     let each = crate::dom::memo({
         let at = at.clone();
-        move || scene.with(|s| at::figure(s, &at).map(|f| drawn(&f.shapes)).unwrap_or_default())
+        move || {
+            scene.with(|s| {
+                at::figure(s, &at)
+                    .map(|f| drawn(&f.shapes))
+                    .unwrap_or_default()
+            })
+        }
     });
     let root = ShapeAt {
         figure: at,
@@ -51,13 +69,32 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
         .class("scene")
         .bind(
             "viewBox",
-            text(move || head.with(|h| h.as_ref().map(|(w, h, ..)| format!("0 0 {} {}", num(*w), num(*h))))),
+            text(move || {
+                head.with(|h| {
+                    h.as_ref()
+                        .map(|(w, h, ..)| format!("0 0 {} {}", num(*w), num(*h)))
+                })
+            }),
         )
         .bind(
             "role",
-            text(move || head.with(|h| Some(if h.as_ref().is_some_and(|h| h.4) { "group" } else { "img" }.into()))),
+            text(move || {
+                head.with(|h| {
+                    Some(
+                        if h.as_ref().is_some_and(|h| h.4) {
+                            "group"
+                        } else {
+                            "img"
+                        }
+                        .into(),
+                    )
+                })
+            }),
         )
-        .bind("aria-label", text(move || head.with(|h| h.as_ref().map(|h| h.2.clone()))))
+        .bind(
+            "aria-label",
+            text(move || head.with(|h| h.as_ref().map(|h| h.2.clone()))),
+        )
         .testid(key)
         .on_click(move |e| {
             if let Some(sent) = clicked(&e) {
@@ -91,7 +128,11 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                 }
                 h("figcaption")
                     .class("legend")
-                    .children(keys.iter().map(|(class, meaning)| h("span").class(format!("key {class}")).text(meaning.clone())))
+                    .children(keys.iter().map(|(class, meaning)| {
+                        h("span")
+                            .class(format!("key {class}"))
+                            .text(meaning.clone())
+                    }))
                     .view()
             })
         }))

@@ -26,16 +26,33 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
                     } else {
                         format!("scene-list {}", l.class)
                     };
-                    (l.heading.clone(), class.trim_end().to_string(), l.empty.clone())
+                    (
+                        l.heading.clone(),
+                        class.trim_end().to_string(),
+                        l.empty.clone(),
+                    )
                 })
             })
         }
     });
     let items = crate::dom::memo({
         let at = at.clone();
-        move || scene.with(|s| at::list(s, &at).map(|l| l.items.clone()).unwrap_or_default())
+        move || {
+            scene.with(|s| {
+                at::list(s, &at)
+                    .map(|l| l.items.clone())
+                    .unwrap_or_default()
+            })
+        }
     });
-    let each = crate::dom::memo(move || items.with(|all| all.iter().map(|i| i.key.clone()).enumerate().collect::<Vec<_>>()));
+    let each = crate::dom::memo(move || {
+        items.with(|all| {
+            all.iter()
+                .map(|i| i.key.clone())
+                .enumerate()
+                .collect::<Vec<_>>()
+        })
+    });
     let heading = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
     let item = move |_, item_key: String| {
         let item = crate::dom::memo({
@@ -43,11 +60,18 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
             move || items.with(|all| all.iter().find(|i| i.key == item_key).cloned())
         });
         h("li")
-            .bind("class", text(move || item.with(|i| i.as_ref().map(item_class))))
+            .bind(
+                "class",
+                text(move || item.with(|i| i.as_ref().map(item_class))),
+            )
             .testid(item_key)
             .view_child(dynamic(move || {
                 item.with(|i| match i {
-                    Some(Item { tag: Some(tag), text, .. }) => vec![
+                    Some(Item {
+                        tag: Some(tag),
+                        text,
+                        ..
+                    }) => vec![
                         h("span").class("tone-word").text(format!("{tag} ")).view(),
                         h("span").text(text.clone()).view(),
                     ]
@@ -58,7 +82,10 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
             }))
     };
     h("section")
-        .bind("class", text(move || head.with(|h| h.as_ref().map(|h| h.1.clone()))))
+        .bind(
+            "class",
+            text(move || head.with(|h| h.as_ref().map(|h| h.1.clone()))),
+        )
         .bind("aria-label", text(heading))
         .child(h("h3").words(words(move || heading().unwrap_or_default())))
         .child(
@@ -70,7 +97,9 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
                     }
                     h("li")
                         .class("muted")
-                        .words(words(move || head.with(|h| h.as_ref().map(|h| h.2.clone()).unwrap_or_default())))
+                        .words(words(move || {
+                            head.with(|h| h.as_ref().map(|h| h.2.clone()).unwrap_or_default())
+                        }))
                         .view()
                 }))
                 .view_child(keyed(move || each.get(), item)),

@@ -112,7 +112,9 @@ fn geometry(kind: &Kind) -> Vec<(&'static str, String)> {
             ("y2", num(*y2)),
         ],
         Kind::Path { d, .. } => vec![("d", d.clone())],
-        Kind::Text { x, y, anchor: a, .. } => vec![
+        Kind::Text {
+            x, y, anchor: a, ..
+        } => vec![
             ("x", num(*x)),
             ("y", num(*y)),
             ("text-anchor", anchor(*a).to_string()),
@@ -147,7 +149,9 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
         let at = at.clone();
         move || scene.with(|s| at::shape(s, &at).map(alone))
     });
-    let read = move |f: fn(&Shape) -> Option<String>| -> Text { text(move || head.with(|h| h.as_ref().and_then(f))) };
+    let read = move |f: fn(&Shape) -> Option<String>| -> Text {
+        text(move || head.with(|h| h.as_ref().and_then(f)))
+    };
     // A clickable shape is named with the words it shows, its children's
     // too; its label, when it says more, is its hover text, drawn last.
     let name = clickable.then(|| {
@@ -195,12 +199,19 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
     }
     // The geometry's attribute names come with the kind, which the key
     // fixes; their values follow the shape.
-    let geo = crate::dom::memo(move || head.with(|h| h.as_ref().map(|h| geometry(&h.kind)).unwrap_or_default()));
+    let geo = crate::dom::memo(move || {
+        head.with(|h| h.as_ref().map(|h| geometry(&h.kind)).unwrap_or_default())
+    });
     let geometry_of = move || {
         geo.with_untracked(|all| all.iter().map(|(name, _)| *name).collect::<Vec<_>>())
             .into_iter()
             .enumerate()
-            .map(move |(i, name)| (name, text(move || geo.with(|all| all.get(i).map(|g| g.1.clone())))))
+            .map(move |(i, name)| {
+                (
+                    name,
+                    text(move || geo.with(|all| all.get(i).map(|g| g.1.clone()))),
+                )
+            })
     };
     if heads > 0 {
         // With arrowheads: a group of the stroke and its heads.
@@ -214,7 +225,9 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
                 text(move || {
                     head.with(|h| {
                         let h = h.as_ref()?;
-                        arrowheads(h).get(i).map(|(from, tip)| arrowhead(*from, *tip))
+                        arrowheads(h)
+                            .get(i)
+                            .map(|(from, tip)| arrowhead(*from, *tip))
                     })
                 }),
             )
@@ -251,7 +264,13 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
             let within = inside || clickable;
             let children = crate::dom::memo({
                 let at = at.clone();
-                move || scene.with(|s| at::shape(s, &at).map(|g| drawn(g.children())).unwrap_or_default())
+                move || {
+                    scene.with(|s| {
+                        at::shape(s, &at)
+                            .map(|g| drawn(g.children()))
+                            .unwrap_or_default()
+                    })
+                }
             });
             el.style(
                 "transform",

@@ -27,7 +27,13 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
         move || {
             scene.with(|s| {
                 at::table(s, &at)
-                    .map(|t| t.rows.iter().map(|r| r.key.clone()).enumerate().collect::<Vec<_>>())
+                    .map(|t| {
+                        t.rows
+                            .iter()
+                            .map(|r| r.key.clone())
+                            .enumerate()
+                            .collect::<Vec<_>>()
+                    })
                     .unwrap_or_default()
             })
         }
@@ -89,8 +95,14 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
             })
         });
         h("tr")
-            .bind("class", text(move || row.with(|r| r.as_ref().map(|r| r.class.clone()))))
-            .bind("data-state", text(move || row.with(|r| r.as_ref().and_then(|r| r.state.clone()))))
+            .bind(
+                "class",
+                text(move || row.with(|r| r.as_ref().map(|r| r.class.clone()))),
+            )
+            .bind(
+                "data-state",
+                text(move || row.with(|r| r.as_ref().and_then(|r| r.state.clone()))),
+            )
             .testid(row_key)
             .view_child(cells)
     };

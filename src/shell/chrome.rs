@@ -29,33 +29,57 @@ pub fn control_bar(page: Page) -> El {
         .set("role", "group")
         .set("aria-label", "Playback")
         .child(
-            with_key(button(page, Act::Back, "back", "btn"), "Step back (←)", "ArrowLeft")
-                .toggle("disabled", flag(move || !page.can_back.get()))
-                .text("◀ Back"),
-        )
-        .child(with_key(button(page, Act::Step, "step", "btn primary"), "Step (→)", "ArrowRight").text("Step ▶"))
-        .child(
-            with_key(button(page, Act::Play, "play", "btn"), "Play or pause (Space)", "Space")
-                .bind("aria-pressed", text(move || Some(page.playing.get().to_string())))
-                .words(words(move || play_label(page.playing.get()).to_string())),
+            with_key(
+                button(page, Act::Back, "back", "btn"),
+                "Step back (←)",
+                "ArrowLeft",
+            )
+            .toggle("disabled", flag(move || !page.can_back.get()))
+            .text("◀ Back"),
         )
         .child(
-            h("label").class("speed").child(h("span").text("Speed")).child(
-                h("select")
-                    .testid("speed")
-                    .children(speeds)
-                    .prop("value", words(move || speed_value(page.speed.get())))
-                    .on_event(crate::dom::Happens::Change, move |e| {
-                        let value = e
-                            .target()
-                            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlSelectElement>(t).ok())
-                            .map(|s| s.value())
-                            .unwrap_or_default();
-                        if let Some(tenths) = speed_of(&value) {
-                            page.set_speed(tenths);
-                        }
-                    }),
-            ),
+            with_key(
+                button(page, Act::Step, "step", "btn primary"),
+                "Step (→)",
+                "ArrowRight",
+            )
+            .text("Step ▶"),
+        )
+        .child(
+            with_key(
+                button(page, Act::Play, "play", "btn"),
+                "Play or pause (Space)",
+                "Space",
+            )
+            .bind(
+                "aria-pressed",
+                text(move || Some(page.playing.get().to_string())),
+            )
+            .words(words(move || play_label(page.playing.get()).to_string())),
+        )
+        .child(
+            h("label")
+                .class("speed")
+                .child(h("span").text("Speed"))
+                .child(
+                    h("select")
+                        .testid("speed")
+                        .children(speeds)
+                        .prop("value", words(move || speed_value(page.speed.get())))
+                        .on_event(crate::dom::Happens::Change, move |e| {
+                            let value = e
+                                .target()
+                                .and_then(|t| {
+                                    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlSelectElement>(t)
+                                        .ok()
+                                })
+                                .map(|s| s.value())
+                                .unwrap_or_default();
+                            if let Some(tenths) = speed_of(&value) {
+                                page.set_speed(tenths);
+                            }
+                        }),
+                ),
         )
         .child(with_key(button(page, Act::Reset, "reset", "btn"), "Reset (R)", "R").text("↺ Reset"))
         .child(
@@ -69,13 +93,20 @@ pub fn control_bar(page: Page) -> El {
 /// The demo's key figures.
 pub fn status_line(page: Page) -> El {
     let each = crate::dom::memo(move || {
-        page.status
-            .with(|all| all.iter().map(|f| f.key.to_string()).enumerate().collect::<Vec<_>>())
+        page.status.with(|all| {
+            all.iter()
+                .map(|f| f.key.to_string())
+                .enumerate()
+                .collect::<Vec<_>>()
+        })
     });
     let figure = move |_, key: String| {
         let part = |f: fn(&demos::Figure) -> String| {
             let key = key.clone();
-            words(move || page.status.with(|all| all.iter().find(|x| x.key == key).map(f).unwrap_or_default()))
+            words(move || {
+                page.status
+                    .with(|all| all.iter().find(|x| x.key == key).map(f).unwrap_or_default())
+            })
         };
         h("div")
             .class("figure")
@@ -98,7 +129,12 @@ pub fn narration(page: Page) -> El {
             let n = lines.len();
             (0..n.saturating_sub(1))
                 .rev()
-                .map(|i| (i, format!("{i}\u{1f}{}\u{1f}{}", lines[i].step, lines[i].text)))
+                .map(|i| {
+                    (
+                        i,
+                        format!("{i}\u{1f}{}\u{1f}{}", lines[i].step, lines[i].text),
+                    )
+                })
                 .collect::<Vec<_>>()
         })
     };
@@ -120,7 +156,12 @@ pub fn narration(page: Page) -> El {
                 .set("aria-live", "polite")
                 .set("aria-atomic", "true")
                 .testid("narration-latest")
-                .bind("data-tone", text(move || latest.with(|l| l.as_ref().map(|l| tone_word(l.tone).0.to_string()))))
+                .bind(
+                    "data-tone",
+                    text(move || {
+                        latest.with(|l| l.as_ref().map(|l| tone_word(l.tone).0.to_string()))
+                    }),
+                )
                 .view_child(dynamic(move || match latest.get() {
                     Some(line) => {
                         let (class, word) = tone_word(line.tone);
@@ -190,7 +231,11 @@ pub fn share(page: Page) -> El {
             }
             h("label")
                 .class("share-url")
-                .child(h("span").class("visually-hidden").text("Link to this state"))
+                .child(
+                    h("span")
+                        .class("visually-hidden")
+                        .text("Link to this state"),
+                )
                 .child(
                     h("input")
                         .set("type", "text")
@@ -208,12 +253,9 @@ pub fn shortcuts(page: Page) -> AnyView {
         if !page.help.get() {
             return ().into_any();
         }
-        let keys = SHORTCUTS.iter().flat_map(|(key, what)| {
-            [
-                h("dt").child(h("kbd").text(*key)),
-                h("dd").text(*what),
-            ]
-        });
+        let keys = SHORTCUTS
+            .iter()
+            .flat_map(|(key, what)| [h("dt").child(h("kbd").text(*key)), h("dd").text(*what)]);
         h("div")
             .class("shortcuts")
             .set("role", "dialog")

@@ -35,35 +35,39 @@ pub fn demo_page(demo: &'static Demo, embed: bool, link: Option<String>) -> El {
     let opened: StoredValue<Option<Opened>, LocalStorage> = StoredValue::new_local(None);
     let link = StoredValue::new(link);
     fetch(demo, link.get_value(), arrival, opened);
-    h("div").class("demo-root").view_child(dynamic(move || match arrival.get() {
-        Arrival::Fetching => ().into_any(),
-        Arrival::Slow => h("p")
-            .class("demo-fetching")
-            .set("role", "status")
-            .testid("demo-fetching")
-            .text(fetching(demo.title))
-            .view(),
-        Arrival::Failed => h("div")
-            .class("notice demo-failed")
-            .set("role", "alert")
-            .testid("demo-failed")
-            .child(h("p").text(failed(demo.title)))
-            .child(
-                h("button")
-                    .set("type", "button")
-                    .class("btn primary")
-                    .on_click(move |_| {
-                        arrival.set(Arrival::Slow);
-                        fetch(demo, link.get_value(), arrival, opened);
-                    })
-                    .text("Try again"),
-            )
-            .view(),
-        Arrival::Running => match opened.try_update_value(Option::take).flatten() {
-            Some((live, notice)) => running(demo, embed, Page::new(demo.slug, live), notice).view(),
-            None => ().into_any(),
-        },
-    }))
+    h("div")
+        .class("demo-root")
+        .view_child(dynamic(move || match arrival.get() {
+            Arrival::Fetching => ().into_any(),
+            Arrival::Slow => h("p")
+                .class("demo-fetching")
+                .set("role", "status")
+                .testid("demo-fetching")
+                .text(fetching(demo.title))
+                .view(),
+            Arrival::Failed => h("div")
+                .class("notice demo-failed")
+                .set("role", "alert")
+                .testid("demo-failed")
+                .child(h("p").text(failed(demo.title)))
+                .child(
+                    h("button")
+                        .set("type", "button")
+                        .class("btn primary")
+                        .on_click(move |_| {
+                            arrival.set(Arrival::Slow);
+                            fetch(demo, link.get_value(), arrival, opened);
+                        })
+                        .text("Try again"),
+                )
+                .view(),
+            Arrival::Running => match opened.try_update_value(Option::take).flatten() {
+                Some((live, notice)) => {
+                    running(demo, embed, Page::new(demo.slug, live), notice).view()
+                }
+                None => ().into_any(),
+            },
+        }))
 }
 /// Fetches the demo's module (again, after a failure: a failure is never
 /// cached), then opens the demo.
@@ -134,7 +138,8 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
             .testid("link-notice")
             .text(text)
     });
-    let click = Callback::new(move |(id, slot): (String, views::Slot)| page.send(&id, slot, Input::Press));
+    let click =
+        Callback::new(move |(id, slot): (String, views::Slot)| page.send(&id, slot, Input::Press));
     let mut visual = h("div").class("visual").testid("visual");
     for part in scene(page.scene, click) {
         visual = visual.view_child(part);

@@ -60,7 +60,9 @@ fn logo() -> El {
                 .set("stroke-width", "6")
                 .set("stroke-linecap", "round")
                 .children(BARS.map(|(y, colour)| {
-                    s("path").set("d", format!("M16 {y}h32")).set("stroke", colour)
+                    s("path")
+                        .set("d", format!("M16 {y}h32"))
+                        .set("stroke", colour)
                 })),
         )
 }
@@ -84,8 +86,14 @@ mod tests {
     #[test]
     fn the_brand_links_home_under_the_base_path_and_content_is_the_main_landmark() {
         let page = markup(frame("/labs/stack", h("p").text("hello")));
-        assert!(page.contains(r##"<a href="#main" class="skip-link">"##), "{page}");
-        assert!(page.contains(r#"<a href="/labs/stack/" class="brand">"#), "{page}");
+        assert!(
+            page.contains(r##"<a href="#main" class="skip-link">"##),
+            "{page}"
+        );
+        assert!(
+            page.contains(r#"<a href="/labs/stack/" class="brand">"#),
+            "{page}"
+        );
         assert!(page.contains(r#"<main id="main" tabindex="-1"><p>hello</p></main>"#));
     }
 

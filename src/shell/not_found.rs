@@ -12,6 +12,10 @@ pub fn not_found(base: &str) -> El {
         .child(
             h("p")
                 .child(h("span").text("This address matches no demo. "))
-                .child(h("a").set("href", format!("{base}/")).text("Back to the catalogue")),
+                .child(
+                    h("a")
+                        .set("href", format!("{base}/"))
+                        .text("Back to the catalogue"),
+                ),
         )
 }

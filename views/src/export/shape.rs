@@ -62,11 +62,14 @@ pub fn shape(s: &Shape) -> Node {
     let heads = arrowheads(s);
     if !heads.is_empty() {
         // A line or path with arrowheads: a group of the stroke and its heads.
-        el = Node::new("g").attr("class", "arrow").child(el).children(
-            heads
-                .into_iter()
-                .map(|(from, tip)| Node::new("path").attr("class", "head").attr("d", arrowhead(from, tip))),
-        );
+        el = Node::new("g")
+            .attr("class", "arrow")
+            .child(el)
+            .children(heads.into_iter().map(|(from, tip)| {
+                Node::new("path")
+                    .attr("class", "head")
+                    .attr("d", arrowhead(from, tip))
+            }));
     }
     let mut el = el.class(&s.class).attr_opt("data-state", s.state.clone());
     if let Some(label) = &s.label {

@@ -172,6 +172,9 @@ mod tests {
         assert_eq!(text_class(Size::Normal, true), "mono");
         assert_eq!(text_class(Size::Small, true), "t-small mono");
         assert_eq!(translate(0.0, 0.0), None);
-        assert_eq!(translate(1.5, -2.0).as_deref(), Some("translate(1.5px,-2px)"));
+        assert_eq!(
+            translate(1.5, -2.0).as_deref(),
+            Some("translate(1.5px,-2px)")
+        );
     }
 }
