@@ -63,3 +63,4 @@ fi
 cp "$work"/*.wasm "$staging/"
 # Each demo's own entry document, which preloads its module too.
 python3 "$root/scripts/demo-pages.py" "$staging/index.html" "$root/src/catalogue" "${demos[@]}"
+python3 "$root/scripts/csp.py" "$staging"  # last: it hashes the inline scripts the steps above wrote
