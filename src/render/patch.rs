@@ -9,6 +9,7 @@
 //! a subtree that did not change is not visited on the page at all.
 
 use views::element::El;
+use views::page::scene::MOVE;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, Node};
 
@@ -105,6 +106,13 @@ fn parse_into(holder: &Element, new: &[El]) -> bool {
         el.markup(&mut html);
     }
     holder.set_inner_html(&html);
+    if let Ok(moved) = holder.query_selector_all(&format!("[{MOVE}]")) {
+        for i in 0..moved.length() {
+            if let Some(el) = moved.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                set_move(&el, el.get_attribute(MOVE).as_deref());
+            }
+        }
+    }
     let built: usize = new.iter().map(count).sum();
     holder.get_elements_by_tag_name("*").length() as usize == built
 }
@@ -289,6 +297,9 @@ fn create(doc: &Document, from: El) -> Mounted {
         if !name.starts_with('.') {
             let _ = el.set_attribute(name, value);
         }
+        if *name == MOVE {
+            set_move(&el, Some(value));
+        }
     }
     if let Some(text) = &from.text {
         el.set_text_content(Some(text));
@@ -350,12 +361,18 @@ fn update(doc: &Document, parent: &Element, index: usize, m: Mounted, mut to: El
         };
         if before != Some(value.as_str()) {
             let _ = el.set_attribute(name, value);
+            if *name == MOVE {
+                set_move(&el, Some(value));
+            }
         }
     }
     if !same_names {
         for (name, _) in &from.attrs {
             if !name.starts_with('.') && to.get(name).is_none() {
                 let _ = el.remove_attribute(name);
+                if *name == MOVE {
+                    set_move(&el, None);
+                }
             }
         }
     }
@@ -380,6 +397,17 @@ fn update(doc: &Document, parent: &Element, index: usize, m: Mounted, mut to: El
         from: to,
         children,
     }
+}
+
+/// Moves a group (`views::page::scene::MOVE`): its CSS transform, set
+/// through the style object, which the Content Security Policy allows, where
+/// a `style` attribute is refused.
+fn set_move(el: &Element, transform: Option<&str>) {
+    let style = el.unchecked_ref::<web_sys::HtmlElement>().style();
+    let _ = match transform {
+        Some(t) => style.set_property("transform", t),
+        None => style.remove_property("transform").map(|_| ()),
+    };
 }
 
 /// Keeps live form properties in step with the model: a switch always shows

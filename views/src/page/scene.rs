@@ -4,6 +4,10 @@
 use crate::element::{num, El};
 use crate::scene::{Anchor, Arrow, Figure, Kind, List, Part, Scene, Shape, Size, Table};
 
+/// The attribute that carries a group's move on the page: the renderer sets
+/// its value as the element's CSS `transform`.
+pub const MOVE: &str = "data-translate";
+
 /// Where the elements go: the live page (keys, slots, animated moves) or a
 /// standalone file (plain attributes, nothing interactive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,10 +257,13 @@ fn shape_within(s: &Shape, target: Target, inside_button: bool) -> El {
             let mut g = El::svg("g", s.key.clone());
             if *x != 0.0 || *y != 0.0 {
                 g = match target {
-                    // A CSS transform, so moving the group animates.
+                    // A CSS transform, so moving the group animates. It is
+                    // carried in `MOVE` and set as a style property by the
+                    // renderer: a `style` attribute is refused by the page's
+                    // Content Security Policy (style-src, no 'unsafe-inline').
                     Target::Page => g.attr(
-                        "style",
-                        format!("transform:translate({}px,{}px)", num(*x), num(*y)),
+                        MOVE,
+                        format!("translate({}px,{}px)", num(*x), num(*y)),
                     ),
                     Target::Export => {
                         g.attr("transform", format!("translate({} {})", num(*x), num(*y)))
@@ -524,6 +531,17 @@ mod tests {
             .walk()
             .iter()
             .all(|d| d.text.as_deref() != Some("T1 ")));
+    }
+
+    #[test]
+    fn a_moved_group_carries_its_move_for_the_renderer_never_a_style_attribute() {
+        let group = Shape::group("g", vec![Shape::rect("r", 0.0, 0.0, 1.0, 1.0)]).at(12.0, -3.5);
+        let page = shape(&group, Target::Page);
+        assert_eq!(page.get(MOVE), Some("translate(12px,-3.5px)"));
+        assert_eq!(page.get("style"), None);
+        let file = shape(&group, Target::Export);
+        assert_eq!(file.get("transform"), Some("translate(12 -3.5)"));
+        assert_eq!(file.get(MOVE), None);
     }
 
     #[test]
