@@ -261,10 +261,7 @@ fn shape_within(s: &Shape, target: Target, inside_button: bool) -> El {
                     // carried in `MOVE` and set as a style property by the
                     // renderer: a `style` attribute is refused by the page's
                     // Content Security Policy (style-src, no 'unsafe-inline').
-                    Target::Page => g.attr(
-                        MOVE,
-                        format!("translate({}px,{}px)", num(*x), num(*y)),
-                    ),
+                    Target::Page => g.attr(MOVE, format!("translate({}px,{}px)", num(*x), num(*y))),
                     Target::Export => {
                         g.attr("transform", format!("translate({} {})", num(*x), num(*y)))
                     }
