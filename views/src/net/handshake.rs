@@ -131,15 +131,25 @@ fn sequence(m: &Handshake, ui: &mut Ui<Handshake>) -> Figure {
         );
     }
     f.push(Shape::line("now", (70.0, y(m.now_ms)), (950.0, y(m.now_ms))).class("accent dashed"));
-    for c in &changes {
+    for (i, c) in changes.iter().enumerate() {
         let x = lane_x(c.side);
+        // Two changes of one side in the same millisecond (a crash right
+        // after a handshake) need keys of their own.
+        let again = changes[..i]
+            .iter()
+            .filter(|o| o.side == c.side && o.at_ms == c.at_ms)
+            .count();
+        let key = match again {
+            0 => format!("change-{}-{}", c.side.name(), c.at_ms),
+            n => format!("change-{}-{}-{}", c.side.name(), c.at_ms, n + 1),
+        };
         let (bx, anchor_x) = match c.side {
             Side::Client => (x - 178.0, x - 104.0),
             Side::Server => (x + 30.0, x + 104.0),
         };
         f.push(
             Shape::group(
-                format!("change-{}-{}", c.side.name(), c.at_ms),
+                key,
                 vec![
                     Shape::rect("r", bx, y(c.at_ms) - 13.0, 148.0, 26.0).rounded(13.0),
                     Shape::text("t", anchor_x, y(c.at_ms) + 5.0, c.state.label())
@@ -487,6 +497,23 @@ mod tests {
 
     fn advance(m: &mut Handshake) {
         m.apply(&HandshakeAction::Advance).unwrap();
+    }
+
+    #[test]
+    fn a_crash_in_the_same_millisecond_as_a_change_gets_a_key_of_its_own() {
+        let mut m = Handshake::new(&HandshakeConfig::default());
+        m.apply(&HandshakeAction::ActiveOpen(Side::Client)).unwrap();
+        for _ in 0..3 {
+            advance(&mut m);
+        }
+        m.apply(&HandshakeAction::Crash(Side::Server)).unwrap();
+        let (scene, _, _) = crate::build(&m, &());
+        let figure = scene.figures().find(|f| f.key == "sequence").unwrap();
+        let mut keys: Vec<&str> = figure.shapes.iter().map(|s| s.key.as_str()).collect();
+        let all = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), all, "{keys:?}");
     }
 
     #[test]
