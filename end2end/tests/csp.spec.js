@@ -86,3 +86,13 @@ test('every document the site serves carries the policy', async ({ request }) =>
     expect(policy, path).not.toMatch(/'unsafe-inline'|'unsafe-eval'|frame-ancestors/);
   }
 });
+
+test('a moved group is moved through its style object, which the policy allows', async ({ page }) => {
+  await page.goto('/cpu/numa');
+  await expect(page.getByTestId('step')).toBeVisible();
+  const moved = page.locator('svg g[style*="translate"]').first();
+  await expect(moved).toBeAttached();
+  const [applied, computed] = await moved.evaluate((g) => [g.style.transform, getComputedStyle(g).transform]);
+  expect(applied).toMatch(/^translate\(/);
+  expect(computed).not.toBe('none');
+});
