@@ -14,8 +14,10 @@
 
 use leptos::ev;
 use leptos::prelude::*;
+use leptos::reactive::effect::RenderEffect;
 use leptos::tachys::html::attribute::any_attribute::AnyAttribute;
 use leptos::tachys::html::attribute::custom::custom_attribute;
+use leptos::tachys::html::directive::directive;
 use leptos::tachys::html::element::custom;
 use leptos::tachys::html::event::on;
 use leptos::tachys::html::property::prop;
@@ -123,6 +125,32 @@ impl El {
         self
     }
 
+    /// Attributes that follow a memo, all set by one effect: `pick` takes
+    /// the element's list out of the memo's value (which of several elements
+    /// the value describes: `which`). An attribute named `style:NAME` is the
+    /// CSS property NAME, set through the style object. One effect an element
+    /// instead of one an attribute: a picture has hundreds of elements.
+    pub fn attrs<T: Send + Sync + 'static>(
+        mut self,
+        from: Memo<T>,
+        which: usize,
+        pick: Pick<T>,
+    ) -> Self {
+        let bind = move |el: web_sys::Element, (from, which): (Memo<T>, usize)| {
+            let effect = RenderEffect::new(move |before: Option<Attrs>| {
+                let now = from.with(|value| pick(value, which));
+                apply(&el, before.as_deref().unwrap_or(&[]), &now);
+                now
+            });
+            // Kept as long as the element's owner (its keyed row): dropped,
+            // an effect stops.
+            StoredValue::new_local(effect);
+        };
+        self.attrs
+            .push(directive(bind, (from, which)).into_any_attr());
+        self
+    }
+
     /// A DOM property (`value`) that follows signals.
     pub fn prop(mut self, name: &'static str, value: Signal<String>) -> Self {
         self.attrs.push(prop(name, value).into_any_attr());
@@ -213,6 +241,53 @@ impl El {
         match tag {
             Tag::Html(tag) => custom(tag).add_any_attr(attrs).child(kids).into_any(),
             Tag::Svg(tag) => svg_element(tag, attrs, kids),
+        }
+    }
+}
+
+/// An element's attributes as a list: a name, and the value or none (then
+/// the attribute is left off).
+pub type Attrs = Vec<(&'static str, Option<String>)>;
+
+/// Takes element `which`'s attributes out of a memo's value.
+pub type Pick<T> = fn(&T, usize) -> Attrs;
+
+/// Sets what changed from `before` to `now` on `el`.
+fn apply(
+    el: &web_sys::Element,
+    before: &[(&'static str, Option<String>)],
+    now: &[(&'static str, Option<String>)],
+) {
+    let set = |name: &str, value: Option<&str>| match name.strip_prefix("style:") {
+        Some(property) => {
+            let style = wasm_bindgen::JsCast::unchecked_ref::<web_sys::HtmlElement>(el).style();
+            let _ = match value {
+                Some(v) => style.set_property(property, v),
+                None => style.remove_property(property).map(|_| ()),
+            };
+        }
+        None => {
+            let _ = match value {
+                Some(v) => el.set_attribute(name, v),
+                None => el.remove_attribute(name),
+            };
+        }
+    };
+    for (i, (name, value)) in now.iter().enumerate() {
+        let was = match before.get(i) {
+            Some((n, v)) if n == name => v.as_ref(),
+            _ => before
+                .iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, v)| v.as_ref()),
+        };
+        if was != value.as_ref() {
+            set(name, value.as_deref());
+        }
+    }
+    for (name, value) in before {
+        if value.is_some() && !now.iter().any(|(n, _)| n == name) {
+            set(name, None);
         }
     }
 }

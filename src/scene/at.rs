@@ -32,37 +32,44 @@ fn by_key<'a, T>(
     }
 }
 
+/// The part at `at` of the kind `pick` takes out, by `key`.
+fn part<'a, T: 'static>(
+    scene: &'a Scene,
+    at: &PartAt,
+    pick: for<'p> fn(&'p Part) -> Option<&'p T>,
+    key: for<'t> fn(&'t T) -> &'t str,
+) -> Option<&'a T> {
+    by_key(&scene.parts, at, |p| pick(p).map_or("", key)).and_then(pick)
+}
+
 pub fn figure<'a>(scene: &'a Scene, at: &PartAt) -> Option<&'a Figure> {
-    let part = by_key(&scene.parts, at, |p| match p {
-        Part::Figure(f) => &f.key,
-        _ => "",
-    });
-    match part {
-        Some(Part::Figure(f)) => Some(f),
-        _ => None,
+    fn pick(p: &Part) -> Option<&Figure> {
+        match p {
+            Part::Figure(f) => Some(f),
+            _ => None,
+        }
     }
+    part(scene, at, pick, |f| &f.key)
 }
 
 pub fn table<'a>(scene: &'a Scene, at: &PartAt) -> Option<&'a Table> {
-    let part = by_key(&scene.parts, at, |p| match p {
-        Part::Table(t) => &t.key,
-        _ => "",
-    });
-    match part {
-        Some(Part::Table(t)) => Some(t),
-        _ => None,
+    fn pick(p: &Part) -> Option<&Table> {
+        match p {
+            Part::Table(t) => Some(t),
+            _ => None,
+        }
     }
+    part(scene, at, pick, |t| &t.key)
 }
 
 pub fn list<'a>(scene: &'a Scene, at: &PartAt) -> Option<&'a List> {
-    let part = by_key(&scene.parts, at, |p| match p {
-        Part::List(l) => &l.key,
-        _ => "",
-    });
-    match part {
-        Some(Part::List(l)) => Some(l),
-        _ => None,
+    fn pick(p: &Part) -> Option<&List> {
+        match p {
+            Part::List(l) => Some(l),
+            _ => None,
+        }
     }
+    part(scene, at, pick, |l| &l.key)
 }
 
 /// A shape's place: its figure, then the index and key at each level.

@@ -10,7 +10,7 @@
 //! shape anew.
 
 use super::at::{self, ShapeAt};
-use crate::dom::{keyed, s, text, words, El, Text};
+use crate::dom::{keyed, s, words, Attrs, El};
 use leptos::prelude::*;
 use views::page::naming::accessible_name;
 use views::page::svg::{anchor, arrowhead, arrowheads, draws, num, text_class, translate};
@@ -66,26 +66,6 @@ fn split(row: &str) -> (String, String) {
     (key.to_string(), form.to_string())
 }
 
-/// The shape without its children: what its own element shows.
-fn alone(s: &Shape) -> Shape {
-    match &s.kind {
-        Kind::Group { x, y, .. } => Shape {
-            key: s.key.clone(),
-            kind: Kind::Group {
-                x: *x,
-                y: *y,
-                children: Vec::new(),
-            },
-            class: s.class.clone(),
-            state: s.state.clone(),
-            label: s.label.clone(),
-            focus: s.focus.clone(),
-            on_click: s.on_click,
-        },
-        _ => s.clone(),
-    }
-}
-
 fn joined(a: &str, b: &str) -> String {
     match (a.is_empty(), b.is_empty()) {
         (true, _) => b.to_string(),
@@ -135,6 +115,85 @@ fn tag(kind: char) -> &'static str {
     }
 }
 
+/// Everything a shape's own elements show, worked out in one go from the
+/// shape: what a step changes is then one comparison, and one effect an
+/// element sets it.
+#[derive(Clone, Debug, PartialEq)]
+struct Look {
+    /// The element's attributes (for an arrow, its group's).
+    own: Attrs,
+    /// An arrow's stroke: its geometry.
+    stroke: Attrs,
+    /// An arrow's heads: their path data.
+    heads: Vec<Attrs>,
+    /// The hover text, for a shape drawn with one.
+    hover: String,
+    /// A text shape's words, as the page writes them.
+    words: String,
+}
+
+/// Which element of a shape an attribute list is for (`Look`).
+const OWN: usize = 0;
+const STROKE: usize = 1;
+const HEAD: usize = 2;
+
+fn pick(look: &Option<Look>, which: usize) -> Attrs {
+    match (look, which) {
+        (None, _) => Vec::new(),
+        (Some(l), OWN) => l.own.clone(),
+        (Some(l), STROKE) => l.stroke.clone(),
+        (Some(l), i) => l.heads.get(i - HEAD).cloned().unwrap_or_default(),
+    }
+}
+
+/// How the shape `s` looks on the page, drawn as `form` (see [`form`]).
+fn look(s: &Shape, heads: usize, inside: bool) -> Look {
+    let clickable = s.on_click.is_some();
+    let class = match &s.kind {
+        Kind::Text { size, mono, .. } => joined(&text_class(*size, *mono), &s.class),
+        _ if heads > 0 => joined("arrow", &s.class),
+        _ => s.class.clone(),
+    };
+    let mut own: Attrs = vec![("class", Some(class)), ("data-state", s.state.clone())];
+    let hover = if clickable {
+        let (name, hover) = accessible_name(s);
+        own.push(("data-slot", s.on_click.map(|slot| slot.to_string())));
+        own.push(("aria-label", name));
+        hover.map(str::to_string)
+    } else {
+        s.label.clone()
+    };
+    let geometry: Attrs = geometry(&s.kind)
+        .into_iter()
+        .map(|(n, v)| (n, Some(v)))
+        .collect();
+    let (stroke, head_paths) = if heads > 0 {
+        let paths = arrowheads(s)
+            .into_iter()
+            .map(|(from, tip)| vec![("d", Some(arrowhead(from, tip)))])
+            .collect();
+        (geometry, paths)
+    } else {
+        own.extend(geometry);
+        (Vec::new(), Vec::new())
+    };
+    if let Kind::Group { x, y, .. } = &s.kind {
+        own.push(("style:transform", translate(*x, *y)));
+    }
+    let words = match &s.kind {
+        Kind::Text { text, .. } if inside || clickable => format!("{text} "),
+        Kind::Text { text, .. } => text.clone(),
+        _ => String::new(),
+    };
+    Look {
+        own,
+        stroke,
+        heads: head_paths,
+        hover: hover.unwrap_or_default(),
+        words,
+    }
+}
+
 /// The shape at `at`, drawn as `form`; `inside` when a shape around it is
 /// clickable.
 fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
@@ -145,111 +204,42 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
     // Parts of a button have no hover text of their own.
     let titled = form.contains('t') && (clickable || !inside);
     let key = at.key().to_string();
-    let head = crate::dom::memo({
+    let seen = crate::dom::memo({
         let at = at.clone();
-        move || scene.with(|s| at::shape(s, &at).map(alone))
+        move || scene.with(|s| at::shape(s, &at).map(|shape| look(shape, heads, inside)))
     });
-    let read = move |f: fn(&Shape) -> Option<String>| -> Text {
-        text(move || head.with(|h| h.as_ref().and_then(f)))
-    };
-    // A clickable shape is named with the words it shows, its children's
-    // too; its label, when it says more, is its hover text, drawn last.
-    let name = clickable.then(|| {
-        let at = at.clone();
-        crate::dom::memo(move || {
-            scene.with(|s| {
-                at::shape(s, &at).map_or((None, None), |shape| {
-                    let (name, hover) = accessible_name(shape);
-                    (name, hover.map(str::to_string))
-                })
-            })
-        })
-    });
-    // The hover text: a clickable shape's comes after its words (the name
+    // The hover text: a clickable shape's comes after its words (its name
     // reads as its text does), any other's first.
-    let hover = move || match name {
-        Some(name) => name.get().1.unwrap_or_default(),
-        None => head.with(|h| h.as_ref().and_then(|h| h.label.clone()).unwrap_or_default()),
+    let title = move || {
+        titled.then(|| {
+            s("title").words(words(move || {
+                seen.with(|l| l.as_ref().map(|l| l.hover.clone()).unwrap_or_default())
+            }))
+        })
     };
-    let title = move || titled.then(|| s("title").words(words(hover)));
     let (first_title, last_title) = if clickable {
         (None, title())
     } else {
         (title(), None)
     };
-    let classes = move || {
-        head.with(|h| {
-            h.as_ref().map(|h| match &h.kind {
-                Kind::Text { size, mono, .. } => joined(&text_class(*size, *mono), &h.class),
-                _ if heads > 0 => joined("arrow", &h.class),
-                _ => h.class.clone(),
-            })
-        })
-    };
     let mut el = s(if heads > 0 { "g" } else { tag(kind) })
-        .bind("class", text(classes))
-        .bind("data-state", read(|h| h.state.clone()))
-        .testid(key);
-    if let Some(name) = name {
-        el = el
-            .bind("data-slot", read(|h| h.on_click.map(|s| s.to_string())))
-            .set("role", "button")
-            .set("tabindex", "0")
-            .bind("aria-label", text(move || name.get().0));
+        .testid(key)
+        .attrs(seen, OWN, pick);
+    if clickable {
+        el = el.set("role", "button").set("tabindex", "0");
     }
-    // The geometry's attribute names come with the kind, which the key
-    // fixes; their values follow the shape.
-    let geo = crate::dom::memo(move || {
-        head.with(|h| h.as_ref().map(|h| geometry(&h.kind)).unwrap_or_default())
-    });
-    let geometry_of = move || {
-        geo.with_untracked(|all| all.iter().map(|(name, _)| *name).collect::<Vec<_>>())
-            .into_iter()
-            .enumerate()
-            .map(move |(i, name)| {
-                (
-                    name,
-                    text(move || geo.with(|all| all.get(i).map(|g| g.1.clone()))),
-                )
-            })
-    };
     if heads > 0 {
         // With arrowheads: a group of the stroke and its heads.
-        let mut stroke = s(tag(kind));
-        for (name, value) in geometry_of() {
-            stroke = stroke.bind(name, value);
-        }
-        let heads = (0..heads).map(|i| {
-            s("path").class("head").bind(
-                "d",
-                text(move || {
-                    head.with(|h| {
-                        let h = h.as_ref()?;
-                        arrowheads(h)
-                            .get(i)
-                            .map(|(from, tip)| arrowhead(*from, *tip))
-                    })
-                }),
-            )
-        });
         return el
             .maybe_child(first_title)
-            .child(stroke)
-            .children(heads)
+            .child(s(tag(kind)).attrs(seen, STROKE, pick))
+            .children((0..heads).map(|i| s("path").class("head").attrs(seen, HEAD + i, pick)))
             .maybe_child(last_title);
-    }
-    for (name, value) in geometry_of() {
-        el = el.bind(name, value);
     }
     match kind {
         't' => {
-            let spaced = inside || clickable;
             let said = words(move || {
-                head.with(|h| match h.as_ref().map(|h| &h.kind) {
-                    Some(Kind::Text { text, .. }) if spaced => format!("{text} "),
-                    Some(Kind::Text { text, .. }) => text.clone(),
-                    _ => String::new(),
-                })
+                seen.with(|l| l.as_ref().map(|l| l.words.clone()).unwrap_or_default())
             });
             if titled {
                 // A titled text keeps its words in a span beside its title.
@@ -272,22 +262,14 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
                     })
                 }
             });
-            el.style(
-                "transform",
-                text(move || {
-                    head.with(|h| match h.as_ref().map(|h| &h.kind) {
-                        Some(Kind::Group { x, y, .. }) => translate(*x, *y),
-                        _ => None,
-                    })
-                }),
-            )
-            .maybe_child(first_title)
-            .view_child(shapes(scene, at, move || children.get(), within))
-            .maybe_child(last_title)
+            el.maybe_child(first_title)
+                .view_child(shapes(scene, at, move || children.get(), within))
+                .maybe_child(last_title)
         }
         _ => el.maybe_child(first_title).maybe_child(last_title),
     }
 }
+
 /// The shapes below `at` that `each` lists, keyed.
 pub fn shapes(
     scene: RwSignal<Scene>,

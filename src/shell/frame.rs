@@ -80,7 +80,12 @@ mod tests {
     use leptos::prelude::*;
 
     fn markup(els: Vec<El>) -> String {
-        Owner::new().with(|| els.into_iter().map(|e| e.view().to_html()).collect::<String>().replace("<!>", ""))
+        Owner::new().with(|| {
+            els.into_iter()
+                .map(|e| e.view().to_html())
+                .collect::<String>()
+                .replace("<!>", "")
+        })
     }
 
     #[test]
