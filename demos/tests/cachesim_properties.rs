@@ -48,51 +48,6 @@ fn hierarchy() -> impl Strategy<Value = Hierarchy> {
     })
 }
 
-/// Memory sees the last level's misses and write-backs; each level's misses
-/// are its three Cs; no level holds more lines than it has.
-fn totals_ok(h: &Hierarchy) -> Result<(), String> {
-    let last = &h.levels[h.levels.len() - 1].stats;
-    if (h.memory.reads, h.memory.writes) != (last.misses, last.writebacks) {
-        return Err("memory traffic is not the last level's misses and write-backs".into());
-    }
-    for l in &h.levels {
-        let s = &l.stats;
-        if s.compulsory + s.capacity + s.conflict != s.misses {
-            return Err(format!(
-                "{}: the three Cs do not add up to the misses",
-                l.spec.name
-            ));
-        }
-        if l.occupancy() > l.spec.lines() {
-            return Err(format!("{}: more lines held than it has", l.spec.name));
-        }
-    }
-    Ok(())
-}
-
-/// Every valid line sits in the set its address maps to, once.
-fn placement_ok(h: &Hierarchy) -> Result<(), String> {
-    for level in &h.levels {
-        for (&set, s) in &level.sets {
-            let mut bases = BTreeSet::new();
-            for block in s.ways.iter().flatten() {
-                if level.spec.split(block.base).set != set
-                    || level.spec.base_of(block.base) != block.base
-                {
-                    return Err(format!(
-                        "{} holds {:#x} in set {set}",
-                        level.spec.name, block.base
-                    ));
-                }
-                if !bases.insert(block.base) {
-                    return Err(format!("{} holds {:#x} twice", level.spec.name, block.base));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
@@ -167,7 +122,6 @@ proptest! {
             // After any access, L1 holds the line just used.
             prop_assert!(h.levels[0].probe(addr).is_some());
         }
-        placement_ok(&h).map_err(TestCaseError::fail)?;
         prop_assert_eq!(h.cycles, cycles);
         prop_assert_eq!(h.accesses, trace.len() as u64);
         let first = &h.levels[0].stats;
@@ -176,7 +130,7 @@ proptest! {
             prop_assert_eq!(pair[1].stats.accesses(), pair[0].stats.misses);
             prop_assert_eq!(pair[1].stats.writebacks_in, pair[0].stats.writebacks);
         }
-        totals_ok(&h).map_err(TestCaseError::fail)?;
+        h.check().map_err(TestCaseError::fail)?;
         for l in &h.levels {
             prop_assert!(l.stats.writebacks <= l.stats.evictions);
         }
@@ -201,7 +155,6 @@ proptest! {
             }
             prop_assert!(h.levels[0].probe(addr).is_some());
         }
-        placement_ok(&h).map_err(TestCaseError::fail)?;
         for pair in h.levels.windows(2) {
             let (inner, outer) = (&pair[0].stats, &pair[1].stats);
             prop_assert_eq!(outer.accesses(), inner.misses);
@@ -212,7 +165,7 @@ proptest! {
                 prop_assert_eq!(outer.victims_in, 0);
             }
         }
-        totals_ok(&h).map_err(TestCaseError::fail)?;
+        h.check().map_err(TestCaseError::fail)?;
     }
 
     #[test]

@@ -262,6 +262,12 @@ impl<M: View> LiveDemo for Live<M> {
         let model = self.timeline.model();
         let mut ui = Ui::new();
         let mut scene = model.scene(&self.look, &mut ui);
+        debug_assert_eq!(
+            scene.repeated_keys(),
+            Vec::<String>::new(),
+            "{}",
+            scene.title
+        );
         let mut controls = model.controls(&self.look, &mut ui);
         self.ui = ui;
         mark_scene(
@@ -343,6 +349,12 @@ fn fill_refusals(controls: &mut [Control], refusal: &dyn Fn(Slot) -> Option<Stri
 pub fn build<M: View>(model: &M, look: &M::Look) -> (Scene, Vec<Control>, Ui<M>) {
     let mut ui = Ui::new();
     let scene = model.scene(look, &mut ui);
+    debug_assert_eq!(
+        scene.repeated_keys(),
+        Vec::<String>::new(),
+        "{}",
+        scene.title
+    );
     let controls = model.controls(look, &mut ui);
     (scene, controls, ui)
 }

@@ -604,6 +604,35 @@ impl Scene {
         })
     }
 
+    /// Keys that two siblings share (the shapes of a figure or of a group,
+    /// a table's rows, a list's items): the renderer tells shapes apart by
+    /// key, so a repeated one is a view's bug.
+    pub fn repeated_keys(&self) -> Vec<String> {
+        fn repeats<'a>(keys: impl Iterator<Item = &'a str>, out: &mut Vec<String>) {
+            let mut seen = std::collections::BTreeSet::new();
+            for key in keys {
+                if !seen.insert(key) {
+                    out.push(key.to_string());
+                }
+            }
+        }
+        fn shapes(list: &[Shape], out: &mut Vec<String>) {
+            repeats(list.iter().map(|s| s.key.as_str()), out);
+            for s in list {
+                shapes(s.children(), out);
+            }
+        }
+        let mut out = Vec::new();
+        for part in &self.parts {
+            match part {
+                Part::Figure(f) => shapes(&f.shapes, &mut out),
+                Part::Table(t) => repeats(t.rows.iter().map(|r| r.key.as_str()), &mut out),
+                Part::List(l) => repeats(l.items.iter().map(|i| i.key.as_str()), &mut out),
+            }
+        }
+        out
+    }
+
     /// The shape with this key in any figure.
     pub fn find(&self, key: &str) -> Option<&Shape> {
         self.figures().find_map(|f| f.find(key))
@@ -621,5 +650,34 @@ impl Scene {
             Part::List(l) if l.key == key => Some(l),
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_two_siblings_share_is_found_at_any_depth_and_cousins_may_share() {
+        let mut figure = Figure::new("f", "F", 10.0, 10.0);
+        figure.push(Shape::group(
+            "a",
+            vec![Shape::rect("r", 0.0, 0.0, 1.0, 1.0)],
+        ));
+        figure.push(Shape::group(
+            "b",
+            vec![Shape::rect("r", 0.0, 0.0, 1.0, 1.0)],
+        ));
+        let cousins = Scene::new("t", "s").figure(figure.clone());
+        assert!(cousins.repeated_keys().is_empty());
+        figure.push(Shape::group(
+            "c",
+            vec![
+                Shape::rect("x", 0.0, 0.0, 1.0, 1.0),
+                Shape::text("x", 0.0, 0.0, "x"),
+            ],
+        ));
+        let twins = Scene::new("t", "s").figure(figure);
+        assert_eq!(twins.repeated_keys(), vec!["x".to_string()]);
     }
 }

@@ -251,7 +251,7 @@ fn peer(m: &RdmaQp) -> Shape {
                     .mono()
                     .size(Size::Small),
                 Shape::text(
-                    "w",
+                    "written",
                     x + 22.0,
                     326.0,
                     format!("written {} B", c.bytes_written_remote),
@@ -259,7 +259,7 @@ fn peer(m: &RdmaQp) -> Shape {
                 .start()
                 .size(Size::Small),
                 Shape::text(
-                    "r",
+                    "read",
                     x + 22.0,
                     350.0,
                     format!("read {} B", c.bytes_read_remote),

@@ -11,51 +11,11 @@ const MISSES: [&str; 3] = ["l1-misses", "l2-misses", "l3-misses"];
 const HIT_LABELS: [&str; 3] = ["L1 hits", "L2 hits", "L3 hits"];
 const MISS_LABELS: [&str; 3] = ["L1 misses", "L2 misses", "L3 misses"];
 
-/// What the simulator guarantees whatever the trace; shared with the other
-/// models built on it.
-pub fn check_sim(sim: &Hierarchy, accesses: u64) -> Result<(), String> {
-    if sim.accesses != accesses || sim.levels[0].stats.accesses() != accesses {
-        return Err("L1 did not see every access exactly once".into());
-    }
-    for pair in sim.levels.windows(2) {
-        if pair[1].stats.accesses() != pair[0].stats.misses {
-            return Err(format!(
-                "{} saw a different number of accesses than {} missed",
-                pair[1].spec.name, pair[0].spec.name
-            ));
-        }
-    }
-    for level in &sim.levels {
-        let s = &level.stats;
-        if s.compulsory + s.capacity + s.conflict != s.misses {
-            return Err(format!(
-                "{}'s three Cs do not add up to its misses",
-                level.spec.name
-            ));
-        }
-        if level.occupancy() > level.spec.lines() {
-            return Err(format!("{} holds more lines than it has", level.spec.name));
-        }
-        for (&set, s) in &level.sets {
-            for block in s.ways.iter().flatten() {
-                if level.spec.split(block.base).set != set {
-                    return Err(format!(
-                        "{} holds {:#x} in the wrong set",
-                        level.spec.name, block.base
-                    ));
-                }
-            }
-        }
-    }
-    let last = &sim.levels[sim.levels.len() - 1].stats;
-    if sim.memory.reads != last.misses || sim.memory.writes != last.writebacks {
-        return Err("DRAM traffic does not match the last level's misses and write-backs".into());
-    }
-    Ok(())
-}
-
 pub fn check(m: &CacheHierarchy) -> Result<(), String> {
-    check_sim(&m.sim, m.trace.len() as u64)?;
+    if m.sim.accesses != m.trace.len() as u64 {
+        return Err("the simulator saw a different number of accesses than the trace holds".into());
+    }
+    m.sim.check()?;
     if m.history.len() > HISTORY || m.history.len() > m.trace.len() {
         return Err("the history holds accesses that never happened".into());
     }

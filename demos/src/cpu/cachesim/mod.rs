@@ -61,6 +61,7 @@
 mod classify;
 pub mod cli;
 mod hierarchy;
+mod invariants;
 mod level;
 pub mod parse;
 mod plru;

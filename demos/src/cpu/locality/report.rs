@@ -5,6 +5,7 @@ use crate::model::Figure;
 use crate::text::{share_tenths, tenths};
 
 pub fn check(m: &Locality) -> Result<(), String> {
+    m.sim.check()?;
     let n = m.config.elements;
     if m.outcome.len() != n || m.position > n {
         return Err("the walk's progress does not fit the array".into());

@@ -7,6 +7,7 @@ use crate::model::Figure;
 use crate::text::{fixed, ratio, share_tenths, tenths};
 
 pub fn check(m: &Tlb) -> Result<(), String> {
+    m.tlb.check()?;
     let c = &m.counters;
     let s = &m.tlb.levels[0].stats;
     if c.hits + c.misses != c.accesses || c.accesses != m.trace.len() as u64 {
