@@ -502,7 +502,7 @@ impl View for Batching {
             Control::danger_group(
                 "Break it",
                 vec![Control::button(
-                    "break-it",
+                    "break",
                     "Batch 256, no timer, an item every 10 µs",
                     ui.act(A::BreakIt),
                 )

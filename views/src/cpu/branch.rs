@@ -655,12 +655,8 @@ impl View for Branch {
         out.push(Control::danger_group(
             "Break it",
             vec![
-                Control::button(
-                    "break-it",
-                    "T T N under a 2-bit counter",
-                    ui.act(A::BreakIt),
-                )
-                .danger(),
+                Control::button("break", "T T N under a 2-bit counter", ui.act(A::BreakIt))
+                    .danger(),
                 Control::note(format!(
                     "Then pick gshare: with {} or more bits of history it learns the pattern.",
                     Pattern::TTN.history_needed()

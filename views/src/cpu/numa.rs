@@ -676,7 +676,7 @@ impl View for Numa {
             Control::danger_group(
                 "Break it",
                 vec![Control::toggle(
-                    "break-it",
+                    "break",
                     "Move the thread to the far socket once every page is placed",
                     c.migrate_after_touch,
                     ui.act(A::SetBreakIt(!c.migrate_after_touch)),

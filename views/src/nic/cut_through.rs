@@ -314,7 +314,7 @@ impl View for CutThrough {
                 "Break it",
                 vec![
                     Control::button(
-                        "break-it",
+                        "break",
                         "ct at 10 GbE, threshold 1, a CPU stall",
                         ui.act(CtAction::BreakIt),
                     )

@@ -12,10 +12,14 @@ use crate::element::El;
 
 /// The controls panel. `messages` holds what the page last had to say about
 /// a control (a value it could not use, a refusal), by control id.
+///
+/// The "Break it" zone comes last on every demo, wherever the demo lists it.
 pub fn controls(controls: &[Control], messages: &[(String, String)]) -> Vec<El> {
-    controls
-        .iter()
-        .enumerate()
+    let danger = |c: &Control| matches!(c, Control::Group(g) if g.danger);
+    let (breaks, rest): (Vec<_>, Vec<_>) =
+        controls.iter().enumerate().partition(|(_, c)| danger(c));
+    rest.into_iter()
+        .chain(breaks)
         .map(|(i, c)| control(c, i, messages))
         .collect()
 }
@@ -35,25 +39,32 @@ fn control(c: &Control, index: usize, messages: &[(String, String)]) -> El {
         Control::Choice(ch) => radios(ch),
         Control::Number(n) => number(n, message_for(messages, &n.id)),
         Control::Form(f) => form(f, message_for(messages, &f.id)),
-        Control::Group(g) => El::html("div", format!("group-{}", g.label))
-            .class(if g.danger {
-                "button-group danger-zone"
+        Control::Group(g) => {
+            let group = El::html("div", format!("group-{}", g.label));
+            // The danger zone is in the same place, with the same look and
+            // the same test id, on every demo.
+            let group = if g.danger {
+                group
+                    .class("button-group danger-zone")
+                    .attr("data-testid", "break-it")
             } else {
-                "button-group"
-            })
-            .attr("role", "group")
-            .attr("aria-label", g.label.clone())
-            .child(
-                El::html("span", "label")
-                    .attr("class", "group-label")
-                    .text(g.label.clone()),
-            )
-            .children(
-                g.controls
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| control(c, i, messages)),
-            ),
+                group.class("button-group")
+            };
+            group
+                .attr("role", "group")
+                .attr("aria-label", g.label.clone())
+                .child(
+                    El::html("span", "label")
+                        .attr("class", "group-label")
+                        .text(g.label.clone()),
+                )
+                .children(
+                    g.controls
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| control(c, i, messages)),
+                )
+        }
         Control::Note(text) => El::html("p", format!("note-{index}"))
             .attr("class", "hint")
             .text(text.clone()),
