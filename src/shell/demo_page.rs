@@ -9,7 +9,7 @@ use crate::catalogue::Demo;
 use crate::platform::{copy_to_clipboard, download, mark, page_url};
 use crate::render::events::{self, Sent};
 use crate::render::patch::Patcher;
-use crate::shell::keyboard;
+use crate::shell::{focus, keyboard};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -44,6 +44,8 @@ struct Running {
     clock: Option<Interval>,
     /// The last frame drawn: what the page shows.
     frame: Option<Frame>,
+    /// What had focus when the shortcuts list opened: it gets it back.
+    help_return: Option<Element>,
 }
 
 struct Page {
@@ -179,6 +181,7 @@ impl Running {
             messages: Vec::new(),
             clock: None,
             frame: None,
+            help_return: None,
         }
     }
 
@@ -265,8 +268,11 @@ fn redraw(page: &Shared) {
     }
 }
 
-/// Runs `f` on the running demo, then redraws.
+/// Runs `f` on the running demo, then redraws. Focus stays usable: a
+/// control that became disabled while it had focus hands it to its
+/// neighbour (Back at step 0 → Step), instead of dropping it to the page.
 fn change(page: &Shared, f: impl FnOnce(&mut Running)) {
+    let focused = focus::active();
     {
         let Ok(mut p) = page.try_borrow_mut() else {
             return;
@@ -277,6 +283,9 @@ fn change(page: &Shared, f: impl FnOnce(&mut Running)) {
         f(run);
     }
     redraw(page);
+    if let Some(el) = focused {
+        focus::keep(&el);
+    }
 }
 
 /// Reads the running demo, if the demo is running.
@@ -327,8 +336,35 @@ fn act(page: &Shared, name: &str) {
                 run.messages.clear();
             }
         }),
-        "help" => change(page, |run| run.help = !run.help),
-        "help-close" => change(page, |run| run.help = false),
+        "help" | "help-close" => {
+            let Some(open) = read(page, |run| run.help) else {
+                return;
+            };
+            let opening = name == "help" && !open;
+            if !open && !opening {
+                return;
+            }
+            // Opening, the list takes focus; closing, it gives it back.
+            let back = if opening { focus::active() } else { None };
+            change(page, |run| {
+                run.help = opening;
+                if opening {
+                    run.help_return = back;
+                }
+            });
+            if opening {
+                focus::to_testid("shortcuts");
+            } else {
+                let back = read(page, |run| run.help_return.clone()).flatten();
+                change(page, |run| run.help_return = None);
+                match back {
+                    Some(el) if el.is_connected() => focus::keep(&el),
+                    _ => {
+                        focus::to_testid("step");
+                    }
+                }
+            }
+        }
         "download" => {
             let slug = page.borrow().demo.slug;
             if let Some(Some(svg)) = read(page, |run| run.frame.as_ref().map(|f| export(&f.scene)))

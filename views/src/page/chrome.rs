@@ -87,9 +87,20 @@ pub fn page(c: &Chrome, frame: &Frame) -> El {
                 .text(notice),
         );
     }
+    // The control bar and the latest narration line, together: what Step
+    // did, or why it was refused, is read where Step is pressed. The page's
+    // CSS keeps this dock in sight (held at the top of the column beside the
+    // picture on wide screens, on the bottom edge on narrow ones). The
+    // column comes before the picture in the document, so Step is a few
+    // Tab presses from the top whatever the picture holds.
+    let dock = El::html("div", "dock")
+        .attr("class", "dock")
+        .attr("data-testid", "dock")
+        .child(control_bar(c))
+        .child(latest(c.narration));
     let side = El::html("div", "side")
         .attr("class", "side")
-        .child(control_bar(c))
+        .child(dock)
         .child(
             El::html("div", "controls")
                 .attr("class", "controls")
@@ -105,17 +116,16 @@ pub fn page(c: &Chrome, frame: &Frame) -> El {
                 .attr("data-testid", "download-figure")
                 .text("Download figure (SVG)"),
         );
-    article = article
+    // Everything else stands in one column beside the controls, so the
+    // controls' column is as tall as the page and its dock stays in sight
+    // down to the share link.
+    let mut column = El::html("div", "column")
+        .attr("class", "column")
         .child(
-            El::html("div", "body")
-                .attr("class", "demo-body")
-                .child(
-                    El::html("div", "visual")
-                        .attr("class", "visual")
-                        .attr("data-testid", "visual")
-                        .children(scene::scene(&frame.scene, c.before)),
-                )
-                .child(side),
+            El::html("div", "visual")
+                .attr("class", "visual")
+                .attr("data-testid", "visual")
+                .children(scene::scene(&frame.scene, c.before)),
         )
         .child(status_line(c.status))
         .child(narration(c.narration))
@@ -131,8 +141,14 @@ pub fn page(c: &Chrome, frame: &Frame) -> El {
                 ),
         );
     if !c.embed {
-        article = article.child(share(c));
+        column = column.child(share(c));
     }
+    article = article.child(
+        El::html("div", "body")
+            .attr("class", "demo-body")
+            .child(side)
+            .child(column),
+    );
     if c.help_open {
         article = article.child(shortcuts());
     }
@@ -238,7 +254,8 @@ fn line_body(el: El, line: &NarrationLine) -> El {
         .child(El::html("span", "t").text(line.text.clone()))
 }
 
-fn narration(lines: &[NarrationLine]) -> El {
+/// The newest narration line, announced as it changes.
+fn latest(lines: &[NarrationLine]) -> El {
     let mut live = El::html("div", "live")
         .attr("aria-live", "polite")
         .attr("aria-atomic", "true")
@@ -250,6 +267,11 @@ fn narration(lines: &[NarrationLine]) -> El {
             last,
         ));
     }
+    live
+}
+
+/// The narration before the newest line (that one is in the dock).
+fn narration(lines: &[NarrationLine]) -> El {
     let history = lines
         .iter()
         .rev()
@@ -272,7 +294,6 @@ fn narration(lines: &[NarrationLine]) -> El {
     El::html("section", "narration")
         .attr("class", "narration")
         .attr("aria-label", "Narration")
-        .child(live)
         .child(
             El::html("details", "history")
                 .attr("class", "history")
@@ -346,6 +367,8 @@ fn shortcuts() -> El {
         .attr("role", "dialog")
         .attr("aria-label", "Keyboard shortcuts")
         .attr("data-testid", "shortcuts")
+        // Focus moves here when the list opens (the page does it).
+        .attr("tabindex", "-1")
         .child(El::html("h2", "h").text("Keyboard shortcuts"))
         .child(
             El::html("dl", "d").children(SHORTCUTS.iter().flat_map(|(key, what)| {
