@@ -140,3 +140,63 @@ pub fn on_submit(e: &Event) -> Option<Sent> {
         Input::Fields(fields(&form)),
     ))
 }
+
+/// Arrow keys, Home and End on a clickable shape move focus among the
+/// clickable shapes of its picture (a roving tab index: the picture is one
+/// Tab stop, `views::page::scene::figure`). True when the key was used;
+/// the key is then not a page shortcut (→ is Step elsewhere).
+pub fn rove(e: &KeyboardEvent) -> bool {
+    let key = e.key();
+    let step: isize = match key.as_str() {
+        "ArrowRight" | "ArrowDown" => 1,
+        "ArrowLeft" | "ArrowUp" => -1,
+        "Home" => isize::MIN,
+        "End" => isize::MAX,
+        _ => return false,
+    };
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return false;
+    }
+    let Some(here) = target_element(e) else {
+        return false;
+    };
+    if here.get_attribute("role").as_deref() != Some("button") || is(&here, "button") {
+        return false;
+    }
+    let Some(picture) = here.closest("svg.scene").ok().flatten() else {
+        return false;
+    };
+    let Ok(all) = picture.query_selector_all("[role=button][data-slot]") else {
+        return false;
+    };
+    let shapes: Vec<Element> = (0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<Element>().ok())
+        .collect();
+    let Some(at) = shapes.iter().position(|s| *s == here) else {
+        return false;
+    };
+    let last = shapes.len() - 1;
+    let to = match step {
+        isize::MIN => 0,
+        isize::MAX => last,
+        1 => (at + 1).min(last),
+        _ => at.saturating_sub(1),
+    };
+    e.prevent_default();
+    if to != at {
+        let _ = here.set_attribute("tabindex", "-1");
+        let _ = shapes[to].set_attribute("tabindex", "0");
+        focus(&shapes[to]);
+    }
+    true
+}
+
+/// Focuses `el`, HTML or SVG (both have `focus()`; web-sys binds it on each
+/// kind separately).
+pub fn focus(el: &Element) {
+    if let Ok(f) = js_sys::Reflect::get(el.as_ref(), &JsValue::from_str("focus")) {
+        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+            let _ = f.call0(el.as_ref());
+        }
+    }
+}

@@ -113,7 +113,12 @@ impl DemoPage {
             on(root, "click", on_click),
             on(root, "change", on_change),
             on(root, "keydown", |p, e| {
-                forward(p, e.dyn_ref().and_then(events::on_key))
+                let Some(key) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if !events::rove(key) {
+                    forward(p, events::on_key(key))
+                }
             }),
             on(root, "input", |p, e| forward(p, events::on_input(e))),
             on(root, "submit", |p, e| forward(p, events::on_submit(e))),

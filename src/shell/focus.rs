@@ -1,8 +1,8 @@
 //! Where keyboard focus goes when the page changes under it: never lost to
 //! the document (a keyboard user would start again from the top).
 
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use crate::render::events::focus;
+use web_sys::Element;
 
 fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
@@ -20,12 +20,6 @@ fn usable(el: &Element) -> bool {
     el.is_connected()
         && !el.has_attribute("disabled")
         && el.get_attribute("aria-hidden").as_deref() != Some("true")
-}
-
-fn focus(el: &Element) {
-    if let Some(el) = el.dyn_ref::<HtmlElement>() {
-        let _ = el.focus();
-    }
 }
 
 /// Whether `el` takes focus by itself (a control, a link, a tab stop).

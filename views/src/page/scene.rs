@@ -83,6 +83,14 @@ pub fn figure(f: &Figure, target: Target, before: Option<&Figure>) -> El {
                 shape(s, target)
             }
         });
+    // One Tab stop a figure: its first clickable shape; the arrow keys move
+    // among the rest (a roving tab index, WAI-ARIA APG "Developing a Keyboard
+    // Interface"; the page moves it, `render::events::rove`).
+    let first = f.walk().into_iter().find_map(|s| s.on_click);
+    let shapes = shapes.map(|mut el| {
+        rove_from(&mut el, first);
+        el
+    });
     let svg = El::svg("svg", "svg")
         .attr("class", "scene")
         .attr("viewBox", format!("0 0 {} {}", num(f.width), num(f.height)))
@@ -105,6 +113,22 @@ pub fn figure(f: &Figure, target: Target, before: Option<&Figure>) -> El {
         );
     }
     out
+}
+
+/// Takes every clickable shape in `el` but the one with slot `first` out of
+/// the Tab order (`tabindex="-1"`).
+fn rove_from(el: &mut El, first: Option<crate::Slot>) {
+    let slot = el.get("data-slot").and_then(|s| s.parse().ok());
+    if slot.is_some() && slot != first {
+        for (name, value) in &mut el.attrs {
+            if *name == "tabindex" {
+                *value = "-1".into();
+            }
+        }
+    }
+    for child in &mut el.children {
+        rove_from(child, first);
+    }
 }
 
 /// Whether a shape puts anything on the page. A text with no words, no label
@@ -504,6 +528,26 @@ mod tests {
         )
         .label(label)
         .on_click(3)
+    }
+
+    #[test]
+    fn a_picture_is_one_tab_stop_however_many_shapes_it_lets_you_click() {
+        let mut figure = Figure::new("fig", "A picture", 100.0, 50.0);
+        figure.push(Shape::rect("plain", 0.0, 0.0, 5.0, 5.0));
+        for (i, key) in ["a", "b", "c"].into_iter().enumerate() {
+            figure.push(Shape::rect(key, 10.0 * i as f32, 10.0, 5.0, 5.0).on_click(7 + i as u32));
+        }
+        figure.push(Shape::group(
+            "g",
+            vec![Shape::rect("d", 0.0, 30.0, 5.0, 5.0).on_click(11)],
+        ));
+        let el = super::figure(&figure, Target::Page, None);
+        let stops: Vec<(&str, &str)> = el
+            .walk()
+            .into_iter()
+            .filter_map(|d| Some((d.get("data-testid")?, d.get("tabindex")?)))
+            .collect();
+        assert_eq!(stops, [("a", "0"), ("b", "-1"), ("c", "-1"), ("d", "-1")]);
     }
 
     #[test]
