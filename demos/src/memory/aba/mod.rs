@@ -282,14 +282,14 @@ impl Aba {
     /// the `next` it read, `n` has left the stack, and head has moved past
     /// that `next`. Pushing `n` back makes head `n` again, so (untagged)
     /// the stale CAS succeeds and installs the old `next`. Returns the idle
-    /// thread that would push, and `n`.
-    pub fn reuse(&self) -> Option<(usize, u8)> {
+    /// thread that would push, the thread whose pop holds `n`, and `n`.
+    pub fn reuse(&self) -> Option<(usize, usize, u8)> {
         let idle = self.workers.iter().position(|w| w.task == Task::Idle)?;
-        self.workers.iter().find_map(|w| {
+        self.workers.iter().enumerate().find_map(|(holder, w)| {
             let n = w.seen?;
             let gone = matches!(self.nodes[usize::from(n)].home, Home::Free | Home::Retired);
             let stale = w.task == Task::Pop && w.next_step == Next::Cas && w.next != self.head;
-            (gone && stale).then_some((idle, n))
+            (gone && stale).then_some((idle, holder, n))
         })
     }
 

@@ -217,7 +217,7 @@ fn reuse_is_the_push_that_makes_the_stale_cas_harmful() {
         m.apply(a).unwrap();
     }
     // T2 popped A and B: head is C, T1 still holds A and next = B.
-    assert_eq!(m.reuse(), Some((1, 0)));
+    assert_eq!(m.reuse(), Some((1, 0, 0)));
     assert_eq!(CLASSIC[8], AbaAction::Push(1, 0));
     // After only A was popped, head is B, T1's next: pushing A back is
     // harmless, so it is not the break.
@@ -235,7 +235,7 @@ fn reuse_is_the_push_that_makes_the_stale_cas_harmful() {
     for a in &CLASSIC[..8] {
         tagged.apply(a).unwrap();
     }
-    assert_eq!(tagged.reuse(), Some((1, 0)));
+    assert_eq!(tagged.reuse(), Some((1, 0, 0)));
     assert_eq!(tagged.damage_ahead(), None);
     // With hazard pointers A is retired, and the push is refused.
     let mut held = Aba::new(&AbaConfig {
@@ -245,6 +245,6 @@ fn reuse_is_the_push_that_makes_the_stale_cas_harmful() {
     for a in &CLASSIC[..8] {
         held.apply(a).unwrap();
     }
-    assert_eq!(held.reuse(), Some((1, 0)));
+    assert_eq!(held.reuse(), Some((1, 0, 0)));
     assert!(held.refusal(&AbaAction::Push(1, 0)).is_some());
 }
