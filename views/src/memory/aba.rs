@@ -410,8 +410,62 @@ impl View for Aba {
         out.push(Control::note(
             "Step plays the classic run: T1 reads A and A.next = B, stalls; T2 pops A and B, pushes A back; T1's CAS.",
         ));
+        out.push(break_it(self, ui));
         out
     }
+}
+
+/// The Break it zone. Raw CAS is the default, so the stack starts out
+/// broken: the zone holds the moves that lead to the damage, and says what
+/// Step reaches from here (the model's count).
+fn break_it(m: &Aba, ui: &mut Ui<Aba>) -> Control {
+    let mut zone = vec![Control::button(
+        "unprotect",
+        "Unprotected stack: bare head pointer, no tag, no hazard pointers (starts over)",
+        ui.act(AbaAction::Unprotect),
+    )
+    .danger()];
+    if let Some((t, holder, n)) = m.reuse() {
+        zone.push(
+            Control::button(
+                "reuse",
+                format!(
+                    "T{}: push {} back while T{} still holds it",
+                    t + 1,
+                    name(n),
+                    holder + 1
+                ),
+                ui.act(AbaAction::Push(t, n)),
+            )
+            .danger(),
+        );
+    }
+    let raw = !m.tagged && !m.deferred;
+    let ahead = m.damage_ahead().map(|(steps, d)| {
+        format!(
+            "{steps} more Step{} reach the damage: {}.",
+            demos::text::plural(steps),
+            d.phrase()
+        )
+    });
+    let note = match ahead {
+        Some(ahead) if raw => {
+            ["Raw CAS is this demo's default, so the stack is already the unprotected one. ", &ahead].concat()
+        }
+        Some(ahead) => ahead,
+        None if m.corrupted() => {
+            "The stack is corrupted: Damage found lists what the stale CAS did. Step reaches no further damage from here.".to_string()
+        }
+        None if raw => {
+            "Raw CAS, but Step reaches no damage from this schedule: start over unprotected to replay the classic run.".to_string()
+        }
+        None => format!(
+            "With {}, Step reaches no damage: the unprotected stack starts over without the fixes.",
+            m.fix_label()
+        ),
+    };
+    zone.push(Control::note(note));
+    Control::danger_group("Break it", zone)
 }
 
 #[cfg(test)]
@@ -463,6 +517,114 @@ mod tests {
             .walk()
             .iter()
             .all(|s| !s.has_class("fault")));
+    }
+
+    fn zone(controls: &[Control]) -> &crate::control::Group {
+        let groups: Vec<_> = controls
+            .iter()
+            .filter_map(|c| match c {
+                Control::Group(g) if g.label == "Break it" => Some(g),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(groups.len(), 1, "one Break it zone");
+        assert!(groups[0].danger, "drawn as the danger zone");
+        groups[0]
+    }
+
+    fn note(g: &crate::control::Group) -> &str {
+        g.controls
+            .iter()
+            .find_map(|c| match c {
+                Control::Note(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .expect("a note")
+    }
+
+    /// Issue 37: the Break it zone's Unprotect restarts with the bare head,
+    /// and the note counts the Steps to the damage from the model.
+    #[test]
+    fn break_it_unprotects_and_says_what_step_reaches() {
+        let fixed = Aba::new(&AbaConfig {
+            tagged: true,
+            deferred: false,
+        });
+        let (_, controls, ui) = crate::build(&fixed, &());
+        let g = zone(&controls);
+        assert_eq!(
+            note(g),
+            "With a tagged head, Step reaches no damage: the unprotected stack starts over without the fixes."
+        );
+        let Some(Control::Button(b)) = Control::find(&controls, "unprotect") else {
+            panic!("unprotect button");
+        };
+        assert_eq!(b.emphasis, crate::control::Emphasis::Danger);
+        let crate::Command::Do(action) = ui.resolve(b.send, &crate::Input::Press).unwrap() else {
+            panic!("unprotect is a model action");
+        };
+        let mut m = fixed.clone();
+        m.apply(&action).unwrap();
+        assert_eq!(m, Aba::new(&AbaConfig::default()));
+        let (scene, controls, _) = crate::build(&m, &());
+        assert_eq!(
+            note(zone(&controls)),
+            "Raw CAS is this demo's default, so the stack is already the unprotected one. 11 more Steps reach the damage: B freed yet reachable from head."
+        );
+        assert!(scene.summary.contains("with raw CAS"));
+        // Stepping the count the note gives reaches the damage it names.
+        for _ in 0..11 {
+            let a = m.next_auto().unwrap();
+            m.apply(&a).unwrap();
+        }
+        let (scene, controls, _) = crate::build(&m, &());
+        assert!(scene.find("node-1").unwrap().has_class("fault"));
+        assert!(note(zone(&controls)).starts_with("The stack is corrupted"));
+    }
+
+    /// On the untouched default the page marks Unprotect refused, saying the
+    /// stack is already the broken one.
+    #[test]
+    fn unprotect_on_the_default_is_refused_with_the_reason() {
+        let (mut live, _) = crate::live::open::<Aba>(None);
+        let frame = live.frame();
+        let Some(Control::Button(b)) = Control::find(&frame.controls, "unprotect") else {
+            panic!("unprotect button");
+        };
+        assert!(b
+            .refused
+            .as_deref()
+            .is_some_and(|r| r.starts_with("The stack is already unprotected, its default")));
+    }
+
+    /// The reuse move appears exactly when pushing the node back is the ABA,
+    /// and pressing it then letting T1 CAS corrupts the stack.
+    #[test]
+    fn the_reuse_move_is_the_aba() {
+        let mut m = Aba::new(&AbaConfig::default());
+        for a in &CLASSIC[..8] {
+            let (_, controls, _) = crate::build(&m, &());
+            assert!(Control::find(&controls, "reuse").is_none());
+            m.apply(a).unwrap();
+        }
+        let (_, controls, ui) = crate::build(&m, &());
+        let Some(Control::Button(b)) = Control::find(&controls, "reuse") else {
+            panic!("reuse button");
+        };
+        assert_eq!(b.label, "T2: push A back while T1 still holds it");
+        let crate::Command::Do(action) = ui.resolve(b.send, &crate::Input::Press).unwrap() else {
+            panic!("reuse is a model action");
+        };
+        assert_eq!(action, AbaAction::Push(1, 0));
+        for a in [action, AbaAction::Step(1), AbaAction::Step(0)] {
+            m.apply(&a).unwrap();
+        }
+        assert!(m.corrupted());
+        let scene = crate::build(&m, &()).0;
+        assert_eq!(
+            scene.list_named("aba-damage").unwrap().items[0].text,
+            "Corrupted: B is reachable from head, but it was freed."
+        );
     }
 
     #[test]
