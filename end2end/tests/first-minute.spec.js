@@ -134,3 +134,23 @@ test('the shortcuts list takes focus and gives it back', async ({ page }) => {
   await page.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('step')).toBeFocused();
 });
+
+test('a picture is one Tab stop; the arrow keys move among its clickable shapes', async ({ page }) => {
+  await open(page, '/cpu/cache-hierarchy');
+  const picture = page.locator('svg.scene:has([role=button][data-slot])').first();
+  const shapes = picture.locator('[role=button][data-slot]');
+  expect(await shapes.count()).toBeGreaterThan(3);
+  await expect(picture.locator('[role=button][tabindex="0"]')).toHaveCount(1);
+  const first = picture.locator('[role=button][tabindex="0"]');
+  await first.focus();
+  const firstId = await first.getAttribute('data-testid');
+  await page.keyboard.press('ArrowRight');
+  // Focus moved to the next shape, which is now the picture's Tab stop; no step was taken.
+  const focused = await page.evaluate(() => document.activeElement?.dataset.testid);
+  expect(focused).not.toBe(firstId);
+  await expect(picture.locator(`[data-testid="${focused}"]`)).toHaveAttribute('tabindex', '0');
+  await expect(picture.locator('[role=button][tabindex="0"]')).toHaveCount(1);
+  await expect(page.getByTestId('step-count')).toHaveText('step 0');
+  await page.keyboard.press('Home');
+  await expect(first).toBeFocused();
+});
