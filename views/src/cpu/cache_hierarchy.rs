@@ -17,7 +17,7 @@ use demos::Quantity;
 
 /// What the learner has picked: loads or stores, and the level being edited
 /// (`levels.len()` is DRAM).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Look {
     pub store: bool,
     pub edit: usize,
@@ -566,6 +566,19 @@ impl View for CacheHierarchy {
                 ],
             ),
         ]
+    }
+
+    /// Loads or stores, with any level or DRAM (`levels.len()`) in the editor.
+    fn admit_look(&self, look: &Look) -> bool {
+        look.edit <= self.config.levels.len()
+    }
+
+    /// The level as the editor shows it.
+    fn link_look(&self, look: &Look) -> Look {
+        Look {
+            edit: look.edit.min(self.config.levels.len()),
+            ..look.clone()
+        }
     }
 }
 

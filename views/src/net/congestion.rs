@@ -2,7 +2,7 @@
 //! packet (click one to lose it), and cwnd, ssthresh and the queue over time.
 
 use crate::control::Control;
-use crate::draw::chart::Plot;
+use crate::draw::chart::{time_ticks, Plot};
 use crate::draw::lanes::Axis;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
@@ -238,7 +238,12 @@ fn path(m: &Congestion, ui: &mut Ui<Congestion>) -> Figure {
 fn chart(m: &Congestion) -> Figure {
     let h = &m.history;
     let t0 = h.first().map_or(0, |s| s.t_ns);
-    let t1 = h.last().map_or(1, |s| s.t_ns).max(t0 + 1);
+    // At least one round trip of flow 1: before the first step the run has
+    // no length, and an axis of one nanosecond says nothing.
+    let t1 = h
+        .last()
+        .map_or(t0, |s| s.t_ns)
+        .max(t0 + m.path.flows[0].base_rtt.max(1));
     let two = m.path.flows[1].active;
     let bdp = m.bdp_tenths(0) as f64 / 10.0;
     let limit = bdp + m.path.buffer as f64;
@@ -259,13 +264,7 @@ fn chart(m: &Congestion) -> Figure {
         (t0 as f64, t1 as f64, false),
         (0.0, y_hi, false),
     );
-    let x_step = Axis::new((t1 - t0) as f64).tick_step(6.0);
-    let x_ticks: Vec<(f64, String)> = (0..=((t1 - t0) as f64 / x_step) as usize)
-        .map(|i| {
-            let t = i as f64 * x_step;
-            (t0 as f64 + t, duration(t as u64))
-        })
-        .collect();
+    let x_ticks = time_ticks(t0, t1 - t0, 6.0);
     let y_step = Axis::new(y_hi).tick_step(5.0);
     let y_ticks: Vec<(f64, String)> = (0..=(y_hi / y_step) as usize)
         .map(|i| (i as f64 * y_step, fixed((i as f64 * y_step) as i64, 0)))
@@ -529,6 +528,42 @@ impl View for Congestion {
 mod tests {
     use super::*;
     use demos::Model;
+
+    /// The time axis's labels, left to right, and where they sit.
+    fn time_labels(m: &Congestion) -> Vec<(f32, String)> {
+        let scene = crate::build(m, &()).0;
+        let chart = scene.figures().find(|f| f.key == "chart").unwrap().clone();
+        chart
+            .walk()
+            .iter()
+            .filter(|s| s.key.starts_with("xt"))
+            .map(|s| match s.kind {
+                crate::Kind::Text { x, .. } => (x, s.text_content().unwrap().to_string()),
+                _ => unreachable!(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_time_axis_is_sensible_from_step_zero_on() {
+        let mut m = Congestion::new(&CongestionConfig::default());
+        let at_start = time_labels(&m);
+        assert_eq!(at_start.first().unwrap().1, "0 ns");
+        // One round trip of flow 1, not one nanosecond.
+        assert_eq!(
+            at_start.last().unwrap().1,
+            duration(m.path.flows[0].base_rtt)
+        );
+        for step in 0..40 {
+            let labels = time_labels(&m);
+            assert!(labels.len() >= 2, "step {step}: {labels:?}");
+            for pair in labels.windows(2) {
+                assert!(pair[0].0 < pair[1].0, "step {step}: {labels:?}");
+                assert_ne!(pair[0].1, pair[1].1, "step {step}: {labels:?}");
+            }
+            m.apply(&CongestionAction::Rtt).unwrap();
+        }
+    }
 
     #[test]
     fn packets_fill_the_buffer_cells_and_a_click_loses_one() {

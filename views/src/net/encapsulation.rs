@@ -18,11 +18,11 @@ use demos::net::wire::tcp::{parse_flags, FLAGS};
 use demos::Model;
 
 /// What the learner is looking at: which frame (of several fragments) and
-/// which field.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// which field (its key).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pick {
     pub frame: usize,
-    pub field: Option<&'static str>,
+    pub field: Option<String>,
 }
 
 const GRID_X: f32 = 168.0;
@@ -79,7 +79,7 @@ impl Ctx<'_> {
     /// picked and any field a flipped bit landed in.
     fn field_box(&self, f: &Field, x: f32, y: f32, w: f32, ui: &mut Ui<Encapsulation>) -> Shape {
         let (class, _) = layer(f.key);
-        let picked = self.pick.field == Some(f.key);
+        let picked = self.pick.field.as_deref() == Some(f.key);
         let (lo, hi) = f.bit_range();
         let flipped = self
             .m
@@ -90,7 +90,7 @@ impl Ctx<'_> {
         let caught = matches!(self.m.verdict, Some(Verdict::Caught { check, .. }) if caught_here(f.key, check));
         let next = Pick {
             frame: self.k,
-            field: (!picked).then_some(f.key),
+            field: (!picked).then(|| f.key.to_string()),
         };
         let mut parts = vec![
             Shape::rect("r", x + 1.0, y + 1.0, w - 2.0, ROW_H - 2.0).rounded(2.0),
@@ -274,6 +274,7 @@ fn hex(c: &Ctx) -> Figure {
     let picked = c
         .pick
         .field
+        .as_deref()
         .and_then(|k| c.fields.iter().find(|f| f.key == k));
     let mut f = Figure::new(
         "hex",
@@ -714,6 +715,7 @@ impl View for Encapsulation {
         .figure(hex(&c));
         if let Some(field) = pick
             .field
+            .as_deref()
             .and_then(|key| c.fields.iter().find(|f| f.key == key))
         {
             scene = scene.figure(bits(&c, field, ui));
@@ -808,6 +810,27 @@ impl View for Encapsulation {
         ));
         out
     }
+
+    /// A frame this stage has, and a field of that frame.
+    fn admit_look(&self, pick: &Pick) -> bool {
+        pick.frame < self.buffers().len()
+            && pick
+                .field
+                .as_deref()
+                .is_none_or(|key| self.fields(pick.frame).iter().any(|f| f.key == key))
+    }
+
+    /// The pick as drawn: a Back or the next segment can take away the frame
+    /// or the field picked, and the picture then shows the last frame and no
+    /// field.
+    fn link_look(&self, pick: &Pick) -> Pick {
+        let frame = pick.frame.min(self.buffers().len().saturating_sub(1));
+        let field = pick
+            .field
+            .clone()
+            .filter(|key| self.fields(frame).iter().any(|f| f.key == key));
+        Pick { frame, field }
+    }
 }
 
 #[cfg(test)]
@@ -847,7 +870,7 @@ mod tests {
         walk(&mut m, Stage::Ethernet);
         let pick = Pick {
             frame: 0,
-            field: Some("ip-ttl"),
+            field: Some("ip-ttl".to_string()),
         };
         let (scene, _, ui) = crate::build(&m, &pick);
         let ttl = scene.find("ip-ttl").unwrap();

@@ -51,7 +51,7 @@ fn op_short(op: Op) -> &'static str {
 }
 
 /// View-only choice: whether the post buttons set IBV_SEND_SIGNALED.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RdmaLook {
     pub unsignaled: bool,
 }
