@@ -57,10 +57,10 @@ fn cpu_table(m: &BusyPoll) -> Table {
 fn polling_name(m: &BusyPoll) -> &'static str {
     if m.pipe.uses(PMD) {
         "user-space polling"
-    } else if m.pipe.uses(PREFER) {
-        "busy polling, IRQs masked"
-    } else {
+    } else if m.irqs_fire() {
         "busy polling, IRQs still firing"
+    } else {
+        "busy polling, IRQs masked"
     }
 }
 
@@ -252,6 +252,19 @@ impl View for BusyPoll {
             ),
             Control::note("Step moves the packet through the next stage on the path."),
             editor,
+            Control::danger_group(
+                "Break it",
+                vec![
+                    Control::toggle(
+                        "zero-flush-timeout",
+                        "Prefer busy polling with napi_defer_hard_irqs set but gro_flush_timeout left at 0",
+                        self.zero_flush_timeout,
+                        ui.act(BusyPollAction::SetZeroFlushTimeout(!self.zero_flush_timeout)),
+                    )
+                    .danger(),
+                    Control::note("The deferral needs both settings, so the IRQ fires after every busy poll. Step walks the same path as before: the cost is CPU, in the table."),
+                ],
+            ),
         ]
     }
 }
@@ -296,6 +309,45 @@ mod tests {
             note.contains("only for busy polling from epoll_wait()"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn break_it_leaves_gro_flush_timeout_at_zero_and_the_table_shows_the_irq() {
+        let mut m = BusyPoll::new(&Default::default());
+        let (_, controls, ui) = crate::build(&m, &0);
+        let Some(Control::Group(group)) = controls
+            .iter()
+            .find(|c| matches!(c, Control::Group(g) if g.danger))
+        else {
+            panic!("a Break it group");
+        };
+        assert_eq!(group.label, "Break it");
+        let Some(Control::Toggle(t)) = Control::find(&group.controls, "zero-flush-timeout") else {
+            panic!("the gro_flush_timeout toggle");
+        };
+        assert!(!t.on);
+        let command = ui.resolve(t.send, &crate::Input::Press).unwrap();
+        assert_eq!(
+            command,
+            Command::Do(BusyPollAction::SetZeroFlushTimeout(true))
+        );
+        let Command::Do(action) = command else {
+            unreachable!()
+        };
+        m.apply(&BusyPollAction::SetRate(1_000_000)).unwrap();
+        m.apply(&action).unwrap();
+        let scene = crate::build(&m, &0).0;
+        let table = scene.table_named("cpu-panel").unwrap();
+        assert_eq!(
+            table.rows[1].cells[0].text,
+            "busy polling, IRQs still firing (in use)"
+        );
+        assert_eq!(table.rows[1].cells[1].text, "2,000 ns");
+        let (_, controls, _) = crate::build(&m, &0);
+        let Some(Control::Toggle(t)) = Control::find(&controls, "zero-flush-timeout") else {
+            panic!("the gro_flush_timeout toggle");
+        };
+        assert!(t.on);
     }
 
     #[test]

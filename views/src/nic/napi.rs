@@ -98,6 +98,8 @@ fn ring(m: &Napi) -> Figure {
                     "poll scheduled"
                 } else if m.timer_armed {
                     "re-poll timer running"
+                } else if m.stuck() {
+                    "no poll, ever: stuck"
                 } else {
                     "no poll pending"
                 }
@@ -119,12 +121,27 @@ fn ring(m: &Napi) -> Figure {
             vec![
                 Shape::path("wire", wire).class("line thick"),
                 Shape::rect("pill", 236.0, 16.0, 220.0, 40.0).rounded(20.0),
-                Shape::text("text", 346.0, 42.0, format!("IRQ line {}", m.line.label()))
-                    .mono()
-                    .class("strong"),
+                Shape::text(
+                    "text",
+                    346.0,
+                    42.0,
+                    if m.stuck() {
+                        format!("IRQ line {}: never unmasked", m.line.label())
+                    } else {
+                        format!("IRQ line {}", m.line.label())
+                    },
+                )
+                .mono()
+                .class("strong"),
             ],
         )
-        .class(if armed { "done" } else { "idle dashed" })
+        .class(if armed {
+            "done"
+        } else if m.stuck() {
+            "fault dashed"
+        } else {
+            "idle dashed"
+        })
         .state(m.line.label())
         .focus("irq-line"),
     );
@@ -171,9 +188,10 @@ fn history(m: &Napi) -> Figure {
     for (i, p) in m.history.iter().enumerate() {
         let y = 40.0 + 34.0 * i as f32;
         let full = 300.0 * p.drained as f32 / p.budget.max(1) as f32;
-        let outcome = match (p.completed, p.rearmed) {
-            (true, true) => "re-armed",
-            (true, false) => "deferred: timer",
+        let outcome = match (p.completed, p.released, p.rearmed) {
+            (true, true, true) => "re-armed",
+            (true, true, false) => "released, line left MASKED",
+            (true, false, _) => "deferred: timer",
             _ => "poll again",
         };
         f.push(
@@ -193,7 +211,13 @@ fn history(m: &Napi) -> Figure {
                     .mono(),
                 ],
             )
-            .class(if p.rearmed { "done" } else { "driver" }),
+            .class(if p.rearmed {
+                "done"
+            } else if p.released {
+                "fault"
+            } else {
+                "driver"
+            }),
         );
     }
     f
@@ -226,7 +250,12 @@ impl View for Napi {
             budget,
             defer_hard_irqs: self.defer_hard_irqs,
             gro_flush_timeout_us: self.gro_flush_timeout_us,
+            never_unmasks: self.never_unmasks,
         };
+        let driver = ui.restart(NapiConfig {
+            never_unmasks: !self.never_unmasks,
+            ..config.clone()
+        });
         let (c1, c2, c3) = (config.clone(), config.clone(), config);
         vec![
             Control::form(
@@ -301,6 +330,21 @@ impl View for Napi {
                 ],
             ),
             Control::note("Step runs one poll of the softirq, or fires the re-poll timer."),
+            Control::danger_group(
+                "Break it",
+                vec![
+                    Control::toggle(
+                        "never-unmasks",
+                        "Driver never unmasks the IRQ after napi_complete_done() (restarts)",
+                        self.never_unmasks,
+                        driver,
+                    )
+                    .danger(),
+                    Control::note(
+                        "Step still polls until a poll completes; after that it has nothing to run, and bursts fill the ring and then drop.",
+                    ),
+                ],
+            ),
         ]
     }
 }
@@ -358,6 +402,95 @@ mod tests {
             scene.find("timer").unwrap().state.as_deref(),
             Some("running")
         );
+    }
+
+    #[test]
+    fn break_it_restarts_with_a_driver_that_never_unmasks_and_back() {
+        let m = Napi::new(&NapiConfig {
+            ring_size: 8,
+            ..NapiConfig::default()
+        });
+        let (_, controls, ui) = crate::build(&m, &());
+        let Some(Control::Group(group)) = controls
+            .iter()
+            .find(|c| matches!(c, Control::Group(g) if g.danger))
+        else {
+            panic!("a Break it group");
+        };
+        assert_eq!(group.label, "Break it");
+        let Some(Control::Toggle(t)) = Control::find(&group.controls, "never-unmasks") else {
+            panic!("the driver toggle");
+        };
+        assert!(!t.on);
+        let broken = NapiConfig {
+            ring_size: 8,
+            never_unmasks: true,
+            ..NapiConfig::default()
+        };
+        assert_eq!(
+            ui.resolve(t.send, &crate::Input::Press).unwrap(),
+            Command::Restart(broken.clone())
+        );
+        assert!(group
+            .controls
+            .iter()
+            .any(|c| matches!(c, Control::Note(n) if n.contains("nothing to run"))));
+        // Broken, the toggle is on and restarts with the fixed driver; the
+        // other restarting knobs keep the bug.
+        let m = Napi::new(&broken);
+        let (_, controls, ui) = crate::build(&m, &());
+        let Some(Control::Toggle(t)) = Control::find(&controls, "never-unmasks") else {
+            panic!("the driver toggle");
+        };
+        assert!(t.on);
+        assert_eq!(
+            ui.resolve(t.send, &crate::Input::Press).unwrap(),
+            Command::Restart(NapiConfig {
+                ring_size: 8,
+                ..NapiConfig::default()
+            })
+        );
+        let Some(Control::Number(ring)) = Control::find(&controls, "ring-size") else {
+            panic!("ring slider");
+        };
+        assert_eq!(
+            ui.resolve(ring.send, &crate::Input::Number(16)).unwrap(),
+            Command::Restart(NapiConfig {
+                never_unmasks: true,
+                ..NapiConfig::default()
+            })
+        );
+    }
+
+    #[test]
+    fn the_stuck_line_is_drawn_as_a_fault_and_the_poll_as_released() {
+        let mut m = Napi::new(&NapiConfig {
+            never_unmasks: true,
+            ..NapiConfig::default()
+        });
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        m.apply(&NapiAction::Burst(5)).unwrap();
+        let scene = crate::build(&m, &()).0;
+        let line = scene.find("irq-line").unwrap();
+        assert_eq!(line.state.as_deref(), Some("MASKED"));
+        assert!(line.has_class("fault"));
+        let text = line.children()[2].text_content().unwrap();
+        assert_eq!(text, "IRQ line MASKED: never unmasked");
+        let poll = scene.find("poll-1").unwrap();
+        assert!(poll.has_class("fault"));
+        assert_eq!(
+            poll.children()[3].text_content(),
+            Some("2/4 → released, line left MASKED")
+        );
+        let full = scene
+            .find("napi-ring")
+            .unwrap()
+            .children()
+            .iter()
+            .filter(|c| c.has_class("done"))
+            .count();
+        assert_eq!(full, 5, "the ring holds what no poll will reach");
     }
 
     #[test]
