@@ -398,6 +398,14 @@ impl Control {
         Self::walk(controls, &mut all);
         all.into_iter().find(|c| c.id() == id)
     }
+
+    /// The demo's "Break it" zone, if the list has one.
+    pub fn danger_zone(controls: &[Control]) -> Option<&Group> {
+        controls.iter().find_map(|c| match c {
+            Control::Group(g) if g.danger => Some(g),
+            _ => None,
+        })
+    }
 }
 
 impl Field {

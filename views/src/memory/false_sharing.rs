@@ -495,12 +495,7 @@ mod tests {
     fn the_layout_choice_sits_in_the_break_it_zone() {
         let m = after(0);
         let (_, controls, ui) = crate::build(&m, &());
-        let Some(Control::Group(g)) = controls
-            .iter()
-            .find(|c| matches!(c, Control::Group(g) if g.danger))
-        else {
-            panic!("a danger group");
-        };
+        let g = Control::danger_zone(&controls).expect("a danger group");
         let Some(Control::Choice(c)) = g.controls.first() else {
             panic!("the layout choice");
         };

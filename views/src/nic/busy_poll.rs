@@ -315,12 +315,7 @@ mod tests {
     fn break_it_leaves_gro_flush_timeout_at_zero_and_the_table_shows_the_irq() {
         let mut m = BusyPoll::new(&Default::default());
         let (_, controls, ui) = crate::build(&m, &0);
-        let Some(Control::Group(group)) = controls
-            .iter()
-            .find(|c| matches!(c, Control::Group(g) if g.danger))
-        else {
-            panic!("a Break it group");
-        };
+        let group = Control::danger_zone(&controls).expect("a Break it group");
         assert_eq!(group.label, "Break it");
         let Some(Control::Toggle(t)) = Control::find(&group.controls, "zero-flush-timeout") else {
             panic!("the gro_flush_timeout toggle");

@@ -411,12 +411,7 @@ mod tests {
             ..NapiConfig::default()
         });
         let (_, controls, ui) = crate::build(&m, &());
-        let Some(Control::Group(group)) = controls
-            .iter()
-            .find(|c| matches!(c, Control::Group(g) if g.danger))
-        else {
-            panic!("a Break it group");
-        };
+        let group = Control::danger_zone(&controls).expect("a Break it group");
         assert_eq!(group.label, "Break it");
         let Some(Control::Toggle(t)) = Control::find(&group.controls, "never-unmasks") else {
             panic!("the driver toggle");

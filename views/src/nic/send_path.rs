@@ -136,12 +136,7 @@ mod tests {
     fn break_it_fills_the_tx_ring_and_the_queue_stops() {
         let m = SendPath::new(&Default::default());
         let (_, controls, ui) = crate::build(&m, &0);
-        let Some(Control::Group(group)) = controls
-            .iter()
-            .find(|c| matches!(c, Control::Group(g) if g.danger))
-        else {
-            panic!("a Break it group");
-        };
+        let group = Control::danger_zone(&controls).expect("a Break it group");
         assert_eq!(group.label, "Break it");
         assert!(group
             .controls
