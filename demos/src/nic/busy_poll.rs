@@ -253,6 +253,18 @@ impl CpuCost {
 }
 
 impl BusyPoll {
+    /// What interrupts that still fire cost, in words: per packet, and as a
+    /// share of a core at the offered rate.
+    fn leftover_irq_cost(&self, c: &CpuCost) -> String {
+        let per_second = u64::from(self.rate_pps) * c.leftover_irq_ns;
+        format!(
+            "{} of CPU per packet, {} of a core at {}",
+            ns(c.leftover_irq_ns as i64),
+            tenths(share_tenths(per_second as i64, CORE_NS as i64)),
+            rate_text(self.rate_pps.into())
+        )
+    }
+
     pub fn cpu(&self) -> CpuCost {
         self.cpu_at(self.rate_pps)
     }
@@ -386,13 +398,8 @@ impl BusyPoll {
             )
         } else if self.pipe.uses(PREFER) {
             format!(
-                "gro_flush_timeout is 0, so napi_defer_hard_irqs defers nothing: busy_poll_stop() arms its re-poll timer only when both are set. The driver's last poll re-enables the IRQ, and it fires again: {} of CPU per packet, {} of a core at {}. The path Step walks is unchanged.",
-                ns(c.leftover_irq_ns as i64),
-                tenths(share_tenths(
-                    (u64::from(self.rate_pps) * c.leftover_irq_ns) as i64,
-                    CORE_NS as i64
-                )),
-                rate_text(self.rate_pps.into())
+                "gro_flush_timeout is 0, so napi_defer_hard_irqs defers nothing: busy_poll_stop() arms its re-poll timer only when both are set. The driver's last poll re-enables the IRQ, and it fires again: {}. The path Step walks is unchanged.",
+                self.leftover_irq_cost(&c)
             )
         } else {
             "gro_flush_timeout is 0: prefer-busy-poll, once on, will defer nothing.".to_string()
@@ -547,13 +554,8 @@ impl Model for BusyPoll {
         )];
         if self.pipe.uses(PREFER) && self.zero_flush_timeout {
             out.push(format!(
-                "Prefer-busy-poll is on and napi_defer_hard_irqs is set, but gro_flush_timeout is 0: busy_poll_stop() arms the re-poll timer only when both are non-zero, so the IRQ is re-enabled after every busy poll and still fires, {} of CPU per packet, {} of a core at {}. The latency is what it was; only the CPU is lost.",
-                ns(c.leftover_irq_ns as i64),
-                tenths(share_tenths(
-                    (u64::from(self.rate_pps) * c.leftover_irq_ns) as i64,
-                    CORE_NS as i64
-                )),
-                rate_text(self.rate_pps.into())
+                "Prefer-busy-poll is on and napi_defer_hard_irqs is set, but gro_flush_timeout is 0: busy_poll_stop() arms the re-poll timer only when both are non-zero, so the IRQ is re-enabled after every busy poll and still fires, {}. The latency is what it was; only the CPU is lost.",
+                self.leftover_irq_cost(&c)
             ));
         } else if self.polling_mode() == BUSY_BIT {
             out.push(format!(
