@@ -8,7 +8,7 @@ use crate::control::Control;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Table};
 use demos::coherence::{core_name, Access, Protocol, State, Supplier, System, CORES};
-use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig, LINES};
+use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig, LINES, TOUR};
 use demos::text::grouped;
 
 /// The bus figure narrows with fewer cores, so two cores are drawn larger.
@@ -444,16 +444,22 @@ impl View for Mesi {
             Control::note(
                 "Step plays a tour: A reads and writes, B reads and writes, A reads, both evict.",
             ),
-            Control::danger_group(
-                "Break it",
-                vec![Control::toggle(
+            Control::danger_group("Break it", {
+                let mut zone = vec![Control::toggle(
                     "invalidation",
                     "Other caches obey BusRdX and BusUpgr (invalidation)",
                     self.invalidation,
                     ui.act(MesiAction::SetInvalidation(!self.invalidation)),
                 )
-                .danger()],
-            ),
+                .danger()];
+                // Any action off the tour leaves it, and Step plays only the tour.
+                if self.tour.is_some_and(|i| i < TOUR.len()) {
+                    zone.push(Control::note(
+                        "Switching this leaves the tour: Step then has nothing to play.",
+                    ));
+                }
+                zone
+            }),
             Control::slider(
                 "cores",
                 "Cores (restarts)",
@@ -567,5 +573,37 @@ mod tests {
             ui.resolve(slot, &crate::Input::Press),
             Ok(crate::Command::Do(MesiAction::SetProtocol(Protocol::Moesi)))
         );
+    }
+
+    /// The Break it zone's notes.
+    fn zone_notes(m: &Mesi) -> Vec<String> {
+        let (_, controls, _) = crate::build(m, &0);
+        let zone = Control::danger_zone(&controls).expect("a Break it zone");
+        zone.controls
+            .iter()
+            .filter_map(|c| match c {
+                Control::Note(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn break_it_says_it_leaves_the_tour_only_while_step_plays_it() {
+        const NOTE: &str = "Switching this leaves the tour: Step then has nothing to play.";
+        let mut m = Mesi::new(&MesiConfig::default());
+        assert_eq!(zone_notes(&m), [NOTE], "at the start of the tour");
+        m.apply(&m.next_auto().unwrap()).unwrap();
+        assert_eq!(zone_notes(&m), [NOTE], "mid-tour");
+        // The note is true: the toggle leaves the tour and Step is refused.
+        let mut broken = m.clone();
+        broken.apply(&MesiAction::SetInvalidation(false)).unwrap();
+        assert!(broken.next_auto().is_err());
+        assert!(zone_notes(&broken).is_empty(), "off the tour");
+        // The tour played to its end: Step is refused either way.
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+        }
+        assert!(zone_notes(&m).is_empty(), "after the tour");
     }
 }
