@@ -10,9 +10,9 @@ use crate::live::{Command, Ui, View};
 use crate::scene::{Arrow, Figure, Scene, Shape, Size};
 use demos::memory::rcu::{
     node_name, reader_name, Mark, NodeState, Place, Rcu, RcuAction, RcuConfig, Updater, Waiter,
-    READERS,
+    READERS, STORY,
 };
-use demos::Quantity;
+use demos::{Model, Quantity};
 
 const W: f32 = 960.0;
 
@@ -448,15 +448,20 @@ impl View for Rcu {
                 Control::button("call-rcu", "call_rcu()", ui.act(RcuAction::CallRcu)),
             ],
         ));
-        out.push(Control::danger_group(
-            "Break it",
-            vec![Control::button(
-                "free-now",
-                "kfree() the old version at once",
-                ui.act(RcuAction::FreeNow),
-            )
-            .danger()],
-        ));
+        let mut zone = vec![Control::button(
+            "free-now",
+            "kfree() the old version at once",
+            ui.act(RcuAction::FreeNow),
+        )
+        .danger()];
+        // Step follows the story until an action leaves it; the free is not in it.
+        let on_story = self.story.is_some_and(|i| i < STORY.len());
+        if on_story && self.refusal(&RcuAction::FreeNow).is_none() {
+            zone.push(Control::note(
+                "Freeing leaves the story: Step then lets the readers finish.",
+            ));
+        }
+        out.push(Control::danger_group("Break it", zone));
         out.push(Control::slider(
             "readers",
             "Reader CPUs (restarts)",
@@ -475,8 +480,6 @@ impl View for Rcu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use demos::memory::rcu::STORY;
-    use demos::Model;
 
     fn story(n: usize) -> Rcu {
         let mut m = Rcu::new(&RcuConfig::default());
@@ -559,5 +562,40 @@ mod tests {
         };
         assert_eq!(click("reader-0"), Command::Do(RcuAction::Unlock(0)));
         assert_eq!(click("reader-1"), Command::Do(RcuAction::Lock(1)));
+    }
+
+    /// The Break it zone's notes.
+    fn zone_notes(m: &Rcu) -> Vec<String> {
+        let (_, controls, _) = crate::build(m, &());
+        let zone = Control::danger_zone(&controls).expect("a Break it zone");
+        zone.controls
+            .iter()
+            .filter_map(|c| match c {
+                Control::Note(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn break_it_says_it_leaves_the_story_when_it_can_free_on_the_story() {
+        const NOTE: &str = "Freeing leaves the story: Step then lets the readers finish.";
+        let publish = STORY.iter().position(|a| *a == RcuAction::Publish).unwrap();
+        // Nothing to free before the update is published.
+        assert!(zone_notes(&story(publish)).is_empty());
+        let m = story(publish + 1);
+        assert_eq!(zone_notes(&m), [NOTE]);
+        // The note is true: Step leaves the story and runs the readers.
+        let mut broken = m.clone();
+        broken.apply(&RcuAction::FreeNow).unwrap();
+        assert_eq!(broken.story, None);
+        assert!(zone_notes(&broken).is_empty(), "off the story");
+        assert_eq!(broken.next_auto(), Ok(RcuAction::Use(0)));
+        assert_ne!(m.next_auto(), broken.next_auto());
+        // Off the story, freeing does not change what Step picks.
+        let mut off = story(publish + 1);
+        off.apply(&RcuAction::Lock(1)).unwrap();
+        assert_eq!(off.story, None);
+        assert!(zone_notes(&off).is_empty());
     }
 }
