@@ -500,11 +500,15 @@ impl View for Spsc {
                         })),
                     )
                     .danger(),
+                    Control::note(STEP_NOTE),
                 ],
             ),
         ]
     }
 }
+
+/// What Step does under either break (Step's order plays each break's race).
+const STEP_NOTE: &str = "With either break, Step plays the race until it does damage, then stops.";
 
 #[cfg(test)]
 mod tests {
@@ -615,5 +619,43 @@ mod tests {
             panic!("producer button");
         };
         assert_eq!(p.label, "Producer: check for space");
+    }
+
+    #[test]
+    fn break_it_says_step_plays_the_race_to_the_damage_and_stops() {
+        let (_, controls, _) = crate::build(&Spsc::new(&SpscConfig::default()), &());
+        let zone = Control::danger_zone(&controls).expect("a Break it zone");
+        assert!(zone
+            .controls
+            .iter()
+            .any(|c| matches!(c, Control::Note(n) if n == STEP_NOTE)));
+        // The note is true for every ring: Step alone reaches the damage
+        // under either break, and Play stops there; the right protocol runs on.
+        for capacity in CAPACITY.min..=CAPACITY.max {
+            for cached in [false, true] {
+                for fault in [Fault::None, Fault::RelaxedTail, Fault::EarlyHead] {
+                    let mut s = Spsc::new(&SpscConfig {
+                        capacity,
+                        fault,
+                        cached,
+                    });
+                    let mut steps = 0;
+                    while let Ok(a) = s.next_auto() {
+                        s.apply(&a).unwrap();
+                        steps += 1;
+                        if steps == 500 {
+                            break;
+                        }
+                    }
+                    let label = format!("{fault:?}, {capacity} slots, cached {cached}");
+                    if fault == Fault::None {
+                        assert!(s.damage.is_empty() && steps == 500, "{label}");
+                    } else {
+                        assert!(!s.damage.is_empty() && steps < 500, "{label}");
+                        assert!(s.next_auto().is_err(), "{label}");
+                    }
+                }
+            }
+        }
     }
 }
