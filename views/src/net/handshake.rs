@@ -11,6 +11,7 @@ use demos::net::handshake::{
     MSL_MS,
 };
 use demos::net::wire::tcp::{ACK, FLAGS};
+use demos::Model;
 
 /// Segments the diagram shows, the latest ones.
 const SHOWN: usize = 14;
@@ -484,10 +485,22 @@ impl View for Handshake {
                     Control::button("crash-client", "Crash the client", ui.act(HandshakeAction::Crash(Side::Client))).danger(),
                     Control::button("crash-server", "Crash the server", ui.act(HandshakeAction::Crash(Side::Server))).danger(),
                     Control::note("A crashed host forgets the connection; its peer is left half-open."),
-                ],
+                ]
+                .into_iter()
+                .chain(crash_stops_step(self).then(|| Control::note(CRASH_STOPS_STEP)))
+                .collect(),
             ),
         ]
     }
+}
+
+/// Said while Step's next move is the client's open: a crashed server no
+/// longer listens, and Step opens only towards a listening server.
+const CRASH_STOPS_STEP: &str =
+    "Crashing the server now stops Step: it opens a connection only to a listener.";
+
+fn crash_stops_step(m: &Handshake) -> bool {
+    m.next_auto() == Ok(HandshakeAction::ActiveOpen(Side::Client))
 }
 
 #[cfg(test)]
@@ -586,5 +599,34 @@ mod tests {
             Command::Restart(c) => assert_eq!((c.client_isn, c.server_isn, c.delay_ms), (7, 9, 20)),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn break_it_says_a_crash_stops_step_only_while_step_would_open() {
+        let notes = |m: &Handshake| -> Vec<String> {
+            let (_, controls, _) = crate::build(m, &());
+            let zone = Control::danger_zone(&controls).expect("a Break it zone");
+            zone.controls
+                .iter()
+                .filter_map(|c| match c {
+                    Control::Note(text) => Some(text.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut m = Handshake::new(&HandshakeConfig::default());
+        assert!(notes(&m).iter().any(|n| n == CRASH_STOPS_STEP));
+        // The note is true: Step opened; after the crash it is refused.
+        let mut crashed = m.clone();
+        crashed
+            .apply(&HandshakeAction::Crash(Side::Server))
+            .unwrap();
+        assert!(crashed.next_auto().is_err());
+        // Once the open is under way, a crash no longer stops Step.
+        m.apply(&m.next_auto().unwrap()).unwrap();
+        assert!(!notes(&m).iter().any(|n| n == CRASH_STOPS_STEP));
+        assert!(notes(&m).iter().any(|n| n.starts_with("A crashed host")));
+        m.apply(&HandshakeAction::Crash(Side::Server)).unwrap();
+        assert!(m.next_auto().is_ok(), "the SYN is still in flight");
     }
 }
