@@ -672,6 +672,10 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
     )
 }
 
+/// Said while bits can be flipped: what Step does with a damaged frame.
+const FLIP_NOTE: &str =
+    "Step delivers a flipped frame; if the receiver drops it, TCP sends it again.";
+
 /// A bit inside field `key` of frame 0 on the wire (`at` bits in), if that
 /// field is there now.
 fn bit_in(m: &Encapsulation, key: &str, at: usize) -> usize {
@@ -806,7 +810,10 @@ impl View for Encapsulation {
                     ui.restart(frag),
                 )
                 .danger(),
-            ],
+            ]
+            .into_iter()
+            .chain((self.stage == Stage::Wire).then(|| Control::note(FLIP_NOTE)))
+            .collect(),
         ));
         out
     }
@@ -953,5 +960,49 @@ mod tests {
         assert!(ui
             .resolve(form.send, &crate::Input::Fields(values))
             .is_err());
+    }
+
+    #[test]
+    fn break_it_says_a_dropped_frame_is_sent_again_while_bits_can_flip() {
+        let has_note = |m: &Encapsulation| {
+            let (_, controls, _) = crate::build(m, &Pick::default());
+            let zone = Control::danger_zone(&controls).expect("a Break it zone");
+            zone.controls
+                .iter()
+                .any(|c| matches!(c, Control::Note(n) if n == FLIP_NOTE))
+        };
+        for middlebox in [false, true] {
+            for key in ["payload", "ip-ttl", "eth-fcs"] {
+                let mut m = Encapsulation::new(&EncapConfig::default());
+                if middlebox {
+                    m.apply(&EncapAction::SetMiddlebox(true)).unwrap();
+                }
+                while m.stage != Stage::Wire {
+                    assert!(!has_note(&m), "{:?}", m.stage);
+                    m.apply(&EncapAction::Step).unwrap();
+                }
+                assert!(has_note(&m));
+                let bit = bit_in(&m, key, 0);
+                m.apply(&EncapAction::FlipBit { frame: 0, bit }).unwrap();
+                let caught = |m: &Encapsulation| {
+                    let c = &m.counters;
+                    c.caught_fcs + c.caught_ip + c.caught_tcp + c.caught_other
+                };
+                m.apply(&EncapAction::Step).unwrap();
+                assert!(!has_note(&m));
+                let label = format!("{key}, middlebox {middlebox}");
+                assert!(middlebox || caught(&m) > 0, "{label}");
+                if caught(&m) > 0 {
+                    // The note is true: the next Step sends the segment again.
+                    m.apply(&EncapAction::Step).unwrap();
+                    assert_eq!(m.counters.retransmissions, 1, "{label}");
+                } else {
+                    while m.next_auto().is_ok() {
+                        m.apply(&EncapAction::Step).unwrap();
+                    }
+                    assert_eq!(m.counters.retransmissions, 0, "{label}");
+                }
+            }
+        }
     }
 }
