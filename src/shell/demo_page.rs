@@ -17,7 +17,7 @@ use views::element::El;
 use views::export::{export, file_name};
 use views::page::arrival;
 use views::page::chrome::{page, speed_value, Chrome, SPEEDS};
-use views::{Frame, LiveDemo};
+use views::{Frame, Layout, LiveDemo};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, EventTarget};
@@ -46,6 +46,8 @@ struct Running {
     frame: Option<Frame>,
     /// What had focus when the shortcuts list opened: it gets it back.
     help_return: Option<Element>,
+    /// The screen the last frame was arranged for.
+    layout: Layout,
 }
 
 struct Page {
@@ -125,6 +127,7 @@ impl DemoPage {
         ];
         if let Some(window) = web_sys::window() {
             listeners.push(on(window.as_ref(), "keydown", on_shortcut));
+            listeners.push(on(window.as_ref(), "resize", on_resize));
         }
         fetch(&page);
         DemoPage { page, listeners }
@@ -187,6 +190,7 @@ impl Running {
             clock: None,
             frame: None,
             help_return: None,
+            layout: Layout::Wide,
         }
     }
 
@@ -227,6 +231,7 @@ impl Running {
                 help_open: self.help,
                 messages: &self.messages,
                 before,
+                layout: self.layout,
             },
             frame,
         )
@@ -254,6 +259,14 @@ fn redraw(page: &Shared) {
         }
         Arrival::Running(run) => {
             let first = run.frame.is_none();
+            // A phone turned sideways (or a window narrowed) rearranges the
+            // figures: their shapes move between layouts, so draw them anew.
+            let layout = screen_layout();
+            if layout != run.layout {
+                run.layout = layout;
+                run.live.set_layout(layout);
+                run.frame = None;
+            }
             let frame = run.live.frame();
             if first {
                 mark("stack-lab:demo-frame");
@@ -270,6 +283,22 @@ fn redraw(page: &Shared) {
                 mark("stack-lab:demo-drawn");
             }
         }
+    }
+}
+
+/// The layout for the window the page is in (an embed's is its frame).
+fn screen_layout() -> Layout {
+    let width = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64());
+    width.map_or(Layout::Wide, Layout::for_screen)
+}
+
+/// Redraws when the window crosses into the other layout.
+fn on_resize(page: &Shared, _: &Event) {
+    let stale = read(page, |run| run.layout != screen_layout()).unwrap_or(false);
+    if stale {
+        redraw(page);
     }
 }
 

@@ -7,6 +7,7 @@
 //! every demo, and only this adapter is generic over the model.
 
 use crate::control::{Control, Handler, Input};
+use crate::layout::Layout;
 use crate::scene::{Kind, Part, Scene, Shape};
 use demos::scenario::{decode_look, encode_look, split_link};
 use demos::{Figure, Model, NarrationLine, Scenario, Timeline, Tone};
@@ -31,12 +32,14 @@ pub use crate::slot::Slot;
 /// The commands of one frame, by slot.
 pub struct Ui<M: View> {
     handlers: Vec<Handler<Command<M>>>,
+    layout: Layout,
 }
 
 impl<M: View> Default for Ui<M> {
     fn default() -> Self {
         Ui {
             handlers: Vec::new(),
+            layout: Layout::Wide,
         }
     }
 }
@@ -44,6 +47,20 @@ impl<M: View> Default for Ui<M> {
 impl<M: View> Ui<M> {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A frame's handlers, for a picture laid out for `layout`.
+    pub fn laid_out(layout: Layout) -> Self {
+        Ui {
+            handlers: Vec::new(),
+            layout,
+        }
+    }
+
+    /// The screen the picture is drawn for: each figure wider than
+    /// [`crate::NARROW_WIDTH`] draws its narrow arrangement when this says so.
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// Registers a handler; its slot goes into the picture.
@@ -172,6 +189,8 @@ pub trait LiveDemo {
     /// The state, and the look unless it is the default, as a share-link
     /// value (`v1.<state>` or `v1.<state>.<look>`).
     fn link(&self) -> String;
+    /// Lays out the following frames for a screen of this kind.
+    fn set_layout(&mut self, layout: Layout);
 }
 
 /// Opens a demo from a share-link value (`v1.<state>` or `v1.<state>.<look>`).
@@ -208,6 +227,7 @@ pub fn open<M: View>(link: Option<&str>) -> (Box<dyn LiveDemo>, Option<String>) 
             timeline,
             look,
             ui: Ui::new(),
+            layout: Layout::Wide,
         }),
         notice,
     )
@@ -249,6 +269,8 @@ struct Live<M: View> {
     look: M::Look,
     /// The commands behind the slots of the last frame.
     ui: Ui<M>,
+    /// The screen the next frame is drawn for.
+    layout: Layout,
 }
 
 impl<M: View> Live<M> {
@@ -347,7 +369,7 @@ fn mark_scene(scene: &mut Scene, focus: &[&str]) {
 impl<M: View> LiveDemo for Live<M> {
     fn frame(&mut self) -> Frame {
         let model = self.timeline.model();
-        let mut ui = Ui::new();
+        let mut ui = Ui::laid_out(self.layout);
         let mut scene = model.scene(&self.look, &mut ui);
         debug_assert_eq!(
             scene.repeated_keys(),
@@ -424,6 +446,10 @@ impl<M: View> LiveDemo for Live<M> {
             format!("{state}.{}", encode_look(&look))
         }
     }
+
+    fn set_layout(&mut self, layout: Layout) {
+        self.layout = layout;
+    }
 }
 
 /// Marks each button and switch the model would refuse, with the reason.
@@ -440,7 +466,16 @@ fn fill_refusals(controls: &mut [Control], refusal: &dyn Fn(Slot) -> Option<Stri
 
 /// A demo's frame built natively, with its commands: for tests.
 pub fn build<M: View>(model: &M, look: &M::Look) -> (Scene, Vec<Control>, Ui<M>) {
-    let mut ui = Ui::new();
+    build_for(model, look, Layout::Wide)
+}
+
+/// [`build`] for a screen of the given kind.
+pub fn build_for<M: View>(
+    model: &M,
+    look: &M::Look,
+    layout: Layout,
+) -> (Scene, Vec<Control>, Ui<M>) {
+    let mut ui = Ui::laid_out(layout);
     let scene = model.scene(look, &mut ui);
     debug_assert_eq!(
         scene.repeated_keys(),

@@ -5,6 +5,7 @@
 //! `data-slot` (the demo's own controls).
 
 use crate::element::El;
+use crate::layout::Layout;
 use crate::live::Frame;
 use crate::page::{controls, scene};
 use crate::scene::Scene;
@@ -50,6 +51,8 @@ pub struct Chrome<'a> {
     pub messages: &'a [(String, String)],
     /// The scene on the page now, when this render is patched over it.
     pub before: Option<&'a Scene>,
+    /// The screen the figures are arranged for.
+    pub layout: Layout,
 }
 
 /// The page: one `<article>` holding everything.
@@ -74,7 +77,14 @@ pub fn page(c: &Chrome, frame: &Frame) -> El {
         );
     }
     let mut article = El::html("article", "demo")
-        .attr("class", "demo")
+        .attr(
+            "class",
+            if c.layout.is_narrow() {
+                "demo narrow"
+            } else {
+                "demo"
+            },
+        )
         .attr("data-testid", "demo")
         .attr("data-demo", c.slug)
         .child(head);

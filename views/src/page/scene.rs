@@ -2,6 +2,7 @@
 //! picture as text. The page and the figure export both use these mappings.
 
 use crate::element::{num, El};
+use crate::layout::NARROW_WIDTH;
 use crate::scene::{Anchor, Arrow, Figure, Kind, List, Part, Scene, Shape, Size, Table};
 
 /// The attribute that carries a group's move on the page: the renderer sets
@@ -98,8 +99,15 @@ pub fn figure(f: &Figure, target: Target, before: Option<&Figure>) -> El {
         .attr("aria-label", f.label.clone())
         .attr("data-testid", f.key.clone())
         .children(shapes);
+    // A figure no wider than a narrow layout's may fill a phone's width
+    // instead of keeping the minimum that keeps wide figures legible.
+    let fits = if f.width <= NARROW_WIDTH {
+        " fits-narrow"
+    } else {
+        ""
+    };
     let mut out = El::html("figure", format!("fig-{}", f.key))
-        .class(&format!("scene-figure {}", f.class))
+        .class(&format!("scene-figure{fits} {}", f.class))
         .child(svg);
     if !f.legend.is_empty() {
         out = out.child(
