@@ -202,18 +202,24 @@ fn pressable(controls: &[Control], scene: &Scene, out: &mut Vec<Slot>) {
     }
 }
 
-fn preview(name: &str, scene: &Scene) {
+/// Steps after which the preview shows the picture again.
+const PREVIEW_AT: [usize; 3] = [0, 3, 10];
+
+fn preview(name: &str, shots: &[(usize, Scene)]) {
     let Ok(dir) = std::env::var("NARROW_PREVIEW") else {
         return;
     };
     let mut body = String::new();
-    for f in scene.figures() {
-        body.push_str(&format!(
-            "<p>{} — {}×{}</p><div class=phone>",
-            f.key, f.width, f.height
-        ));
-        figure(f, Target::Export, None).markup(&mut body);
-        body.push_str("</div>");
+    for (step, scene) in shots {
+        body.push_str(&format!("<h2>after {step} steps</h2>"));
+        for f in scene.figures() {
+            body.push_str(&format!(
+                "<p>{} — {}×{}</p><div class=phone>",
+                f.key, f.width, f.height
+            ));
+            figure(f, Target::Export, None).markup(&mut body);
+            body.push_str("</div>");
+        }
     }
     let page = format!(
         "<!doctype html><meta charset=utf-8><style>{}\nbody{{margin:8px;font:14px sans-serif;width:360px}}\
@@ -226,15 +232,21 @@ fn preview(name: &str, scene: &Scene) {
 
 fn fits_a_phone<M: View>(name: &str) {
     let (mut demo, _) = open::<M>(None);
-    let (wide, narrow) = both(demo.as_mut());
-    preview(name, &narrow);
-    check_narrow(&wide, &narrow, "at the start");
-    for step in 1..=STEPS {
+    // All frames first, so the preview is written even when a check fails.
+    let mut frames = vec![both(demo.as_mut())];
+    for _ in 1..=STEPS {
         if !demo.step() {
             break;
         }
-        let (wide, narrow) = both(demo.as_mut());
-        check_narrow(&wide, &narrow, &format!("after step {step}"));
+        frames.push(both(demo.as_mut()));
+    }
+    let shots: Vec<(usize, Scene)> = PREVIEW_AT
+        .iter()
+        .filter_map(|&step| Some((step, frames.get(step)?.1.clone())))
+        .collect();
+    preview(name, &shots);
+    for (step, (wide, narrow)) in frames.iter().enumerate() {
+        check_narrow(wide, narrow, &format!("after step {step}"));
     }
     // Each thing the first frame offers, pressed on a fresh demo, then a Step.
     let (mut first, _) = open::<M>(None);
