@@ -14,8 +14,8 @@ use demos::Quantity;
 const LANE: f32 = 32.0;
 /// Between a core lane and the link lane under it.
 const LANE_GAP: f32 = 4.0;
-/// On a phone, headings take the whole width: a marker's label (or the
-/// "break it" note) gets its own row of small text under the heading.
+/// A row of small text under a heading: the "break it" note's, and on a
+/// phone, where headings take the whole width, a marker's label's too.
 const LABEL_ROW: f32 = 18.0;
 /// Between the two lines of the loop's count on a phone.
 const COUNT_LINE: f32 = 20.0;
@@ -72,7 +72,7 @@ fn timeline(m: &Mmio, layout: Layout) -> Figure {
     let reads_core = reads_label + 8.0 + axis.span.name_room;
     let reads_link = reads_core + lane_pitch;
     let loop_heading = reads_link + LANE + 34.0;
-    let loop_note = loop_heading + layout.pick(18.0, LABEL_ROW);
+    let loop_note = loop_heading + LABEL_ROW;
     let loop_plain = loop_heading + 8.0 + label_row + axis.span.name_room;
     let loop_read = loop_plain + lane_pitch;
     let loop_count = loop_read + LANE + 22.0;
