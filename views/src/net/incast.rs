@@ -186,25 +186,26 @@ fn topology(m: &Incast, layout: Layout) -> Figure {
     let rows = m.senders().div_ceil(COLS);
     let grid_h = (BOX_H + d.gap) * rows as f32;
     let grid_right = GRID_X + (d.box_w + d.gap) * m.senders().min(COLS) as f32;
-    // `mid` is the port's middle. Narrow, the port sits under the grid with
-    // room above it for its title, and the arrow into it comes down from the
+    let grid_bottom = GRID_Y + grid_h;
+    // `mid` is the port's middle. Wide, it is level with the grid's, and the
+    // arrow runs right into the port. Narrow, the port sits under the grid
+    // with room above it for its title, and the arrow comes down from the
     // grid right of the title, ending above where K's label may be.
-    let narrow_top = GRID_Y + grid_h + 56.0;
-    let (height, mid, into_port) = layout.pick(
-        (
-            (GRID_Y + grid_h + 40.0).max(220.0),
-            (GRID_Y + grid_h / 2.0).max(110.0),
-            None,
-        ),
-        (
-            narrow_top + 108.0,
-            narrow_top + 24.0,
-            Some(d.port_x + d.port_w - 20.0),
-        ),
-    );
-    let into_port = match into_port {
-        None => ((grid_right + 4.0, mid), (d.port_x - 8.0, mid)),
-        Some(x) => ((x, GRID_Y + grid_h + 2.0), (x, narrow_top - 24.0)),
+    let (height, mid, into_port) = match layout {
+        Layout::Wide => {
+            let mid = (GRID_Y + grid_h / 2.0).max(110.0);
+            let arrow = [(grid_right + 4.0, mid), (d.port_x - 8.0, mid)];
+            ((grid_bottom + 40.0).max(220.0), mid, arrow)
+        }
+        Layout::Narrow => {
+            let top = grid_bottom + 56.0;
+            let x = d.port_x + d.port_w - 20.0;
+            (
+                top + 108.0,
+                top + 24.0,
+                [(x, grid_bottom + 2.0), (x, top - 24.0)],
+            )
+        }
     };
     let mut f = Figure::new(
         "incast",
@@ -231,7 +232,7 @@ fn topology(m: &Incast, layout: Layout) -> Figure {
         .class("strong"),
     );
     f.extend(servers(m, &d));
-    f.push(Shape::arrow("into-port", into_port.0, into_port.1));
+    f.push(Shape::arrow("into-port", into_port[0], into_port[1]));
     f.push(port(m, mid, &d));
     let link_end = d.client_x - 4.0;
     let client_mid = d.client_x + d.client_w / 2.0;

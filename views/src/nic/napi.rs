@@ -17,8 +17,11 @@ const CELL: f32 = 30.0;
 /// The NIC's and the CPU's boxes.
 const BOX_Y: f32 = 80.0;
 const BOX_H: f32 = 108.0;
+const NIC_X: f32 = 6.0;
 const NIC_W: f32 = 150.0;
 const CPU_W: f32 = 204.0;
+/// Where the NIC's DMA arrow and the IRQ wire leave the NIC's box.
+const NIC_MID: f32 = NIC_X + NIC_W / 2.0;
 
 /// Where the ring figure's parts go. Wide, one row: the NIC, the ring it
 /// fills, the CPU that polls it, the IRQ line over them. Narrow, the NIC
@@ -26,7 +29,6 @@ const CPU_W: f32 = 204.0;
 /// which DMAs down into it.
 struct RingDims {
     width: f32,
-    nic_x: f32,
     cpu_x: f32,
     /// The IRQ line's pill, on the wire between the NIC and the CPU.
     pill_x: f32,
@@ -41,38 +43,43 @@ struct RingDims {
 
 impl RingDims {
     fn of(layout: Layout, timer: bool) -> RingDims {
-        let (nic_x, ring_x) = (6.0, layout.pick(200.0, 66.0));
-        // Narrow, the ring sits under the boxes, and under the timer's pill
-        // when the deferral has one (its settings restart the demo).
-        let ring_y = layout.pick(108.0, if timer { 262.0 } else { 226.0 });
-        let nic_mid = nic_x + NIC_W / 2.0;
-        layout.pick(
-            RingDims {
-                width: 700.0,
-                nic_x,
-                cpu_x: 490.0,
-                pill_x: 236.0,
-                pill_w: 220.0,
-                ring_x,
-                ring_y,
-                occupancy_x: ring_x,
-                flow: [(nic_x + NIC_W, 134.0), (ring_x - 6.0, 134.0)],
-            },
-            RingDims {
-                width: NARROW_WIDTH,
-                nic_x,
-                cpu_x: NARROW_WIDTH - 6.0 - CPU_W,
-                // Wide enough for "IRQ line MASKED: never unmasked", so
-                // the wire comes out of its underside.
-                pill_x: 38.0,
-                pill_w: 318.0,
-                ring_x,
-                ring_y,
-                // Clear of the arrow, which comes down at the NIC's middle.
-                occupancy_x: nic_mid + 19.0,
-                flow: [(nic_mid, BOX_Y + BOX_H), (nic_mid, ring_y - 6.0)],
-            },
-        )
+        match layout {
+            Layout::Wide => {
+                let ring_x = 200.0;
+                RingDims {
+                    width: 700.0,
+                    cpu_x: 490.0,
+                    pill_x: 236.0,
+                    pill_w: 220.0,
+                    ring_x,
+                    ring_y: 108.0,
+                    occupancy_x: ring_x,
+                    flow: [(NIC_X + NIC_W, 134.0), (ring_x - 6.0, 134.0)],
+                }
+            }
+            Layout::Narrow => {
+                let cpu_x = NARROW_WIDTH - 6.0 - CPU_W;
+                // Wide enough for "IRQ line MASKED: never unmasked", so the
+                // wire comes out of its underside; centred between the boxes.
+                let pill_w = 318.0;
+                let wires_mid = (NIC_MID + cpu_x + CPU_W / 2.0) / 2.0;
+                // Under the boxes, and under the timer's pill when the
+                // deferral has one (its settings restart the demo).
+                let ring_y = if timer { 262.0 } else { 226.0 };
+                RingDims {
+                    width: NARROW_WIDTH,
+                    cpu_x,
+                    pill_x: wires_mid - pill_w / 2.0,
+                    pill_w,
+                    // The ring's first column under the NIC's arrow.
+                    ring_x: NIC_MID - CELL / 2.0,
+                    ring_y,
+                    // Clear of the arrow, which comes down at the NIC's middle.
+                    occupancy_x: NIC_MID + 19.0,
+                    flow: [(NIC_MID, BOX_Y + BOX_H), (NIC_MID, ring_y - 6.0)],
+                }
+            }
+        }
     }
 }
 
@@ -118,7 +125,7 @@ fn ring(m: &Napi, layout: Layout) -> Figure {
     f.push(
         unit(
             "nic",
-            d.nic_x,
+            NIC_X,
             NIC_W,
             "NIC",
             vec!["DMA into ring".into()],
@@ -171,10 +178,10 @@ fn ring(m: &Napi, layout: Layout) -> Figure {
         )
         .focus("poll"),
     );
-    let (nic_mid, cpu_mid) = (d.nic_x + NIC_W / 2.0, d.cpu_x + CPU_W / 2.0);
+    let cpu_mid = d.cpu_x + CPU_W / 2.0;
     let wire = PathData::new()
-        .move_to(nic_mid, BOX_Y)
-        .line_to(nic_mid, 36.0)
+        .move_to(NIC_MID, BOX_Y)
+        .line_to(NIC_MID, 36.0)
         .line_to(cpu_mid, 36.0)
         .line_to(cpu_mid, BOX_Y);
     f.push(
