@@ -4,6 +4,7 @@
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
 use crate::draw::waterfall::{compare, cost_editor, edited, waterfall};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Table};
 use demos::nic::busy_poll::{
@@ -15,6 +16,9 @@ use demos::text::{ns, tenths};
 /// What the prefer switch stands for. irq_suspend_timeout belongs to epoll
 /// only (Documentation/networking/napi.rst, "epoll-based busy polling").
 const PREFER_NOTE: &str = "SO_PREFER_BUSY_POLL with napi_defer_hard_irqs and gro_flush_timeout (5.11) keeps the IRQ masked while the app polls. irq_suspend_timeout (6.13) does the same only for busy polling from epoll_wait(), not for a socket spinning in recvmsg().";
+
+/// Half the width of the crossover's label ("crossover 167 k pkt/s").
+const CROSSOVER_LABEL_HALF: f32 = 80.0;
 
 /// What each mode costs at the chosen rate.
 fn cpu_table(m: &BusyPoll) -> Table {
@@ -93,9 +97,15 @@ fn verdict(m: &BusyPoll) -> List {
 /// CPU per packet against packet rate, both logarithmic: the interrupt cost
 /// is flat, the polling core's cost falls as one core-second is shared by
 /// more packets, and the lines cross where interrupts would fill a core.
-fn chart(m: &BusyPoll) -> Figure {
+/// Narrow, the plot is shorter along the rate axis; its five decades still
+/// have room for their labels.
+fn chart(m: &BusyPoll, layout: Layout) -> Figure {
+    let (width, plot_box) = layout.pick(
+        (960.0, (100.0, 30.0, 930.0, 300.0)),
+        (NARROW_WIDTH, (62.0, 30.0, 404.0, 300.0)),
+    );
     let plot = Plot::new(
-        (100.0, 30.0, 930.0, 300.0),
+        plot_box,
         (f64::from(RATE.min), f64::from(RATE.max), true),
         (10.0, 1e6, true),
     );
@@ -111,7 +121,7 @@ fn chart(m: &BusyPoll) -> Figure {
             ns(now.irq_ns as i64),
             ns(now.busy_ns as i64)
         ),
-        960.0,
+        width,
         360.0,
     )
     .legend("driver", "interrupts: the stages' CPU work")
@@ -146,9 +156,18 @@ fn chart(m: &BusyPoll) -> Figure {
         .filter(|r| (u64::from(RATE.min)..=u64::from(RATE.max)).contains(r))
     {
         let (cx, cy) = plot.point((x as f64, now.irq_ns as f64));
+        // Narrow, a crossover near either end of the axis would push its
+        // centred label past the figure's edge: it stays inside the plot.
+        let label_x = layout.pick(
+            cx,
+            cx.clamp(
+                plot.left + CROSSOVER_LABEL_HALF,
+                plot.right - CROSSOVER_LABEL_HALF,
+            ),
+        );
         let label = Shape::text(
             "label",
-            cx,
+            label_x,
             cy + 30.0,
             format!("crossover {}", rate_text(x)),
         )
@@ -186,6 +205,7 @@ impl View for BusyPoll {
 
     fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
         let w = self.pipe.waterfall(&SPEC);
+        let layout = ui.layout();
         Scene::new(
             "Interrupt vs busy-poll (RX)",
             format!(
@@ -197,11 +217,11 @@ impl View for BusyPoll {
                 ns(self.cpu().busy_ns as i64)
             ),
         )
-        .figure(waterfall(&w, "receive path", *selected, |i| ui.look(i)))
-        .figure(compare(&w, "receive path"))
+        .figure(waterfall(&w, "receive path", *selected, layout, |i| ui.look(i)))
+        .figure(compare(&w, "receive path", layout))
         .table(cpu_table(self))
         .list(verdict(self))
-        .figure(chart(self))
+        .figure(chart(self, layout))
     }
 
     fn controls(&self, selected: &usize, ui: &mut Ui<Self>) -> Vec<Control> {

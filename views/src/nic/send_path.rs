@@ -17,6 +17,7 @@ impl View for SendPath {
 
     fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
         let w = self.pipe.waterfall(&SPEC);
+        let layout = ui.layout();
         Scene::new(
             "Send path latency",
             format!(
@@ -27,8 +28,8 @@ impl View for SendPath {
                 ns(w.baseline_ns)
             ),
         )
-        .figure(waterfall(&w, "send path", *selected, |i| ui.look(i)))
-        .figure(compare(&w, "send path"))
+        .figure(waterfall(&w, "send path", *selected, layout, |i| ui.look(i)))
+        .figure(compare(&w, "send path", layout))
     }
 
     fn controls(&self, selected: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
