@@ -70,6 +70,8 @@ impl Arrangement {
 /// name starts.
 const NAME_H: f32 = 20.0;
 const NAME_X: f32 = 4.0;
+/// Height of the line of `way n` heads.
+const HEAD_H: f32 = 24.0;
 
 /// Characters of small bold text that fit a phone's figure on one line
 /// (about 7.5 units each in 412).
@@ -224,6 +226,15 @@ pub fn grid_in(
     let most = ways.min(arr.per_row);
     let lines = ways.div_ceil(most);
     let per_row = if arr.even { ways.div_ceil(lines) } else { most };
+    // A way's line and place in it. Spread evenly, the lines short of
+    // `per_row` are the last ones, one way short each (16 ways at most 3
+    // a line: 3 3 3 3 2 2).
+    let short = if arr.even { per_row * lines - ways } else { 0 };
+    let full = (lines - short) * per_row;
+    let place = |way: usize| match way.checked_sub(full) {
+        Some(w) => (lines - short + w / (per_row - 1), w % (per_row - 1)),
+        None => (way / per_row, way % per_row),
+    };
     // Many sets of few ways: two columns of sets, so the grid stays short.
     let columns = if arr.columns && sets.len() > 8 && ways <= 4 {
         2
@@ -242,7 +253,10 @@ pub fn grid_in(
     let name_h = if name_above { NAME_H } else { 0.0 };
     let cell_w = ((column_w - label_w - 8.0) / per_row as f32 - GAP).min(150.0);
     let row_h = name_h + lines as f32 * (CELL_H + GAP) + 6.0;
-    let heads = cell_w >= 44.0 && !(arr.even && lines > 1);
+    // An evenly wrapped set has no `way n` heads, nor the line they take.
+    let dropped = arr.even && lines > 1;
+    let heads = cell_w >= 44.0 && !dropped;
+    let head_h = if dropped { 4.0 } else { HEAD_H };
     let mut shapes: Vec<Shape> = (0..per_row * columns)
         .map(|i| {
             let (c, w) = (i / per_row, i % per_row);
@@ -257,7 +271,7 @@ pub fn grid_in(
         })
         .filter(|_| heads)
         .collect();
-    let top = top + 24.0;
+    let top = top + head_h;
     for (r, &set) in sets.iter().enumerate() {
         let left = (r / rows) as f32 * column_w;
         let y0 = top + (r % rows) as f32 * row_h;
@@ -276,8 +290,9 @@ pub fn grid_in(
         .focus(set_key.clone())];
         let mut said: Vec<(usize, Option<String>)> = Vec::with_capacity(ways);
         for (way, word) in words.into_iter().enumerate() {
-            let x = left + label_w + (way % per_row) as f32 * (cell_w + GAP);
-            let y = y0 + name_h + (way / per_row) as f32 * (CELL_H + GAP);
+            let (line, at) = place(way);
+            let x = left + label_w + at as f32 * (cell_w + GAP);
+            let y = y0 + name_h + line as f32 * (CELL_H + GAP);
             let key = format!("{set_key}-way-{way}");
             let Some(block) = level.block(set, way) else {
                 // An empty way is its dashed outline alone: a picture holds
@@ -340,5 +355,5 @@ pub fn grid_in(
     } else {
         label_w + per_row as f32 * (cell_w + GAP) + 8.0
     };
-    (shapes, 24.0 + rows as f32 * row_h, used)
+    (shapes, head_h + rows as f32 * row_h, used)
 }
