@@ -16,6 +16,8 @@ use demos::cpu::branch::{
 use demos::text::{fixed, share_tenths, tenths};
 
 const W: f32 = 960.0;
+/// The advance of a character of normal-size monospace text (0.6 em).
+const MONO_CHAR: f32 = 9.6;
 
 /// Where the figures put things: the wide arrangement, or a phone's, where
 /// the state machine runs down the figure (T edges on the right, N edges on
@@ -327,28 +329,40 @@ fn table(m: &Branch, top: f32, g: &Geometry) -> (Vec<Shape>, f32) {
         );
         let pc = BRANCH_PC as usize & ((1 << bits) - 1);
         let index = pc ^ usize::from(p.ghr);
-        // A phone puts the index on its own line under the history.
+        let xor = format!(
+            "next: PC {} ⊕ history {}",
+            bin(pc, bits),
+            bin(usize::from(p.ghr), bits)
+        );
+        let entry = format!("= entry {index}");
+        // A phone puts the index on its own line under the history, and
+        // a long one (a table of 128 or 256 entries) on two.
+        let lines = if !g.narrow {
+            vec![format!("{xor} {entry}")]
+        } else if (xor.chars().count() + entry.chars().count()) as f32 * MONO_CHAR > g.width - 32.0
+        {
+            vec![xor, entry]
+        } else {
+            vec![format!("{xor} {entry}")]
+        };
         let (ix, iy, anchor) = if g.narrow {
             (20.0, y + 56.0, Anchor::Start)
         } else {
             (W - 20.0, y + 22.0, Anchor::End)
         };
-        out.push(
-            Shape::text(
-                "index",
-                ix,
-                iy,
-                format!(
-                    "next: PC {} ⊕ history {} = entry {index}",
-                    bin(pc, bits),
-                    bin(usize::from(p.ghr), bits)
-                ),
-            )
-            .anchor(anchor)
-            .mono()
-            .label("next index: branch address bits XOR history"),
-        );
-        y += g.pick(48.0, 76.0);
+        let rows = lines.len() as f32;
+        for (i, line) in lines_of("index", (ix, iy), 22.0, lines)
+            .into_iter()
+            .enumerate()
+        {
+            let line = line.anchor(anchor).mono();
+            out.push(if i == 0 {
+                line.label("next index: branch address bits XOR history")
+            } else {
+                line
+            });
+        }
+        y += g.pick(48.0, 54.0 + 22.0 * rows);
     }
     let entries = p.pht.len();
     let cols = g.table_cols(entries);
