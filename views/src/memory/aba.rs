@@ -175,11 +175,24 @@ fn node(g: &Geo, m: &Aba, n: u8, reachable: bool) -> Shape {
 
 /// A pointer from a box at (`x`, `y`) (`w` wide, node-high) to node `to`:
 /// side to side along a row, top to bottom between rows, over the top when
-/// it points back along its own row.
+/// it points back along its own row. From a node being pushed in a thread
+/// panel that has the other panel above it (narrow), out of the node's right
+/// side, up the figure's right margin and along under the target's row
+/// (clear of its `HP` word), rather than across the other thread's lines.
 fn pointer(g: &Geo, m: &Aba, key: String, (x, y, w): (f32, f32, f32), to: u8) -> Shape {
     let (tx, ty) = place(g, m, to);
     let node_w = g.node_w;
-    let d = if (ty - y).abs() < 1.0 && tx > x {
+    let stacked = g.panels[1].1 > g.panels[0].1;
+    let d = if stacked && y > g.panels[1].1 {
+        let (sx, sy) = (x + w, y + NODE_H / 2.0);
+        let (margin, under, ex) = (g.width - 6.0, ty + NODE_H + 28.0, tx + node_w - 14.0);
+        PathData::new()
+            .move_to(sx, sy)
+            .line_to(margin, sy)
+            .line_to(margin, under)
+            .line_to(ex, under)
+            .line_to(ex, ty + NODE_H + 2.0)
+    } else if (ty - y).abs() < 1.0 && tx > x {
         let mid = y + NODE_H / 2.0;
         PathData::new().move_to(x + w, mid).line_to(tx - 2.0, mid)
     } else if (ty - y).abs() < 1.0 {
