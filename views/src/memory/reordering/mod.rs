@@ -304,7 +304,7 @@ impl View for Reordering {
                 self.model.label()
             );
             scene = scene
-                .figure(graph::graph(a, row, self.model.index(), title))
+                .figure(graph::graph(a, row, self.model.index(), title, ui.layout()))
                 .list(explanation(self, row));
         }
         scene
