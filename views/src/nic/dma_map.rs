@@ -212,8 +212,9 @@ fn buffers_note(m: &DmaMap) -> String {
     }
 }
 
-/// `text` cut at spaces into lines of at most `width` characters.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+/// `text` cut at spaces into lines of at most `width` characters (the RDMA
+/// queue pair's picture wraps with it too).
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split(' ') {
         match lines.last_mut() {
