@@ -85,16 +85,18 @@ impl Dims {
             Layout::Narrow => Dims {
                 width: 420.0,
                 height: 1002.0,
-                user_band: (4.0, 4.0, 412.0, 302.0),
+                // The queues fill the width but for a gap where the DMA
+                // arrow passes; "Completion Queue 16/16" just fits.
+                user_band: (2.0, 4.0, 416.0, 302.0),
                 mr_w: 388.0,
-                queue_w: 194.0,
-                sq_x: 10.0,
-                cq_x: 216.0,
+                queue_w: 196.0,
+                sq_x: 6.0,
+                cq_x: 208.0,
                 queue_y: 222.0,
-                kernel_band: (4.0, 318.0, 412.0, 80.0),
+                kernel_band: (2.0, 318.0, 416.0, 80.0),
                 kernel_label: (216.0, 342.0),
                 syscalls: (216.0, 364.0, false),
-                hw_band: (4.0, 410.0, 412.0, 342.0),
+                hw_band: (2.0, 410.0, 416.0, 342.0),
                 nic: (16.0, 450.0, 388.0),
                 wire: (16.0, 602.0, 388.0),
                 peer: PeerDims {
@@ -410,11 +412,11 @@ fn flows(layout: Layout) -> [FlowSpec; 6] {
             "flow-dma",
             layout.pick(
                 vec![(200.0, 186.0), (200.0, 298.0)],
-                vec![(208.0, 186.0), (208.0, 448.0)],
+                vec![(203.0, 186.0), (203.0, 448.0)],
             ),
             layout.pick(
                 (194.0, 294.0, "DMA payload", true),
-                (214.0, 444.0, "DMA payload", false),
+                (209.0, 444.0, "DMA payload", false),
             ),
             "mr",
             false,
@@ -454,11 +456,11 @@ fn flows(layout: Layout) -> [FlowSpec; 6] {
                     (628.0, 164.0),
                     (628.0, 134.0),
                 ],
-                vec![(400.0, 450.0), (400.0, 280.0)],
+                vec![(396.0, 450.0), (396.0, 280.0)],
             ),
             layout.pick(
                 (520.0, 158.0, "write CQE", false),
-                (394.0, 444.0, "write CQE", true),
+                (390.0, 444.0, "write CQE", true),
             ),
             "cq",
             false,
