@@ -22,10 +22,6 @@ const FLANK: f32 = 0.6;
 /// Line height of a pointer's words split over two lines.
 const POINTER_LINE: f32 = 16.0;
 
-/// Where everything goes. Wide: driver panel, ring, NIC panel side by side.
-/// On a phone they stand one under the other in the same order, the ring a
-/// little smaller (still wide enough for POSTED in a slot) and its pointers
-/// closer, the NIC's TAIL on two lines.
 /// How far out a slot's pointers put their words, and how far off the
 /// slot's middle HEAD and TAIL point (either side of the NIC's TAIL).
 #[derive(Clone, Copy)]
@@ -46,6 +42,10 @@ const REACH: Reach = Reach {
     spread: 12.0,
 };
 
+/// Where everything goes. Wide: driver panel, ring, NIC panel side by side.
+/// On a phone they stand one under the other in the same order, the ring a
+/// little smaller (still wide enough for POSTED in a slot), its pointers on
+/// its flanks closer, the NIC's TAIL on two lines.
 #[derive(Clone, Copy)]
 struct Dims {
     layout: Layout,
@@ -196,7 +196,7 @@ fn descriptor(m: &DescriptorRing, d: Dims, i: usize) -> Shape {
 
 /// Which of a slot's pointers: HEAD and TAIL point either side of the
 /// NIC's TAIL, whose words are further out.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Which {
     Head,
     Doorbell,
@@ -204,7 +204,7 @@ enum Which {
 }
 
 /// A pointer from outside the ring to the descriptor at `index`, its words
-/// on one line or more (centred on its tail).
+/// on one line or more.
 fn pointer(
     d: Dims,
     key: &str,

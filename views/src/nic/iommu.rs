@@ -11,9 +11,9 @@ use demos::nic::iommu::{
     hex, region_at, Access, Iommu, IommuAction, Owner, Verdict, PAGE, PAGES, REGIONS,
 };
 
-/// Height of the latest DMA's pill, whose two lines say what and what became of it.
-const PILL_H: f32 = 50.0;
+/// Size of the latest DMA's pill, whose two lines say what and what became of it.
 const PILL_W: f32 = 206.0;
+const PILL_H: f32 = 50.0;
 
 /// Where the two address spaces and the IOMMU between them go. On a phone
 /// the columns are narrower and the rows taller: a one-page region's note
@@ -35,7 +35,7 @@ struct Dims {
     band: (f32, f32, f32),
     /// Top-left of the latest DMA's pill.
     pill: (f32, f32),
-    /// Where the IOMMU's mode is written, below the rows' bottom.
+    /// Where the IOMMU's mode is written: x, and y from the rows' bottom.
     mode: (f32, f32),
     /// How far under a one-page region's name its note goes (0: beside it).
     note_drop: f32,
@@ -58,6 +58,10 @@ impl Dims {
                 mode: (313.0, -10.0),
                 note_drop: 0.0,
             },
+            // The physical column is as wide as "another process's memory"
+            // needs, the IOVA column as "0x1000" and "R W"; the latest
+            // DMA's arrow and its words fit left of it, and the links cross
+            // the 26 units between the columns. The pill sits above the rows.
             Layout::Narrow => Dims {
                 layout,
                 top: 124.0,
@@ -80,6 +84,7 @@ impl Dims {
         self.top + self.row * PAGES as f32
     }
 }
+
 const PRESETS: &[(&str, &str)] = &[
     ("0x1000", "RX buffer"),
     ("0x1234", "inside RX page"),
