@@ -5,6 +5,7 @@
 
 use crate::control::{Control, Field};
 use crate::draw::chart::Plot;
+use crate::draw::text::{lines_of, wrap_words};
 use crate::knob::{bounded, knob};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
@@ -96,38 +97,6 @@ impl Geometry {
             true => 16,
         }
     }
-}
-
-/// `text` in lines of at most `chars` characters, broken between words.
-fn wrap(text: &str, chars: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= chars => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
-/// Text shapes for `lines`, one under another `pitch` apart: the first
-/// keyed `key`, the others `key-2`, `key-3`…
-fn lines_of(key: &str, (x, y): (f32, f32), pitch: f32, lines: Vec<String>) -> Vec<Shape> {
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let k = if i == 0 {
-                key.to_string()
-            } else {
-                format!("{key}-{}", i + 1)
-            };
-            Shape::text(k, x, y + pitch * i as f32, line)
-        })
-        .collect()
 }
 
 fn letter(taken: bool) -> &'static str {
@@ -501,7 +470,7 @@ fn predictor(m: &Branch, g: &Geometry) -> Figure {
     let mut note_rows = 1.0;
     if c.predictor.counts() {
         // Which 2-bit machine this is: textbooks draw a different one.
-        let note = wrap(
+        let note = wrap_words(
             "Smith's saturating counter: every outcome moves one step. The hysteresis diagram in Patterson and Hennessy jumps to the far strong state on a miss in a weak one.",
             g.note_chars,
         );

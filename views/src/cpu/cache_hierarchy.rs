@@ -3,11 +3,11 @@
 //! each level's sets × ways, and a small address space to click.
 
 use super::kit::{
-    as_lines, exponents, part, pow2, power_in, rect, text, LARGE, MONO, SMALL, START, STRONG,
-    TITLE, TONE,
+    exponents, part, pow2, power_in, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE,
 };
 use super::sets::{caption, grid_in, shown_sets, Arrangement, Mark, WIDTH};
 use crate::control::{Control, Field};
+use crate::draw::text::pieces_as_lines;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape};
@@ -215,7 +215,10 @@ fn path(m: &CacheHierarchy, layout: Layout) -> Figure {
         }
     };
     let mut y = corner(n).1 + d.size.1 + d.cycles_below;
-    for (j, line) in as_lines(layout, pieces, " ").into_iter().enumerate() {
+    for (j, line) in pieces_as_lines(layout.is_narrow(), pieces, " ")
+        .into_iter()
+        .enumerate()
+    {
         let key = if j == 0 {
             "cycles".into()
         } else {

@@ -1,7 +1,6 @@
 //! Small builders the CPU pictures share, so each call site stays one call
 //! (the wasm grows with call sites, not with loops).
 
-use crate::layout::Layout;
 use crate::live::Slot;
 use crate::scene::{Shape, Size};
 use crate::Control;
@@ -85,63 +84,4 @@ pub fn exponents<T: Quantity>(bound: &Bound<T>) -> (u32, u32) {
 pub fn power_in<T: Quantity>(bound: &Bound<T>, v: i64) -> T {
     let (lo, hi) = exponents(bound);
     T::from_i64(1 << v.clamp(i64::from(lo), i64::from(hi)))
-}
-
-/// A caption's pieces: one line, joined by `sep`, on a wide screen; a line
-/// each on a phone.
-pub fn as_lines(layout: Layout, pieces: Vec<String>, sep: &str) -> Vec<String> {
-    match layout {
-        Layout::Wide => vec![pieces.join(sep)],
-        Layout::Narrow => pieces,
-    }
-}
-
-/// A caption as lines of at most `max` characters, for a figure too narrow
-/// for it on one line: broken between its ` · ` parts where it can, and
-/// between words inside a part longer than a line.
-pub fn wrap(caption: &str, max: usize) -> Vec<String> {
-    let len = |s: &str| s.chars().count();
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for part in caption.split(" · ") {
-        if !line.is_empty() {
-            if len(&line) + 3 + len(part) <= max {
-                line.push_str(" · ");
-                line.push_str(part);
-                continue;
-            }
-            lines.push(std::mem::take(&mut line));
-        }
-        for word in part.split(' ') {
-            if !line.is_empty() && len(&line) + 1 + len(word) > max {
-                lines.push(std::mem::take(&mut line));
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap;
-
-    #[test]
-    fn a_caption_breaks_between_its_parts_and_a_long_part_between_words() {
-        assert_eq!(
-            wrap("L1: 4 sets × 2 ways · #1 = evicted next · showing 1", 24),
-            ["L1: 4 sets × 2 ways", "#1 = evicted next", "showing 1"]
-        );
-        assert_eq!(wrap("a · b · c", 24), ["a · b · c"]);
-        assert_eq!(
-            wrap("one two three · four", 9),
-            ["one two", "three", "four"]
-        );
-    }
 }

@@ -3,7 +3,8 @@
 //! order, the way the last access hit or filled marked. Shared by the cache
 //! hierarchy and the TLB pictures.
 
-use super::kit::{rect, text, wrap, MONO, SMALL, START, STRONG};
+use super::kit::{rect, text, MONO, SMALL, START, STRONG};
+use crate::draw::text::wrap_caption;
 use crate::layout::Layout;
 use crate::scene::Shape;
 use demos::cpu::cachesim::{Block, Level, Policy};
@@ -85,7 +86,7 @@ const CAPTION_LINE: f32 = 17.0;
 pub fn caption(caption: &str, layout: Layout) -> (Vec<Shape>, f32) {
     let lines = match layout {
         Layout::Wide => vec![caption.to_string()],
-        Layout::Narrow => wrap(caption, CAPTION_CHARS),
+        Layout::Narrow => wrap_caption(caption, CAPTION_CHARS),
     };
     let shapes: Vec<Shape> = lines
         .into_iter()

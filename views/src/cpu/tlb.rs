@@ -3,9 +3,10 @@
 //! entry read at each level and the paging-structure caches beside it; the
 //! TLB's sets and ways.
 
-use super::kit::{as_lines, part, rect, text, END, LARGE, MONO, SMALL, START, STRONG, TONE};
+use super::kit::{part, rect, text, END, LARGE, MONO, SMALL, START, STRONG, TONE};
 use super::sets::{caption, grid_in, shown_sets, Arrangement, Mark};
 use crate::control::{Control, Field};
+use crate::draw::text::pieces_as_lines;
 use crate::knob::bounded;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
@@ -73,7 +74,7 @@ fn address(m: &Tlb, layout: Layout) -> Figure {
         format!("virtual address {:#x}", t.va),
         "(bits 63:48 copy bit 47)".to_string(),
     ];
-    let heading = as_lines(layout, heading, " ");
+    let heading = pieces_as_lines(layout.is_narrow(), heading, " ");
     // The fields start below the caption's last line.
     let mut dy = (heading.len() - 1) as f32 * LINE_H;
     for (i, line) in heading.into_iter().enumerate() {
@@ -355,7 +356,7 @@ fn walk(m: &Tlb, layout: Layout) -> Figure {
         };
         vec![format!("physical address {:#x}", t.pa), what]
     });
-    let lines = as_lines(layout, pa, " · ");
+    let lines = pieces_as_lines(layout.is_narrow(), pa, " · ");
     let mut shapes = vec![rect("r", 10.0, y, d.box_w, d.pa_h, "")];
     for (i, line) in lines.into_iter().enumerate() {
         let key = if i == 0 { "t".into() } else { format!("t-{i}") };

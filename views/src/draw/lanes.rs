@@ -2,6 +2,7 @@
 //! every time comes from a model; this file maps times to x and clips bars
 //! at the clock, so the picture shows only what has happened so far.
 
+use crate::draw::text::{lines_of, pieces_as_lines};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::scene::{Shape, Size};
 use demos::text::decimal;
@@ -239,28 +240,21 @@ pub fn heading(key: &str, y: f32, text: String) -> Shape {
 /// and `key-2`, anchored at their start.
 pub fn wrapped(
     key: &str,
-    (x, y): (f32, f32),
+    at: (f32, f32),
     pitch: f32,
     (first, sep, rest): (&str, &str, &str),
     layout: Layout,
 ) -> Vec<Shape> {
-    let lines = if layout.is_narrow() {
-        vec![first.to_string(), rest.to_string()]
-    } else {
-        vec![format!("{first}{sep}{rest}")]
-    };
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let key = if i == 0 {
-                key.to_string()
-            } else {
-                format!("{key}-{}", i + 1)
-            };
-            Shape::text(key, x, y + pitch * i as f32, line).start()
-        })
-        .collect()
+    let pieces = vec![first.to_string(), rest.to_string()];
+    lines_of(
+        key,
+        at,
+        pitch,
+        pieces_as_lines(layout.is_narrow(), pieces, sep),
+    )
+    .into_iter()
+    .map(Shape::start)
+    .collect()
 }
 
 /// Assigns each span a track so that overlapping spans do not share one; at

@@ -5,6 +5,7 @@
 
 use crate::control::Control;
 use crate::draw::geometry::PathData;
+use crate::draw::text::wrap_words;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::Slot;
 use crate::scene::{Figure, Shape, Size};
@@ -93,22 +94,6 @@ impl Dims {
     }
 }
 
-/// `text` cut at spaces into lines of at most `chars` characters (a word
-/// longer than that gets a line of its own).
-fn wrap(text: &str, chars: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= chars => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
 fn walk_word(walk: RowWalk) -> (&'static str, &'static str) {
     match walk {
         RowWalk::Passed => ("passed", "✓ passed"),
@@ -153,10 +138,10 @@ fn clock_shapes(w: &Waterfall, what: &str, d: &Dims) -> (Vec<Shape>, usize) {
         .iter()
         .map(|r| clock_words(Some(r.name), false, w.total_ns.max(w.clock_ns), what))
         .chain([clock_words(None, false, 0, what)])
-        .map(|t| wrap(&t, chars).len())
+        .map(|t| wrap_words(&t, chars).len())
         .max()
         .unwrap_or(1);
-    let shapes = wrap(&text, chars)
+    let shapes = wrap_words(&text, chars)
         .into_iter()
         .enumerate()
         .map(|(i, line)| {

@@ -4,6 +4,7 @@
 //! bit to flip it.
 
 use crate::control::{Control, Field as Input};
+use crate::draw::text::wrap_caption;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Anchor, Cell, Figure, Scene, Shape, Size, Table};
@@ -184,33 +185,6 @@ const NARROW_BITS: BitsDims = BitsDims {
     room: 404.0,
     title_chars: 42,
 };
-
-/// A title too long for `max` characters a line: cut at its " · " first,
-/// then at spaces (a longer word keeps a line of its own).
-fn wrap(text: &str, max: usize) -> Vec<String> {
-    if text.chars().count() <= max {
-        return vec![text.to_string()];
-    }
-    let mut lines: Vec<String> = Vec::new();
-    for part in text.split(" · ") {
-        lines.extend(wrap_words(part, max));
-    }
-    lines
-}
-
-fn wrap_words(text: &str, max: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= max => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
 
 /// The layer a field belongs to: its class and name.
 fn layer(key: &str) -> (&'static str, &'static str) {
@@ -588,7 +562,7 @@ fn bits(c: &Ctx, field: &Field, ui: &mut Ui<Encapsulation>) -> Figure {
             lo + n - 1
         )
     };
-    let lines = wrap(&title, d.title_chars);
+    let lines = wrap_caption(&title, d.title_chars);
     // The bits start under the title, a line of them every 46 units.
     let top = 36.0 + 20.0 * (lines.len() - 1) as f32;
     let rows = n.div_ceil(d.per_line);

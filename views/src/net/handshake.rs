@@ -4,6 +4,7 @@
 
 use crate::control::{Control, Field};
 use crate::draw::geometry::PathData;
+use crate::draw::text::pieces_as_lines;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
@@ -111,15 +112,6 @@ impl SeqDims {
     }
 }
 
-/// `parts` as lines: one each when wrapping, else one line joined by `sep`.
-fn lines(wrap: bool, parts: Vec<String>, sep: &str) -> Vec<String> {
-    if wrap {
-        parts
-    } else {
-        vec![parts.join(sep)]
-    }
-}
-
 /// A segment as Wireshark lists it, in two parts: "[SYN, ACK] Seq=300"
 /// and "Ack=101 Len=0".
 fn segment_parts(s: &Segment) -> Vec<String> {
@@ -177,8 +169,8 @@ fn header(m: &Handshake, side: Side, d: &SeqDims) -> Shape {
             .size(Size::Large),
     ];
     let small = [
-        ("nums", lines(d.header_wrap, numbers, " · ")),
-        ("timer", lines(d.header_wrap, timer, " ")),
+        ("nums", pieces_as_lines(d.header_wrap, numbers, " · ")),
+        ("timer", pieces_as_lines(d.header_wrap, timer, " ")),
     ];
     let mut y = 84.0;
     for (key, lines) in small {
@@ -327,7 +319,7 @@ fn segment_arrow(
     } else {
         parts.push(Shape::arrow("a", (x0, y0), (x1, y1)).class("thick"));
     }
-    let label = lines(d.label_wrap, segment_parts(s), " ");
+    let label = pieces_as_lines(d.label_wrap, segment_parts(s), " ");
     let longest = label.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let w = longest as f32 * 7.9 + 10.0;
     // The label on a paper ground by the arrow's middle, a line every 16.

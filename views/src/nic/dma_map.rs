@@ -4,6 +4,7 @@
 //! mapped and recycled as real RX paths do.
 
 use crate::control::Control;
+use crate::draw::text::wrap_words;
 use crate::layout::Layout;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
@@ -212,22 +213,6 @@ fn buffers_note(m: &DmaMap) -> String {
     }
 }
 
-/// `text` cut at spaces into lines of at most `width` characters (the RDMA
-/// queue pair's picture wraps with it too).
-pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
 fn picture(m: &DmaMap, layout: Layout) -> Figure {
     let dims = Dims::new(layout);
     let (ring, iotlb, pages) = (slot_rows(m), iommu_rows(m), page_rows(m));
@@ -237,7 +222,7 @@ fn picture(m: &DmaMap, layout: Layout) -> Figure {
     // The note is one line under the three panels; a phone wraps it.
     let note = match layout {
         Layout::Wide => vec![buffers_note(m)],
-        Layout::Narrow => wrap(&buffers_note(m), NARROW_NOTE_CHARS),
+        Layout::Narrow => wrap_words(&buffers_note(m), NARROW_NOTE_CHARS),
     };
     let note_h = NOTE_LINE * (note.len() - 1) as f32;
     let mut f = Figure::new(

@@ -3,9 +3,9 @@
 //! the NIC's DMA engine and the wire; the peer with its receive queue and
 //! its remotely accessible region; the sockets contrast; the completions.
 
-use super::dma_map::wrap;
 use crate::control::Control;
 use crate::draw::geometry::PathData;
+use crate::draw::text::wrap_words;
 use crate::layout::Layout;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Anchor, Arrow, Cell, Figure, Item, List, Scene, Shape, Size, Table};
@@ -589,7 +589,7 @@ fn diagram(m: &RdmaQp, layout: Layout) -> Figure {
     // On a phone the count shares the band with the arrows: it wraps.
     let syscalls = match layout {
         Layout::Wide => vec![syscalls],
-        Layout::Narrow => wrap(&syscalls, NARROW_SYSCALL_CHARS),
+        Layout::Narrow => wrap_words(&syscalls, NARROW_SYSCALL_CHARS),
     };
     let (sx, sy, ends) = d.syscalls;
     f.extend(syscalls.into_iter().enumerate().map(|(i, line)| {
