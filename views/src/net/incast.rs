@@ -62,8 +62,8 @@ impl Dims {
 /// The goodput chart's words across the empty plot, one line wide or two
 /// narrow.
 const SWEEP_HINT: [&str; 2] = ["Sweep N to measure goodput", "for 1 to 64 servers"];
-/// Room the "N = 64" label needs right of the line before, narrow, it goes
-/// to the line's left instead.
+/// Room the "N = 64" label needs right of its line; with less, it goes to
+/// the line's left instead (at the right end of the axis).
 const NOW_LABEL_ROOM: f32 = 60.0;
 /// One colour per swept curve, in the order the sweeps were made.
 const CURVE_CLASS: [&str; 8] = [
@@ -375,9 +375,9 @@ fn chart(m: &Incast, layout: Layout) -> Figure {
         ));
     }
     // The N running now, labelled low so it never meets the edge's label.
-    // Narrow, at the right end of the axis the label goes left of its line.
+    // At the right end of the axis the label goes left of its line.
     let x = plot.x.at(m.senders() as f64);
-    let leftward = layout.is_narrow() && plot.right - x < NOW_LABEL_ROOM;
+    let leftward = plot.right - x < NOW_LABEL_ROOM;
     let label = Shape::text(
         "label",
         if leftward { x - 6.0 } else { x + 6.0 },

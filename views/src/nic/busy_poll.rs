@@ -156,14 +156,11 @@ fn chart(m: &BusyPoll, layout: Layout) -> Figure {
         .filter(|r| (u64::from(RATE.min)..=u64::from(RATE.max)).contains(r))
     {
         let (cx, cy) = plot.point((x as f64, now.irq_ns as f64));
-        // Narrow, a crossover near either end of the axis would push its
-        // centred label past the figure's edge: it stays inside the plot.
-        let label_x = layout.pick(
-            cx,
-            cx.clamp(
-                plot.left + CROSSOVER_LABEL_HALF,
-                plot.right - CROSSOVER_LABEL_HALF,
-            ),
+        // A crossover near either end of the axis would push its centred
+        // label past the figure's edge: it stays inside the plot.
+        let label_x = cx.clamp(
+            plot.left + CROSSOVER_LABEL_HALF,
+            plot.right - CROSSOVER_LABEL_HALF,
         );
         let label = Shape::text(
             "label",

@@ -41,6 +41,10 @@ struct RingDims {
     flow: [(f32, f32); 2],
 }
 
+/// The IRQ pill's width when it reads "IRQ line MASKED: never unmasked"
+/// (31 monospace characters at 16 units).
+const STUCK_PILL_W: f32 = 318.0;
+
 impl RingDims {
     fn of(layout: Layout, timer: bool) -> RingDims {
         match layout {
@@ -59,9 +63,9 @@ impl RingDims {
             }
             Layout::Narrow => {
                 let cpu_x = NARROW_WIDTH - 6.0 - CPU_W;
-                // Wide enough for "IRQ line MASKED: never unmasked", so the
-                // wire comes out of its underside; centred between the boxes.
-                let pill_w = 318.0;
+                // Wide enough for the stuck line's words, so the wire comes
+                // out of its underside; centred between the boxes.
+                let pill_w = STUCK_PILL_W;
                 let wires_mid = (NIC_MID + cpu_x + CPU_W / 2.0) / 2.0;
                 // Under the boxes, and under the timer's pill when the
                 // deferral has one (its settings restart the demo).
@@ -179,6 +183,13 @@ fn ring(m: &Napi, layout: Layout) -> Figure {
         .focus("poll"),
     );
     let cpu_mid = d.cpu_x + CPU_W / 2.0;
+    // A stuck line says so in the pill, which widens about its middle.
+    let pill_mid = d.pill_x + d.pill_w / 2.0;
+    let pill_w = if m.stuck() {
+        d.pill_w.max(STUCK_PILL_W)
+    } else {
+        d.pill_w
+    };
     let wire = PathData::new()
         .move_to(NIC_MID, BOX_Y)
         .line_to(NIC_MID, 36.0)
@@ -189,10 +200,10 @@ fn ring(m: &Napi, layout: Layout) -> Figure {
             "irq-line",
             vec![
                 Shape::path("wire", wire).class("line thick"),
-                Shape::rect("pill", d.pill_x, 16.0, d.pill_w, 40.0).rounded(20.0),
+                Shape::rect("pill", pill_mid - pill_w / 2.0, 16.0, pill_w, 40.0).rounded(20.0),
                 Shape::text(
                     "text",
-                    d.pill_x + d.pill_w / 2.0,
+                    pill_mid,
                     42.0,
                     if m.stuck() {
                         format!("IRQ line {}: never unmasked", m.line.label())
