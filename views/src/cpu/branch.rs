@@ -57,7 +57,8 @@ impl Geometry {
                     (90.0, 50.0, Anchor::Middle),
                     (90.0, 69.0, Anchor::Middle),
                 ],
-                note_chars: usize::MAX,
+                // Two lines of small text under the machine, within 960.
+                note_chars: 110,
                 table: (60.0, 880.0),
                 strip: (32, 26.0, 100.0, 96.0, 44.0),
                 compare: ((220.0, 50.0, 660.0, 210.0), 40.0, 6.0),
@@ -465,9 +466,10 @@ fn predictor(m: &Branch, g: &Geometry) -> Figure {
     // the machine does not jump between steps.
     let (cells, bottom) = machine(m, g.pick(86.0, 176.0), g);
     shapes.extend(cells);
-    // Rows kept for the note under the machine: the wide figure keeps one
-    // whether or not there is a note; a phone only the rows it wraps to.
-    let mut note_rows = 1.0;
+    // Rows kept for the note under the machine: the wide figure keeps two
+    // whether or not there is a note (so the table does not jump when the
+    // predictor changes); a phone only the rows it wraps to.
+    let mut note_rows = 2.0;
     if c.predictor.counts() {
         // Which 2-bit machine this is: textbooks draw a different one.
         let note = wrap_words(

@@ -41,14 +41,20 @@ impl Memory {
     /// over the cells, which share the width.
     fn new(layout: Layout, width: f32, locs: usize) -> Self {
         match layout {
-            Layout::Wide => Memory {
-                height: 64.0,
-                title_y: 40.0,
-                cells_y: 10.0,
-                cell_x: 150.0,
-                pitch: 170.0,
-                cell_w: 150.0,
-            },
+            Layout::Wide => {
+                // 170 apart, closer when a test has three locations, so
+                // the last cell ends inside the figure.
+                let cell_x = 150.0;
+                let pitch = 170.0_f32.min((width - cell_x - 20.0) / locs.max(1) as f32);
+                Memory {
+                    height: 64.0,
+                    title_y: 40.0,
+                    cells_y: 10.0,
+                    cell_x,
+                    pitch,
+                    cell_w: pitch - 20.0,
+                }
+            }
             Layout::Narrow => {
                 let pitch = (width - 40.0) / locs.max(1) as f32;
                 Memory {
