@@ -96,14 +96,15 @@ impl Dims {
                 driver_at: (0.0, 0.0),
                 nic_at: (0.0, 0.0),
             },
-            // Driver panel 4–424, ring 441–886 (words included), NIC panel
-            // 896–1226: the NIC's panel holds at most two FIFO frames.
+            // The ring first, so a phone's first screen shows it: ring 8–453
+            // (words included), driver panel 463–883, NIC panel 893–1223
+            // (it holds at most two FIFO frames).
             Layout::Narrow => Dims {
                 layout,
                 width: 420.0,
                 height: 1232.0,
                 cx: 210.0,
-                cy: 662.0,
+                cy: 229.0,
                 inner: 76.0,
                 outer: 136.0,
                 reach: REACH,
@@ -122,8 +123,8 @@ impl Dims {
                 driver_h: 420.0,
                 nic_h: 330.0,
                 nic_x: 10.0,
-                driver_at: (0.0, -26.0),
-                nic_at: (0.0, 866.0),
+                driver_at: (0.0, 433.0),
+                nic_at: (0.0, 863.0),
             },
         }
     }
