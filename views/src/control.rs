@@ -137,6 +137,19 @@ pub struct Group {
     pub danger: bool,
 }
 
+impl Group {
+    /// The group's notes, in order: what it says beside its controls.
+    pub fn notes(&self) -> Vec<String> {
+        self.controls
+            .iter()
+            .filter_map(|c| match c {
+                Control::Note(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// A form's handler: its fields' values (in order) to a command or a reason.
 pub type FormFn<C> = Rc<dyn Fn(&[String]) -> Result<C, String>>;
 

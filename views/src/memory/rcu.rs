@@ -710,14 +710,9 @@ mod tests {
     /// The Break it zone's notes.
     fn zone_notes(m: &Rcu) -> Vec<String> {
         let (_, controls, _) = crate::build(m, &());
-        let zone = Control::danger_zone(&controls).expect("a Break it zone");
-        zone.controls
-            .iter()
-            .filter_map(|c| match c {
-                Control::Note(text) => Some(text.clone()),
-                _ => None,
-            })
-            .collect()
+        Control::danger_zone(&controls)
+            .expect("a Break it zone")
+            .notes()
     }
 
     #[test]

@@ -773,14 +773,9 @@ mod tests {
     fn break_it_says_a_crash_stops_step_only_while_step_would_open() {
         let notes = |m: &Handshake| -> Vec<String> {
             let (_, controls, _) = crate::build(m, &());
-            let zone = Control::danger_zone(&controls).expect("a Break it zone");
-            zone.controls
-                .iter()
-                .filter_map(|c| match c {
-                    Control::Note(text) => Some(text.clone()),
-                    _ => None,
-                })
-                .collect()
+            Control::danger_zone(&controls)
+                .expect("a Break it zone")
+                .notes()
         };
         let mut m = Handshake::new(&HandshakeConfig::default());
         assert!(notes(&m).iter().any(|n| n == CRASH_STOPS_STEP));
