@@ -6,6 +6,7 @@ use super::kit::{exponents, pow2, power_in};
 use super::sets::{grid, shown_sets, WIDTH};
 use crate::control::Control;
 use crate::draw::chart::Plot;
+use crate::draw::text::line_key;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
@@ -245,11 +246,7 @@ fn cache(m: &Locality, d: &Dims) -> Figure {
         _ => vec![title],
     };
     for (i, line) in lines.into_iter().enumerate() {
-        let key = if i == 0 {
-            "title".into()
-        } else {
-            format!("title-{i}")
-        };
+        let key = line_key("title", i);
         f.push(
             Shape::text(key, 4.0, 20.0 + 15.0 * i as f32, line)
                 .start()

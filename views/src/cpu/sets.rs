@@ -4,7 +4,7 @@
 //! hierarchy and the TLB pictures.
 
 use super::kit::{rect, text, MONO, SMALL, START, STRONG};
-use crate::draw::text::wrap_caption;
+use crate::draw::text::{line_key, wrap_caption};
 use crate::layout::Layout;
 use crate::scene::Shape;
 use demos::cpu::cachesim::{Block, Level, Policy};
@@ -92,11 +92,7 @@ pub fn caption(caption: &str, layout: Layout) -> (Vec<Shape>, f32) {
         .into_iter()
         .enumerate()
         .map(|(i, line)| {
-            let key = if i == 0 {
-                "title".into()
-            } else {
-                format!("title-{i}")
-            };
+            let key = line_key("title", i);
             text(
                 &key,
                 4.0,

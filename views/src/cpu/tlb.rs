@@ -6,7 +6,7 @@
 use super::kit::{part, rect, text, END, LARGE, MONO, SMALL, START, STRONG, TONE};
 use super::sets::{caption, grid_in, shown_sets, Arrangement, Mark};
 use crate::control::{Control, Field};
-use crate::draw::text::pieces_as_lines;
+use crate::draw::text::{line_key, pieces_as_lines};
 use crate::knob::bounded;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
@@ -78,11 +78,7 @@ fn address(m: &Tlb, layout: Layout) -> Figure {
     // The fields start below the caption's last line.
     let mut dy = (heading.len() - 1) as f32 * LINE_H;
     for (i, line) in heading.into_iter().enumerate() {
-        let key = if i == 0 {
-            "value".into()
-        } else {
-            format!("value-{i}")
-        };
+        let key = line_key("value", i);
         f.push(text(
             &key,
             10.0,
@@ -359,7 +355,7 @@ fn walk(m: &Tlb, layout: Layout) -> Figure {
     let lines = pieces_as_lines(layout.is_narrow(), pa, " · ");
     let mut shapes = vec![rect("r", 10.0, y, d.box_w, d.pa_h, "")];
     for (i, line) in lines.into_iter().enumerate() {
-        let key = if i == 0 { "t".into() } else { format!("t-{i}") };
+        let key = line_key("t", i);
         shapes.push(text(
             &key,
             24.0,

@@ -65,20 +65,24 @@ pub fn pieces_as_lines(each_on_its_own: bool, pieces: Vec<String>, sep: &str) ->
     }
 }
 
-/// Text shapes for `lines`, one under another `pitch` apart: the first
-/// keyed `key`, the others `key-2`, `key-3`…
+/// The key of line `i` (from 0) of a text broken into lines: the first
+/// keeps `key`, so a text that wraps only on a phone keeps its wide key;
+/// the others are `key-2`, `key-3`…
+pub fn line_key(key: &str, i: usize) -> String {
+    if i == 0 {
+        key.to_string()
+    } else {
+        format!("{key}-{}", i + 1)
+    }
+}
+
+/// Text shapes for `lines`, one under another `pitch` apart, keyed by
+/// [`line_key`].
 pub fn lines_of(key: &str, (x, y): (f32, f32), pitch: f32, lines: Vec<String>) -> Vec<Shape> {
     lines
         .into_iter()
         .enumerate()
-        .map(|(i, line)| {
-            let k = if i == 0 {
-                key.to_string()
-            } else {
-                format!("{key}-{}", i + 1)
-            };
-            Shape::text(k, x, y + pitch * i as f32, line)
-        })
+        .map(|(i, line)| Shape::text(line_key(key, i), x, y + pitch * i as f32, line))
         .collect()
 }
 

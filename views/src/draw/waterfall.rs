@@ -5,7 +5,7 @@
 
 use crate::control::Control;
 use crate::draw::geometry::PathData;
-use crate::draw::text::wrap_words;
+use crate::draw::text::{line_key, wrap_words};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::Slot;
 use crate::scene::{Figure, Shape, Size};
@@ -145,11 +145,7 @@ fn clock_shapes(w: &Waterfall, what: &str, d: &Dims) -> (Vec<Shape>, usize) {
         .into_iter()
         .enumerate()
         .map(|(i, line)| {
-            let key = if i == 0 {
-                "clock".to_string()
-            } else {
-                format!("clock-{}", i + 1)
-            };
+            let key = line_key("clock", i);
             clock_shape(key, 0.0, d.clock_y + d.clock_line_h * i as f32, line)
         })
         .collect();

@@ -6,6 +6,7 @@
 use super::kit::{mono, panel, text, Line};
 use crate::control::Control;
 use crate::draw::geometry::PathData;
+use crate::draw::text::line_key;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Arrow, Figure, Item, List, Scene, Shape, Size};
@@ -324,11 +325,7 @@ fn stack(m: &Aba, ui: &mut Ui<Aba>) -> Figure {
             ],
         };
         for (i, (line, y)) in lines.into_iter().enumerate() {
-            let key = if i == 0 {
-                "row-off".into()
-            } else {
-                format!("row-off-{i}")
-            };
+            let key = line_key("row-off", i);
             f.push(Shape::text(key, g.slot_x, y, line).start().class("muted"));
         }
     }

@@ -5,6 +5,7 @@
 
 use crate::control::Control;
 use crate::draw::geometry::PathData;
+use crate::draw::text::line_key;
 // `Layout` here is the struct's (one line or padded); the screen's is `Screen`.
 use crate::layout::{Layout as Screen, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
@@ -138,11 +139,7 @@ fn lines(key: &str, (x, y): (f32, f32), pieces: &[&str], wrap: bool, indent: f32
         .iter()
         .enumerate()
         .map(|(i, piece)| {
-            let (k, dx) = if i == 0 {
-                (key.to_string(), 0.0)
-            } else {
-                (format!("{key}-{i}"), indent)
-            };
+            let (k, dx) = (line_key(key, i), if i == 0 { 0.0 } else { indent });
             Shape::text(k, x + dx, y + LEADING * i as f32, piece.trim_start()).start()
         })
         .collect()

@@ -4,6 +4,7 @@
 //! the values received and any wrong ones.
 
 use crate::control::Control;
+use crate::draw::text::line_key;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
@@ -350,11 +351,7 @@ fn picture(s: &Spsc, ui: &mut Ui<Spsc>) -> Figure {
     };
     let lines = caption.len();
     for (i, line) in caption.into_iter().enumerate() {
-        let key = if i == 0 {
-            "slots".to_string()
-        } else {
-            format!("slots-{i}")
-        };
+        let key = line_key("slots", i);
         let y = g.slots_y - 32.0 - 22.0 * (lines - 1 - i) as f32;
         f.push(Shape::text(key, g.width / 2.0, y, line).class("muted"));
     }

@@ -4,7 +4,7 @@
 //! bit to flip it.
 
 use crate::control::{Control, Field as Input};
-use crate::draw::text::wrap_caption;
+use crate::draw::text::{line_key, wrap_caption};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Anchor, Cell, Figure, Scene, Shape, Size, Table};
@@ -573,11 +573,7 @@ fn bits(c: &Ctx, field: &Field, ui: &mut Ui<Encapsulation>) -> Figure {
         top + 46.0 * rows as f32 + 14.0,
     );
     for (i, line) in lines.into_iter().enumerate() {
-        let key = if i == 0 {
-            "title".to_string()
-        } else {
-            format!("title-{i}")
-        };
+        let key = line_key("title", i);
         f.push(
             Shape::text(key, 8.0, 22.0 + 20.0 * i as f32, line)
                 .start()

@@ -4,7 +4,7 @@
 
 use crate::control::{Control, Field};
 use crate::draw::geometry::PathData;
-use crate::draw::text::pieces_as_lines;
+use crate::draw::text::{line_key, pieces_as_lines};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
@@ -332,11 +332,7 @@ fn segment_arrow(
     let h = 19.0 + 16.0 * (label.len() - 1) as f32;
     parts.push(Shape::rect("bg", tx - w / 2.0, ty - 14.0, w, h).class("paper"));
     for (i, line) in label.into_iter().enumerate() {
-        let key = if i == 0 {
-            "t".to_string()
-        } else {
-            format!("t{}", i + 1)
-        };
+        let key = line_key("t", i);
         parts.push(
             Shape::text(key, tx, ty + 16.0 * i as f32, line)
                 .mono()

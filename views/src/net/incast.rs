@@ -3,6 +3,7 @@
 
 use crate::control::Control;
 use crate::draw::chart::Plot;
+use crate::draw::text::line_key;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Anchor, Cell, Figure, Scene, Shape, Size, Table};
@@ -353,7 +354,7 @@ fn chart(m: &Incast, layout: Layout) -> Figure {
         let hint = SWEEP_HINT.join(" ");
         let lines = layout.pick(vec![hint.as_str()], SWEEP_HINT.to_vec());
         for (i, line) in lines.into_iter().enumerate() {
-            let key = if i == 0 { "empty" } else { "empty-2" };
+            let key = line_key("empty", i);
             f.push(
                 Shape::text(
                     key,

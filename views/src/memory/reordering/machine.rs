@@ -2,6 +2,7 @@
 //! its registers; click it to run that instruction), its store buffer under
 //! it under TSO (click it to drain the oldest store), and memory below.
 
+use crate::draw::text::line_key;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::Ui;
 use crate::scene::{Figure, Shape, Size};
@@ -230,11 +231,7 @@ pub fn machine(r: &Reordering, ui: &mut Ui<Reordering>) -> Figure {
         ];
         for (i, line) in regs(t).into_iter().enumerate() {
             // The first line keeps the wide layout's key.
-            let key = if i == 0 {
-                "regs".to_string()
-            } else {
-                format!("regs-{i}")
-            };
+            let key = line_key("regs", i);
             shapes.push(
                 Shape::text(key, x + 14.0, box_y + 88.0 + LEADING * i as f32, line)
                     .start()
