@@ -11,14 +11,20 @@ fn len(s: &str) -> usize {
 /// `text` cut at spaces into lines of at most `max` characters (a word
 /// longer than that gets a line of its own).
 pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
+    pack(text.split(' '), " ", max)
+}
+
+/// `pieces` joined by `sep` into lines of at most `max` characters, greedily
+/// (a piece longer than that gets a line of its own).
+pub fn pack<'a>(pieces: impl IntoIterator<Item = &'a str>, sep: &str, max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
+    for piece in pieces {
         match lines.last_mut() {
-            Some(line) if len(line) + 1 + len(word) <= max => {
-                line.push(' ');
-                line.push_str(word);
+            Some(line) if len(line) + len(sep) + len(piece) <= max => {
+                line.push_str(sep);
+                line.push_str(piece);
             }
-            _ => lines.push(word.to_string()),
+            _ => lines.push(piece.to_string()),
         }
     }
     lines

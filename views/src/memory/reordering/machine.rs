@@ -2,7 +2,7 @@
 //! its registers; click it to run that instruction), its store buffer under
 //! it under TSO (click it to drain the oldest store), and memory below.
 
-use crate::draw::text::line_key;
+use crate::draw::text::{line_key, pack};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::Ui;
 use crate::scene::{Figure, Shape, Size};
@@ -80,16 +80,7 @@ fn reg_lines(regs: &[String], wrap: bool, max: usize) -> Vec<String> {
     if !wrap {
         return vec![regs.join("  ")];
     }
-    let mut lines: Vec<String> = Vec::new();
-    for reg in regs {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 2 + reg.chars().count() <= max => {
-                line.push_str("  ");
-                line.push_str(reg);
-            }
-            _ => lines.push(reg.clone()),
-        }
-    }
+    let mut lines = pack(regs.iter().map(String::as_str), "  ", max);
     if lines.is_empty() {
         lines.push(String::new());
     }
