@@ -46,8 +46,6 @@ struct Running {
     frame: Option<Frame>,
     /// What had focus when the shortcuts list opened: it gets it back.
     help_return: Option<Element>,
-    /// The screen the last frame was arranged for.
-    layout: Layout,
 }
 
 struct Page {
@@ -190,7 +188,6 @@ impl Running {
             clock: None,
             frame: None,
             help_return: None,
-            layout: Layout::Wide,
         }
     }
 
@@ -231,7 +228,7 @@ impl Running {
                 help_open: self.help,
                 messages: &self.messages,
                 before,
-                layout: self.layout,
+                layout: self.live.layout(),
             },
             frame,
         )
@@ -262,8 +259,7 @@ fn redraw(page: &Shared) {
             // A phone turned sideways (or a window narrowed) rearranges the
             // figures: their shapes move between layouts, so draw them anew.
             let layout = screen_layout();
-            if layout != run.layout {
-                run.layout = layout;
+            if layout != run.live.layout() {
                 run.live.set_layout(layout);
                 run.frame = None;
             }
@@ -296,7 +292,7 @@ fn screen_layout() -> Layout {
 
 /// Redraws when the window crosses into the other layout.
 fn on_resize(page: &Shared, _: &Event) {
-    let stale = read(page, |run| run.layout != screen_layout()).unwrap_or(false);
+    let stale = read(page, |run| run.live.layout() != screen_layout()).unwrap_or(false);
     if stale {
         redraw(page);
     }

@@ -191,6 +191,8 @@ pub trait LiveDemo {
     fn link(&self) -> String;
     /// Lays out the following frames for a screen of this kind.
     fn set_layout(&mut self, layout: Layout);
+    /// The screen the frames are laid out for.
+    fn layout(&self) -> Layout;
 }
 
 /// Opens a demo from a share-link value (`v1.<state>` or `v1.<state>.<look>`).
@@ -449,6 +451,10 @@ impl<M: View> LiveDemo for Live<M> {
 
     fn set_layout(&mut self, layout: Layout) {
         self.layout = layout;
+    }
+
+    fn layout(&self) -> Layout {
+        self.layout
     }
 }
 
