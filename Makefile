@@ -41,8 +41,10 @@ build: tools
 	cp dist/index.html dist/404.html
 
 # The same site for hosting under a sub-path; the browser tests check it there.
+# It is the tests' build: it also has their hooks (`?debug=panic`, feature
+# test-hooks), which the public build in dist/ does not.
 build-subpath: tools
-	$(TRUNK) build --release --public-url /labs/stack/ --dist dist-subpath
+	$(TRUNK) build --release --features test-hooks --public-url /labs/stack/ --dist dist-subpath
 
 e2e: test-tools
 	cd end2end && npx playwright test

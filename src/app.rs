@@ -22,7 +22,9 @@ pub enum Route {
         embed: bool,
         /// The share-link value (`?s=`), if any.
         link: Option<String>,
-        /// Test hook: `?debug=panic` crashes the page once it is shown.
+        /// Test hook: `?debug=panic` crashes the page once it is shown. Only
+        /// a build made for the browser tests has it (feature `test-hooks`,
+        /// `make build-subpath`); the public site ignores the parameter.
         panic: bool,
     },
     NotFound,
@@ -37,7 +39,7 @@ impl Route {
                     demo,
                     embed: here.param("embed") == Some("1"),
                     link: here.param("s").map(str::to_string),
-                    panic: here.param("debug") == Some("panic"),
+                    panic: cfg!(feature = "test-hooks") && here.param("debug") == Some("panic"),
                 },
                 None => Route::NotFound,
             },

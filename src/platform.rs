@@ -159,3 +159,14 @@ extern "C" {
 pub fn mark(stage: &str) {
     let _ = performance_mark(stage);
 }
+
+/// Focuses `el`, HTML or SVG (both have `focus()`; web-sys binds it on each
+/// kind separately).
+pub fn focus(el: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    if let Ok(f) = js_sys::Reflect::get(el.as_ref(), &wasm_bindgen::JsValue::from_str("focus")) {
+        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+            let _ = f.call0(el.as_ref());
+        }
+    }
+}

@@ -42,8 +42,19 @@ fn decode(text: &str) -> String {
 /// the end (`//nic//napi/` → `/nic/napi`, `` → `/`). Repeated slashes are
 /// not kept because a path that starts with two of them is, as a link, a
 /// protocol-relative URL naming another host.
+///
+/// A page's file name is the same page: `/index.html` is the catalogue and
+/// `/nic/napi.html` the NAPI demo (a static host serves each demo's own
+/// document under that name, and people type it).
 pub fn canonical(path: &str) -> String {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let mut segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if let Some(last) = segments.pop() {
+        match last.strip_suffix(".html") {
+            Some("index") => {}
+            Some(name) if !name.is_empty() => segments.push(name),
+            _ => segments.push(last),
+        }
+    }
     if segments.is_empty() {
         "/".into()
     } else {
@@ -103,6 +114,15 @@ pub fn listen(go: impl Fn(Location) + 'static) {
         Closure::<dyn FnMut(web_sys::Event)>::new(move |_| go(current()))
     };
     let on_click = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+        if let Some(target) = in_page_target(&e) {
+            // `#main` under `<base href="/">` would be `/#main`, another
+            // page: the skip link instead moves focus, and nothing else.
+            e.prevent_default();
+            if let Some(el) = target.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+            return;
+        }
         if let Some(href) = inside_link(&e) {
             e.prevent_default();
             if let Some(window) = web_sys::window() {
@@ -119,6 +139,17 @@ pub fn listen(go: impl Fn(Location) + 'static) {
     // The page's lifetime: the listeners are never removed.
     on_pop.forget();
     on_click.forget();
+}
+
+/// The element a link to a place on this page (`href="#id"`) names.
+fn in_page_target(e: &web_sys::MouseEvent) -> Option<web_sys::Element> {
+    let anchor = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("a[href^='#']").ok().flatten())?;
+    let id = anchor.get_attribute("href")?;
+    let id = id.strip_prefix('#').filter(|id| !id.is_empty())?;
+    anchor.owner_document()?.get_element_by_id(id)
 }
 
 /// The address of the link a plain left click went to, when that link is a
@@ -167,6 +198,11 @@ mod tests {
             ("//nic/napi", "/nic/napi"),
             ("///nic//napi/", "/nic/napi"),
             ("/nic/napi/", "/nic/napi"),
+            ("/index.html", "/"),
+            ("/nic/napi.html", "/nic/napi"),
+            ("//nic/napi.html/", "/nic/napi"),
+            ("/nic/index.html", "/nic"),
+            ("/.html", "/.html"),
         ] {
             assert_eq!(canonical(raw), want, "{raw:?}");
             assert!(!canonical(raw).starts_with("//"));

@@ -27,5 +27,5 @@ pub mod timeline;
 pub use bound::{Bound, Quantity};
 pub use model::{Event, Figure, Model, Outcome, Refusal, Tone};
 pub use rng::Rng;
-pub use scenario::{Scenario, ScenarioError};
+pub use scenario::{LookError, Scenario, ScenarioError};
 pub use timeline::{NarrationLine, Timeline};

@@ -47,6 +47,7 @@ fn aba_action(fixes: bool) -> BoxedStrategy<AbaAction> {
             14 => base,
             1 => any::<bool>().prop_map(AbaAction::SetTagged),
             1 => any::<bool>().prop_map(AbaAction::SetDeferred),
+            1 => Just(AbaAction::Unprotect),
         ]
         .boxed()
     } else {
@@ -158,6 +159,28 @@ proptest! {
         }
         while t.step().is_ok() {}
         prop_assert!(!t.model().corrupted());
+    }
+
+    /// What the Break it note promises is what Step does: `damage_ahead`
+    /// names the Step that finds the next damage, and `None` means Step
+    /// finds none before it stops.
+    #[test]
+    fn aba_damage_ahead_is_what_step_reaches(
+        config in aba_config(),
+        actions in prop::collection::vec(aba_action(true), 0..60),
+    ) {
+        let mut t = Timeline::<Aba>::new(config);
+        for a in actions {
+            let _ = t.apply(a);
+        }
+        let before = t.model().damage.len();
+        let ahead = t.model().damage_ahead();
+        let mut steps = 0;
+        while t.model().damage.len() == before && steps < 64 && t.step().is_ok() {
+            steps += 1;
+        }
+        let found = t.model().damage.get(before).map(|&d| (steps, d));
+        prop_assert_eq!(found, ahead);
     }
 
     #[test]

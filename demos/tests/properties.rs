@@ -61,13 +61,17 @@ fn napi_config() -> impl Strategy<Value = NapiConfig> {
         1usize..=64,
         0u32..=10,
         prop_oneof![Just(0u32), 1u32..=1000],
+        prop::bool::weighted(0.25),
     )
         .prop_map(
-            |(ring_size, budget, defer_hard_irqs, gro_flush_timeout_us)| NapiConfig {
-                ring_size,
-                budget,
-                defer_hard_irqs,
-                gro_flush_timeout_us,
+            |(ring_size, budget, defer_hard_irqs, gro_flush_timeout_us, never_unmasks)| {
+                NapiConfig {
+                    ring_size,
+                    budget,
+                    defer_hard_irqs,
+                    gro_flush_timeout_us,
+                    never_unmasks,
+                }
             },
         )
 }
@@ -97,6 +101,7 @@ proptest! {
 
     #[test]
     fn napi_every_packet_is_processed_or_dropped_once_drained(config in napi_config(), bursts in prop::collection::vec(1usize..=64, 1..20)) {
+        let config = NapiConfig { never_unmasks: false, ..config };
         let mut timeline = Timeline::<Napi>::new(config);
         for n in &bursts {
             timeline.apply(NapiAction::Burst(*n)).unwrap();
@@ -108,6 +113,24 @@ proptest! {
         // Exactly one: the first burst finds the line armed, and every later
         // one lands while it is masked (no poll runs between the bursts).
         prop_assert_eq!(m.hard_irqs, 1);
+    }
+
+    #[test]
+    fn napi_a_driver_that_never_unmasks_processes_nothing_after_its_first_release(config in napi_config(), actions in prop::collection::vec(napi_action(), 0..120)) {
+        let config = NapiConfig { never_unmasks: true, ..config };
+        let mut timeline = Timeline::<Napi>::new(config);
+        let mut processed_at_release = None;
+        for action in actions {
+            let _ = timeline.apply(action);
+            let _ = timeline.step();
+            let m = timeline.model();
+            prop_assert!(m.hard_irqs <= 1);
+            if m.history.iter().any(|p| p.released) {
+                prop_assert!(m.stuck());
+                let at = *processed_at_release.get_or_insert(m.processed);
+                prop_assert_eq!(m.processed, at, "a poll ran after the release");
+            }
+        }
     }
 
     #[test]

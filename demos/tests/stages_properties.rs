@@ -27,6 +27,7 @@ fn busy_action() -> impl Strategy<Value = BusyPollAction> {
         4 => stage_action(7, 3).prop_map(BusyPollAction::Stage),
         1 => (0u32..12_000_000).prop_map(BusyPollAction::SetRate),
         1 => prop::sample::select(RATES).prop_map(BusyPollAction::SetRate),
+        1 => any::<bool>().prop_map(BusyPollAction::SetZeroFlushTimeout),
     ]
 }
 

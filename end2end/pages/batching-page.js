@@ -15,5 +15,5 @@ export class BatchingPage extends DemoPage {
     await this.page.getByTestId(id).blur();
   }
   async finish() { await this.page.getByTestId('finish').click(); }
-  async breakIt() { await this.page.getByTestId('break-it').click(); }
+  async breakIt() { await this.page.getByTestId('break').click(); }
 }

@@ -19,5 +19,5 @@ export class BranchPage extends DemoPage {
   }
   async run16() { await this.page.getByTestId('run-16').click(); }
   async finish() { await this.page.getByTestId('finish').click(); }
-  async breakIt() { await this.page.getByTestId('break-it').click(); }
+  async breakIt() { await this.page.getByTestId('break').click(); }
 }

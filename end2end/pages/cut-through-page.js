@@ -18,6 +18,6 @@ export class CutThroughPage extends DemoPage {
   async setThreshold(n) { await this.page.getByTestId('threshold').fill(String(n)); }
   async useSafe() { await this.page.getByTestId('use-safe').click(); }
   async runToEnd() { await this.page.getByTestId('run-to-end').click(); }
-  async breakIt() { await this.page.getByTestId('break-it').click(); }
+  async breakIt() { await this.page.getByTestId('break').click(); }
   async jitter(on = true) { await this.page.getByTestId('jitter').setChecked(on); }
 }

@@ -20,5 +20,5 @@ export class NumaPage extends DemoPage {
   async run16() { await this.page.getByTestId('run-16').click(); }
   async finish() { await this.page.getByTestId('finish').click(); }
   async restart() { await this.page.getByTestId('restart').click(); }
-  async breakIt(on = true) { await this.page.getByTestId('break-it').setChecked(on); }
+  async breakIt(on = true) { await this.page.getByTestId('break').setChecked(on); }
 }

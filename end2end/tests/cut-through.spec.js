@@ -151,7 +151,7 @@ test('its controls work from the keyboard', async ({ page }) => {
   await page.getByTestId('threshold').focus();
   await page.keyboard.press('ArrowRight');
   await ct.expectFigure('threshold', '2 chunks');
-  await page.getByTestId('break-it').focus();
+  await page.getByTestId('break').focus();
   await page.keyboard.press('Enter');
   await ct.expectFigure('ct-outcome', 'UNDERRUN');
   await ct.expectFigure('threshold', '1 chunk');

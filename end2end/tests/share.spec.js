@@ -1,6 +1,7 @@
 import { test, expect } from './fixtures.js';
 import { RingPage } from '../pages/ring-page.js';
 import { NapiPage } from '../pages/napi-page.js';
+import { EncapsulationPage } from '../pages/encapsulation-page.js';
 
 test('a copied link reopens the same state in a fresh page', async ({ page, context, browser }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -81,4 +82,29 @@ test('a link whose steps the model refuses opens the defaults with a notice', as
   await page.goto(`/nic/napi?s=v1.${bytes.toString('base64url')}`);
   await expect(page.getByTestId('link-notice')).toContainText('cannot be replayed');
   await napi.expectFigure('occupancy', '0/16');
+});
+
+// What the learner picked to look at is part of the link too: the link
+// reopens the same picture, and one more Step draws the same next picture.
+test('a share link carries the view selection: the picture as text matches after one more Step', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const enc = new EncapsulationPage(page);
+  await enc.open();
+  await enc.stepTo('on the wire');
+  await enc.field('ip-ttl').click();
+  await expect(enc.bits).toContainText('Time to Live');
+  const link = await enc.copyLink();
+  const asText = (p) => p.getByTestId('as-text').textContent();
+  const shownHere = await asText(page);
+  await enc.step();
+  const nextHere = await asText(page);
+
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('bits')).toContainText('Time to Live');
+  await expect(other.getByTestId('link-notice')).toHaveCount(0);
+  expect(await asText(other)).toBe(shownHere);
+  await other.getByTestId('step').click();
+  await expect(other.getByTestId('step-count')).toHaveText(await page.getByTestId('step-count').textContent());
+  expect(await asText(other)).toBe(nextHere);
 });

@@ -3,6 +3,7 @@
 
 pub mod chrome;
 pub mod demo_page;
+mod focus;
 pub mod frame;
 pub mod home;
 pub mod keyboard;

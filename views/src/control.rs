@@ -137,6 +137,19 @@ pub struct Group {
     pub danger: bool,
 }
 
+impl Group {
+    /// The group's notes, in order: what it says beside its controls.
+    pub fn notes(&self) -> Vec<String> {
+        self.controls
+            .iter()
+            .filter_map(|c| match c {
+                Control::Note(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// A form's handler: its fields' values (in order) to a command or a reason.
 pub type FormFn<C> = Rc<dyn Fn(&[String]) -> Result<C, String>>;
 
@@ -397,6 +410,14 @@ impl Control {
         let mut all = Vec::new();
         Self::walk(controls, &mut all);
         all.into_iter().find(|c| c.id() == id)
+    }
+
+    /// The demo's "Break it" zone, if the list has one.
+    pub fn danger_zone(controls: &[Control]) -> Option<&Group> {
+        controls.iter().find_map(|c| match c {
+            Control::Group(g) if g.danger => Some(g),
+            _ => None,
+        })
     }
 }
 

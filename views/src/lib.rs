@@ -15,6 +15,7 @@ pub mod draw;
 pub mod excerpt;
 pub mod export;
 pub mod knob;
+pub mod layout;
 pub mod live;
 pub mod memory;
 pub mod net;
@@ -24,6 +25,7 @@ pub mod scene;
 pub mod slot;
 
 pub use control::{Control, Field, Handler, Input};
-pub use live::{build, open, Command, Frame, LiveDemo, Ui, View};
+pub use layout::{Layout, NARROW_WIDTH};
+pub use live::{build, build_for, open, Command, Frame, LiveDemo, Ui, View};
 pub use scene::{Anchor, Arrow, Cell, Figure, Item, Kind, List, Part, Scene, Shape, Size, Table};
 pub use slot::Slot;

@@ -7,8 +7,12 @@
 //! every demo, and only this adapter is generic over the model.
 
 use crate::control::{Control, Handler, Input};
+use crate::layout::Layout;
 use crate::scene::{Kind, Part, Scene, Shape};
+use demos::scenario::{decode_look, encode_look, split_link};
 use demos::{Figure, Model, NarrationLine, Scenario, Timeline, Tone};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// What a control or a clickable shape does to a demo.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,7 +22,8 @@ pub enum Command<M: View> {
     /// Start over with a new configuration (e.g. RX → TX, a new ring size).
     Restart(M::Config),
     /// Look at something else (a stage to edit, an outcome's graph): changes
-    /// the picture, not the model, so it is not a step and not in the link.
+    /// the picture, not the model, so it is not a step; the link carries it
+    /// after the state (see [`View::admit_look`]).
     Look(M::Look),
 }
 
@@ -27,12 +32,14 @@ pub use crate::slot::Slot;
 /// The commands of one frame, by slot.
 pub struct Ui<M: View> {
     handlers: Vec<Handler<Command<M>>>,
+    layout: Layout,
 }
 
 impl<M: View> Default for Ui<M> {
     fn default() -> Self {
         Ui {
             handlers: Vec::new(),
+            layout: Layout::Wide,
         }
     }
 }
@@ -40,6 +47,20 @@ impl<M: View> Default for Ui<M> {
 impl<M: View> Ui<M> {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A frame's handlers, for a picture laid out for `layout`.
+    pub fn laid_out(layout: Layout) -> Self {
+        Ui {
+            handlers: Vec::new(),
+            layout,
+        }
+    }
+
+    /// The screen the picture is drawn for: each figure wider than
+    /// [`crate::NARROW_WIDTH`] draws its narrow arrangement when this says so.
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// Registers a handler; its slot goes into the picture.
@@ -83,6 +104,14 @@ impl<M: View> Ui<M> {
         self.handlers.get(slot as usize)
     }
 
+    /// The looks this frame's controls and shapes offer.
+    pub fn looks(&self) -> impl Iterator<Item = &M::Look> {
+        self.handlers.iter().filter_map(|h| match h {
+            Handler::Fixed(Command::Look(look)) => Some(look),
+            _ => None,
+        })
+    }
+
     /// The command a slot sends for an input (what the page would do).
     pub fn resolve(&self, slot: Slot, input: &Input) -> Result<Command<M>, String> {
         self.handler(slot)
@@ -95,10 +124,39 @@ impl<M: View> Ui<M> {
 /// the learner is looking at.
 pub trait View: Model + 'static {
     /// What the learner has picked to look at, outside the model (`()` for
-    /// most demos). Reset clears it; share links do not carry it.
-    type Look: Clone + Default + PartialEq + std::fmt::Debug + 'static;
+    /// most demos). Reset and a restart clear it; a share link carries it
+    /// after the state, unless it is the default.
+    type Look: Clone
+        + Default
+        + PartialEq
+        + std::fmt::Debug
+        + Serialize
+        + DeserializeOwned
+        + 'static;
     fn scene(&self, look: &Self::Look, ui: &mut Ui<Self>) -> Scene;
     fn controls(&self, look: &Self::Look, ui: &mut Ui<Self>) -> Vec<Control>;
+
+    /// Whether a look read from a share link is one this state can show; if
+    /// not, the demo opens at the link's state with the default look and a
+    /// notice. By default: the default look, or one the default look's
+    /// picture and controls offer (a stage, a line, a switch, one click
+    /// away). A demo whose looks combine (a level *and* loads or stores) or
+    /// depend on the state says so itself.
+    fn admit_look(&self, look: &Self::Look) -> bool {
+        *look == Self::Look::default() || {
+            let (_, _, ui) = build(self, &Self::Look::default());
+            let offered = ui.looks().any(|offered| offered == look);
+            offered
+        }
+    }
+
+    /// The look a share link records for `look`: by default `look` itself. A
+    /// demo whose look can outlive what it names (a field of a frame that a
+    /// Back took away, which the picture then ignores) gives the look it
+    /// draws, so that the link's look is one [`View::admit_look`] admits.
+    fn link_look(&self, look: &Self::Look) -> Self::Look {
+        look.clone()
+    }
 }
 
 /// What the page draws after a change.
@@ -128,32 +186,83 @@ pub trait LiveDemo {
     fn status(&self) -> Vec<Figure>;
     fn why(&self) -> Vec<String>;
     fn leaves_out(&self) -> &'static str;
-    /// The state as a share-link value (`v1.…`).
+    /// The state, and the look unless it is the default, as a share-link
+    /// value (`v1.<state>` or `v1.<state>.<look>`).
     fn link(&self) -> String;
+    /// Lays out the following frames for a screen of this kind.
+    fn set_layout(&mut self, layout: Layout);
+    /// The screen the frames are laid out for.
+    fn layout(&self) -> Layout;
 }
 
-/// Opens a demo from a share-link value; a bad link opens the defaults and
-/// returns the notice to show.
+/// Opens a demo from a share-link value (`v1.<state>` or `v1.<state>.<look>`).
+/// A bad state opens the defaults, a bad look the link's state with the
+/// default look; either way the second value is the notice to show.
 pub fn open<M: View>(link: Option<&str>) -> (Box<dyn LiveDemo>, Option<String>) {
-    let (timeline, notice) = match link {
-        None => (Timeline::new(M::Config::default()), None),
-        Some(text) => match Scenario::<M>::decode(text).and_then(|s| Timeline::from_scenario(&s)) {
-            Ok(timeline) => (timeline, None),
-            Err(error) => (
-                Timeline::new(M::Config::default()),
-                Some(format!(
-                    "This link could not be restored: {error}. The demo opened with its defaults."
-                )),
-            ),
-        },
+    let (timeline, look, notice) = match link {
+        None => (
+            Timeline::new(M::Config::default()),
+            M::Look::default(),
+            None,
+        ),
+        Some(text) => {
+            let (state, look) = split_link(text);
+            match Scenario::<M>::decode(state).and_then(|s| Timeline::from_scenario(&s)) {
+                Ok(timeline) => {
+                    let (look, notice) = match look.map(|text| read_look(timeline.model(), text)) {
+                        None => (M::Look::default(), None),
+                        Some(Ok(look)) => (look, None),
+                        Some(Err(why)) => (M::Look::default(), Some(look_notice(&why))),
+                    };
+                    (timeline, look, notice)
+                }
+                Err(error) => (
+                    Timeline::new(M::Config::default()),
+                    M::Look::default(),
+                    Some(state_notice(&error.to_string())),
+                ),
+            }
+        }
     };
     (
         Box::new(Live {
             timeline,
-            look: M::Look::default(),
+            look,
             ui: Ui::new(),
+            layout: Layout::Wide,
         }),
         notice,
+    )
+}
+
+/// A link's look part, if the link's state can show it; else why not.
+fn read_look<M: View>(model: &M, text: &str) -> Result<M::Look, String> {
+    let look = decode_look::<M::Look>(text).map_err(|e| e.to_string())?;
+    if model.admit_look(&look) {
+        Ok(look)
+    } else {
+        Err("it names something this state does not show".to_string())
+    }
+}
+
+/// `text` as the end of a sentence: one full stop, whatever it ended with.
+fn sentence_end(text: &str) -> String {
+    format!("{}.", text.trim_end().trim_end_matches('.').trim_end())
+}
+
+/// The notice for a link whose state could not be restored.
+fn state_notice(error: &str) -> String {
+    format!(
+        "This link could not be restored: {} The demo opened with its defaults.",
+        sentence_end(error)
+    )
+}
+
+/// The notice for a link whose state opened but whose look did not.
+fn look_notice(error: &str) -> String {
+    format!(
+        "This link's choice of what to show could not be restored: {} The demo opened in the link's state, with its default view.",
+        sentence_end(error)
     )
 }
 
@@ -162,6 +271,8 @@ struct Live<M: View> {
     look: M::Look,
     /// The commands behind the slots of the last frame.
     ui: Ui<M>,
+    /// The screen the next frame is drawn for.
+    layout: Layout,
 }
 
 impl<M: View> Live<M> {
@@ -260,7 +371,7 @@ fn mark_scene(scene: &mut Scene, focus: &[&str]) {
 impl<M: View> LiveDemo for Live<M> {
     fn frame(&mut self) -> Frame {
         let model = self.timeline.model();
-        let mut ui = Ui::new();
+        let mut ui = Ui::laid_out(self.layout);
         let mut scene = model.scene(&self.look, &mut ui);
         debug_assert_eq!(
             scene.repeated_keys(),
@@ -329,7 +440,21 @@ impl<M: View> LiveDemo for Live<M> {
     }
 
     fn link(&self) -> String {
-        self.timeline.scenario().encode()
+        let state = self.timeline.scenario().encode();
+        let look = self.timeline.model().link_look(&self.look);
+        if look == M::Look::default() {
+            state
+        } else {
+            format!("{state}.{}", encode_look(&look))
+        }
+    }
+
+    fn set_layout(&mut self, layout: Layout) {
+        self.layout = layout;
+    }
+
+    fn layout(&self) -> Layout {
+        self.layout
     }
 }
 
@@ -347,7 +472,16 @@ fn fill_refusals(controls: &mut [Control], refusal: &dyn Fn(Slot) -> Option<Stri
 
 /// A demo's frame built natively, with its commands: for tests.
 pub fn build<M: View>(model: &M, look: &M::Look) -> (Scene, Vec<Control>, Ui<M>) {
-    let mut ui = Ui::new();
+    build_for(model, look, Layout::Wide)
+}
+
+/// [`build`] for a screen of the given kind.
+pub fn build_for<M: View>(
+    model: &M,
+    look: &M::Look,
+    layout: Layout,
+) -> (Scene, Vec<Control>, Ui<M>) {
+    let mut ui = Ui::laid_out(layout);
     let scene = model.scene(look, &mut ui);
     debug_assert_eq!(
         scene.repeated_keys(),
@@ -357,4 +491,146 @@ pub fn build<M: View>(model: &M, look: &M::Look) -> (Scene, Vec<Control>, Ui<M>)
     );
     let controls = model.controls(look, &mut ui);
     (scene, controls, ui)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig};
+    use demos::scenario::{LookError, MAX_ACTIONS, MAX_ENCODED_LEN, MAX_LOOK_LEN};
+    use demos::ScenarioError;
+
+    /// One full stop ends the error's sentence, and none is doubled.
+    fn assert_one_stop(notice: &str, after: &str) {
+        assert!(!notice.contains(".."), "{notice}");
+        assert_eq!(notice.matches(after).count(), 1, "{notice}");
+        let before = &notice[..notice.find(after).unwrap()];
+        assert!(before.ends_with('.') && !before.ends_with(".."), "{notice}");
+        assert!(notice.ends_with('.'), "{notice}");
+    }
+
+    const STATE_AFTER: &str = " The demo opened with its defaults.";
+    const LOOK_AFTER: &str = " The demo opened in the link's state, with its default view.";
+
+    /// Every way a reason can end: with or without a full stop, or several.
+    const ENDINGS: [&str; 6] = ["", ".", "..", "...", " . ", ". "];
+
+    #[test]
+    fn every_state_error_reads_with_one_full_stop() {
+        let mut errors = vec![
+            ScenarioError::TooLong(MAX_ENCODED_LEN + 1),
+            ScenarioError::UnknownVersion,
+            ScenarioError::NotBase64,
+            ScenarioError::Malformed,
+            ScenarioError::TooManyActions(MAX_ACTIONS + 1),
+        ];
+        for end in ENDINGS {
+            errors.push(ScenarioError::BadConfig(format!(
+                "the ring has 3 slots{end}"
+            )));
+            errors.push(ScenarioError::Refused {
+                step: 2,
+                reason: format!("The ring is empty{end}"),
+            });
+        }
+        for error in errors {
+            let notice = state_notice(&error.to_string());
+            assert_one_stop(&notice, STATE_AFTER);
+        }
+        assert_eq!(
+            state_notice("the link's settings are invalid: too many lines."),
+            "This link could not be restored: the link's settings are invalid: too many lines. The demo opened with its defaults."
+        );
+    }
+
+    #[test]
+    fn every_look_error_reads_with_one_full_stop() {
+        let mut errors: Vec<String> = [
+            LookError::TooLong(MAX_LOOK_LEN + 1),
+            LookError::NotBase64,
+            LookError::Malformed,
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        errors.push("it names something this state does not show".into());
+        for error in errors {
+            for end in ENDINGS {
+                assert_one_stop(&look_notice(&format!("{error}{end}")), LOOK_AFTER);
+            }
+        }
+    }
+
+    /// The notice `open` gives for a link.
+    fn notice(link: &str) -> String {
+        open::<Mesi>(Some(link)).1.unwrap()
+    }
+
+    fn link(config: MesiConfig, actions: Vec<MesiAction>) -> String {
+        Scenario::<Mesi> { config, actions }.encode()
+    }
+
+    #[test]
+    fn every_decoder_error_of_a_real_link_reads_with_one_full_stop() {
+        let good = link(MesiConfig::default(), vec![]);
+        let too_many_lines = MesiConfig {
+            lines: 3,
+            ..MesiConfig::default()
+        };
+        // Found by trying: one action the model refuses at its first step.
+        let refused = (0..4)
+            .flat_map(|core| {
+                [
+                    MesiAction::Evict { core, line: 0 },
+                    MesiAction::Read { core, line: 5 },
+                ]
+            })
+            .find(|a| Mesi::new(&MesiConfig::default()).refusal(a).is_some())
+            .expect("an action Mesi refuses");
+        let links = [
+            (
+                "characters long",
+                format!("v1.{}", "A".repeat(MAX_ENCODED_LEN)),
+            ),
+            ("not in a format", "v9.AAAA".to_string()),
+            ("not valid URL-safe base64", "v1.!!".to_string()),
+            ("does not decode", "v1.AAAAAAAA".to_string()),
+            (
+                "steps, more than",
+                // Two bytes each: short enough to be read, and counted.
+                link(
+                    MesiConfig::default(),
+                    vec![MesiAction::SetInvalidation(true); MAX_ACTIONS + 1],
+                ),
+            ),
+            ("settings are invalid", link(too_many_lines, vec![])),
+            (
+                "cannot be replayed",
+                link(MesiConfig::default(), vec![refused]),
+            ),
+        ];
+        for (what, text) in &links {
+            let notice = notice(text);
+            assert!(
+                notice.starts_with("This link could not be restored: "),
+                "{what}: {notice}"
+            );
+            assert!(notice.contains(what), "{what}: {notice}");
+            assert_one_stop(&notice, STATE_AFTER);
+        }
+        for (what, look) in [
+            ("characters long", "A".repeat(MAX_LOOK_LEN + 1)),
+            ("not valid URL-safe base64", "!".to_string()),
+            ("does not decode", String::new()),
+            ("does not show", encode_look(&1usize)),
+        ] {
+            let notice = notice(&format!("{good}.{look}"));
+            assert!(
+                notice.starts_with("This link's choice of what to show could not be restored: "),
+                "{what}: {notice}"
+            );
+            assert!(notice.contains(what), "{what}: {notice}");
+            assert_one_stop(&notice, LOOK_AFTER);
+        }
+    }
 }

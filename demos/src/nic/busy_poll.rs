@@ -26,6 +26,17 @@
 //!   polling only: it works with prefer-busy-poll set on an epoll context
 //!   (`EPIOCSPARAMS`), not on a socket that spins in `recvmsg()` as here
 //!   (napi.rst, "epoll-based busy polling", "IRQ suspension").
+//! - Break it: `napi_defer_hard_irqs` set but `gro_flush_timeout` left at 0
+//!   (its default). `busy_poll_stop()` arms the re-poll timer, instead of
+//!   letting the driver's last poll unmask the IRQ, only when both are
+//!   non-zero (`if (napi->defer_hard_irqs_count && timeout)`,
+//!   `net/core/dev.c`), and `napi_complete_done()` returns false for a
+//!   deferral only when the timeout is non-zero (`if (timeout) ret =
+//!   false;`). napi.rst, "Software IRQ coalescing": `gro_flush_timeout` is
+//!   the delay of the timer that replaces the IRQ. So with the timeout at 0
+//!   prefer-busy-poll suppresses nothing: the IRQ is re-enabled at the end of
+//!   every busy poll and fires as with plain `SO_BUSY_POLL`. Latency is the
+//!   same either way (the interrupt is off the path); the cost is CPU.
 //! - A user-space poll-mode driver (ef_vi, DPDK) is a different technique:
 //!   the application polls the NIC's rings itself, with no system call, no
 //!   kernel stack and no copy (ef_vi User Guide; DPDK Programmer's Guide,
@@ -56,6 +67,7 @@ pub const BUSY: usize = 0;
 pub const PREFER: usize = 1;
 pub const PMD: usize = 2;
 const BUSY_BIT: u8 = 1 << BUSY;
+const PREFER_BIT: u8 = 1 << PREFER;
 const PMD_BIT: u8 = 1 << PMD;
 /// Stage indices the CPU accounting needs.
 pub const MSIX: usize = 1;
@@ -198,12 +210,18 @@ pub enum BusyPollAction {
     Stage(StageAction),
     /// Offered load, in packets per second.
     SetRate(u32),
+    /// Break it: `gro_flush_timeout` left at 0 (true) or set (false), with
+    /// `napi_defer_hard_irqs` set. Turning it on turns prefer-busy-poll on.
+    SetZeroFlushTimeout(bool),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BusyPoll {
     pub pipe: Pipeline,
     pub rate_pps: u32,
+    /// Break it: the deferral's `gro_flush_timeout` is 0, so prefer-busy-poll
+    /// keeps no IRQ masked (see the module notes).
+    pub zero_flush_timeout: bool,
 }
 
 /// CPU cost of receiving at the current rate: interrupts, and the polling
@@ -235,6 +253,18 @@ impl CpuCost {
 }
 
 impl BusyPoll {
+    /// What interrupts that still fire cost, in words: per packet, and as a
+    /// share of a core at the offered rate.
+    fn leftover_irq_cost(&self, c: &CpuCost) -> String {
+        let per_second = u64::from(self.rate_pps) * c.leftover_irq_ns;
+        format!(
+            "{} of CPU per packet, {} of a core at {}",
+            ns(c.leftover_irq_ns as i64),
+            tenths(share_tenths(per_second as i64, CORE_NS as i64)),
+            rate_text(self.rate_pps.into())
+        )
+    }
+
     pub fn cpu(&self) -> CpuCost {
         self.cpu_at(self.rate_pps)
     }
@@ -246,6 +276,14 @@ impl BusyPoll {
             0 => BUSY_BIT,
             on => on,
         }
+    }
+
+    /// Whether the device IRQ still fires in the polling mode the CPU figures
+    /// describe: it does with plain busy polling, and with prefer-busy-poll
+    /// whose `gro_flush_timeout` is 0; a poll-mode driver takes no IRQ.
+    pub fn irqs_fire(&self) -> bool {
+        let mode = self.polling_mode();
+        mode & PMD_BIT == 0 && (mode & PREFER_BIT == 0 || self.zero_flush_timeout)
     }
 
     /// The device interrupt at the stage costs now set.
@@ -261,8 +299,9 @@ impl BusyPoll {
         let rate = u64::from(rate.max(1));
         let mode = self.polling_mode();
         let irq_ns = u64::from(self.pipe.cpu_ns_with(&SPEC, 0));
-        // Plain SO_BUSY_POLL leaves the device IRQ armed: its handler still runs.
-        let leftover_irq_ns = if mode == BUSY_BIT {
+        // Plain SO_BUSY_POLL leaves the device IRQ armed, and so does a
+        // deferral without gro_flush_timeout: its handler still runs.
+        let leftover_irq_ns = if self.irqs_fire() {
             self.interrupt().cpu_ns()
         } else {
             0
@@ -289,8 +328,8 @@ impl BusyPoll {
     pub fn irq_word(&self) -> &'static str {
         match self.pipe.on {
             0 => "wake the reader",
-            BUSY_BIT => "still fire",
             on if on & PMD_BIT != 0 => "not used",
+            _ if self.irqs_fire() => "still fire",
             _ => "masked",
         }
     }
@@ -328,6 +367,55 @@ impl BusyPoll {
         event.at("cpu")
     }
 
+    fn set_zero_flush_timeout(&mut self, zero: bool) -> Outcome {
+        if zero == self.zero_flush_timeout {
+            return Err(Refusal::new(if zero {
+                "gro_flush_timeout is already 0."
+            } else {
+                "gro_flush_timeout is already set."
+            }));
+        }
+        let mut events = Vec::new();
+        if zero && !self.pipe.uses(PREFER) {
+            events.extend(self.pipe.apply(
+                &SPEC,
+                &StageAction::Use {
+                    technique: PREFER,
+                    on: true,
+                },
+            )?);
+        }
+        self.zero_flush_timeout = zero;
+        let c = self.cpu();
+        let text = if !zero {
+            format!(
+                "gro_flush_timeout set again: with napi_defer_hard_irqs it arms the re-poll timer, so {}.",
+                if self.pipe.uses(PREFER) {
+                    "prefer-busy-poll keeps the IRQ masked"
+                } else {
+                    "prefer-busy-poll, once on, will keep the IRQ masked"
+                }
+            )
+        } else if self.pipe.uses(PREFER) {
+            format!(
+                "gro_flush_timeout is 0, so napi_defer_hard_irqs defers nothing: busy_poll_stop() arms its re-poll timer only when both are set. The driver's last poll re-enables the IRQ, and it fires again: {}. The path Step walks is unchanged.",
+                self.leftover_irq_cost(&c)
+            )
+        } else {
+            "gro_flush_timeout is 0: prefer-busy-poll, once on, will defer nothing.".to_string()
+        };
+        events.push(
+            if zero {
+                Event::fault(text)
+            } else {
+                Event::done(text)
+            }
+            .at("cpu"),
+        );
+        events.push(self.cpu_event());
+        Ok(events)
+    }
+
     fn set_rate(&mut self, rate: u32) -> Outcome {
         if !RATE.contains(rate) {
             return Err(Refusal::new(rate_range_text(rate)));
@@ -355,6 +443,7 @@ impl Model for BusyPoll {
         BusyPoll {
             pipe: Pipeline::new(&SPEC),
             rate_pps: RATE_DEFAULT,
+            zero_flush_timeout: false,
         }
     }
 
@@ -377,6 +466,7 @@ impl Model for BusyPoll {
                 Ok(events)
             }
             BusyPollAction::SetRate(rate) => self.set_rate(*rate),
+            BusyPollAction::SetZeroFlushTimeout(zero) => self.set_zero_flush_timeout(*zero),
         }
     }
 
@@ -398,6 +488,17 @@ impl Model for BusyPoll {
                         .into(),
                 );
             }
+        }
+        let expected = if self.irqs_fire() {
+            self.interrupt().cpu_ns()
+        } else {
+            0
+        };
+        if c.leftover_irq_ns != expected {
+            return Err("the IRQ left to a polling core is not the one that still fires".into());
+        }
+        if self.pipe.uses(PREFER) && !self.zero_flush_timeout && self.irqs_fire() {
+            return Err("prefer-busy-poll with a timeout set still lets the IRQ fire".into());
         }
         if c.busy_util != 1000 {
             return Err("a polling core must be fully busy".into());
@@ -451,7 +552,12 @@ impl Model for BusyPoll {
             ns(baseline),
             tenths(share_tenths(removed.into(), baseline.into()))
         )];
-        if self.polling_mode() == BUSY_BIT {
+        if self.pipe.uses(PREFER) && self.zero_flush_timeout {
+            out.push(format!(
+                "Prefer-busy-poll is on and napi_defer_hard_irqs is set, but gro_flush_timeout is 0: busy_poll_stop() arms the re-poll timer only when both are non-zero, so the IRQ is re-enabled after every busy poll and still fires, {}. The latency is what it was; only the CPU is lost.",
+                self.leftover_irq_cost(&c)
+            ));
+        } else if self.polling_mode() == BUSY_BIT {
             out.push(format!(
                 "Plain SO_BUSY_POLL leaves the device IRQ armed: it still fires, {} of CPU per packet that latency no longer waits for. SO_PREFER_BUSY_POLL with napi_defer_hard_irqs and gro_flush_timeout keeps it masked.",
                 ns(c.leftover_irq_ns as i64)
@@ -487,7 +593,7 @@ impl Model for BusyPoll {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: NAPI batching and interrupt coalescing (see the coalescing demo), busy-poll timeouts and the sleep after them, idle states, power and SMT effects of a spinning core, and overlap between stages. Only the sum of the three stages polling removes is calibrated on a measurement."
+        "Leaves out: NAPI batching and interrupt coalescing (see the coalescing demo), busy-poll timeouts and the sleep after them, the gro_flush_timeout re-poll timer's own cost when it is set and how long IRQs stay deferred after the app stops polling, idle states, power and SMT effects of a spinning core, and overlap between stages. Only the sum of the three stages polling removes is calibrated on a measurement."
     }
 }
 
@@ -610,6 +716,53 @@ mod tests {
         m.apply(&BusyPollAction::SetRate(1_000)).unwrap();
         let events = set(&mut m, BUSY, true).unwrap();
         assert_eq!(events.last().unwrap().tone, crate::model::Tone::Warn);
+    }
+
+    #[test]
+    fn a_deferral_without_gro_flush_timeout_masks_nothing() {
+        // dev.c busy_poll_stop(): the timer replaces the IRQ only when
+        // napi_defer_hard_irqs and gro_flush_timeout are both non-zero.
+        let mut m = model();
+        m.apply(&BusyPollAction::SetRate(1_000_000)).unwrap();
+        set(&mut m, PREFER, true).unwrap();
+        let masked = m.cpu();
+        let latency = m.pipe.total(&SPEC);
+        assert_eq!((masked.leftover_irq_ns, masked.busy_ns), (0, 1_000));
+        let events = m.apply(&BusyPollAction::SetZeroFlushTimeout(true)).unwrap();
+        let broken = m.cpu();
+        assert_eq!((broken.leftover_irq_ns, broken.busy_ns), (1_000, 2_000));
+        assert_eq!(m.irq_word(), "still fire");
+        assert_eq!(m.pipe.total(&SPEC), latency, "a CPU cost, not latency");
+        // The crossover moves back to plain busy polling's: 1 s / (7 µs - 1 µs).
+        assert_eq!(broken.crossover_pps, Some(1_000_000_000 / 6_000));
+        assert_eq!(masked.crossover_pps, Some(1_000_000_000 / 7_000));
+        let text = &events[0].text;
+        assert_eq!(events[0].tone, crate::model::Tone::Fault);
+        assert!(
+            text.contains("1,000 ns of CPU per packet, 100.0 % of a core at 1 M pkt/s"),
+            "{text}"
+        );
+        assert!(text.contains("The path Step walks is unchanged"), "{text}");
+        assert!(m.why().iter().any(|w| w.contains("gro_flush_timeout is 0")));
+        m.check().unwrap();
+        m.apply(&BusyPollAction::SetZeroFlushTimeout(false))
+            .unwrap();
+        assert_eq!(m.cpu(), masked);
+        assert_eq!(m.irq_word(), "masked");
+    }
+
+    #[test]
+    fn breaking_the_deferral_turns_prefer_busy_poll_on_and_is_refused_twice() {
+        let mut m = model();
+        let events = m.apply(&BusyPollAction::SetZeroFlushTimeout(true)).unwrap();
+        assert!(m.pipe.uses(PREFER) && m.pipe.uses(BUSY));
+        assert!(events.iter().any(|e| e.text.contains("turns on too")));
+        assert_eq!(m.irq_word(), "still fire");
+        assert!(m.apply(&BusyPollAction::SetZeroFlushTimeout(true)).is_err());
+        // With a poll-mode driver no device IRQ is used, timeout or not.
+        set(&mut m, PMD, true).unwrap();
+        assert_eq!((m.irq_word(), m.cpu().leftover_irq_ns), ("not used", 0));
+        m.check().unwrap();
     }
 
     #[test]

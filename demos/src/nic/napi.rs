@@ -17,6 +17,15 @@
 //!   the busy-poll demo);
 //! - while the interrupt is masked, arrivals raise nothing;
 //! - a packet that finds no free descriptor is dropped and counted.
+//!
+//! Break it: a driver that never unmasks. napi.rst ("Scheduling and IRQ
+//! masking") has the driver keep its interrupt masked from
+//! `napi_schedule()` until `napi_complete_done()` returns true, and only
+//! then unmask it (`mydrv_unmask_rxtx_irq()` in its example). A driver that
+//! leaves that call out still releases the NAPI instance (the completion
+//! clears `NAPI_STATE_SCHED`), but the line stays masked: no later packet
+//! raises an interrupt, so nothing schedules the poll again. Packets pile up
+//! in the ring and, once every descriptor is full, the NIC drops them.
 
 use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
@@ -36,6 +45,9 @@ pub const DEFER: Bound<u32> = Bound::new("napi_defer_hard_irqs setting", " empty
 pub const TIMEOUT_US: Bound<u32> = Bound::new("gro_flush_timeout setting", " µs", 0, 1_000);
 /// Polls remembered for the history strip.
 pub const HISTORY: usize = 12;
+/// Why neither Step nor a poll can run once the broken driver has left the
+/// line masked with nothing pending.
+const STUCK: &str = "Nothing to step: the last poll completed, but this driver never unmasked the interrupt, so no packet can schedule a poll again. Send bursts to watch the ring fill and then drop.";
 /// The softirq's own limits, across all NAPI instances of one CPU:
 /// `net_rx_action()` stops after `netdev_budget` packets (300) or
 /// `netdev_budget_usecs` (`2 * USEC_PER_SEC / HZ`, two jiffies) and leaves
@@ -53,6 +65,9 @@ pub struct NapiConfig {
     pub defer_hard_irqs: u32,
     /// `gro_flush_timeout`, µs: the re-poll timer; 0 disables the deferral.
     pub gro_flush_timeout_us: u32,
+    /// Break it: a driver bug. After `napi_complete_done()` returns true the
+    /// driver never unmasks its interrupt (see the module notes).
+    pub never_unmasks: bool,
 }
 
 impl Default for NapiConfig {
@@ -62,6 +77,7 @@ impl Default for NapiConfig {
             budget: 4,
             defer_hard_irqs: 0,
             gro_flush_timeout_us: 0,
+            never_unmasks: false,
         }
     }
 }
@@ -88,7 +104,9 @@ pub struct PollRecord {
     pub budget: usize,
     /// True when this poll called `napi_complete_done()`.
     pub completed: bool,
-    /// True when that call returned true and the driver re-armed the line.
+    /// True when that call returned true: the driver may unmask the line.
+    pub released: bool,
+    /// True when the driver then did re-arm the line.
     pub rearmed: bool,
 }
 
@@ -102,6 +120,8 @@ pub struct Napi {
     pub poll_scheduled: bool,
     pub defer_hard_irqs: u32,
     pub gro_flush_timeout_us: u32,
+    /// The driver bug of Break it: no unmask after `napi_complete_done()`.
+    pub never_unmasks: bool,
     /// Deferrals left (`n->defer_hard_irqs_count`).
     pub defer_count: u32,
     /// The `gro_flush_timeout` hrtimer is running: it will re-poll.
@@ -117,6 +137,9 @@ pub struct Napi {
     pub accepted: u64,
     pub processed: u64,
     pub dropped: u64,
+    /// Bursts that found the line masked with no poll or timer pending:
+    /// with the broken driver, nothing will ever process them.
+    pub unseen_bursts: u32,
     pub history: Vec<PollRecord>,
 }
 
@@ -135,6 +158,12 @@ pub enum NapiAction {
 impl Napi {
     pub fn free(&self) -> usize {
         self.ring_size - self.occupancy
+    }
+
+    /// The broken driver's dead end: the line is masked, yet no poll and no
+    /// timer is pending, so no packet will ever be processed again.
+    pub fn stuck(&self) -> bool {
+        self.line == Line::Masked && !self.poll_scheduled && !self.timer_armed
     }
 
     fn burst(&mut self, n: usize) -> Outcome {
@@ -177,6 +206,17 @@ impl Napi {
                         .at("irq-line"),
                     );
                 }
+                Line::Masked if self.stuck() => {
+                    self.unseen_bursts += 1;
+                    events.push(
+                        Event::fault(format!(
+                            "The line is still MASKED because the driver never unmasked it, and no poll is pending: nothing will ever process these packets. {} of {} descriptors are now full.",
+                            self.occupancy, self.ring_size
+                        ))
+                        .at("irq-line")
+                        .at("ring"),
+                    );
+                }
                 Line::Masked => events.push(
                     Event::info(if self.timer_armed {
                         "The line is MASKED, so these packets raise no interrupt: the re-poll timer will find them."
@@ -191,6 +231,9 @@ impl Napi {
     }
 
     fn poll(&mut self) -> Outcome {
+        if self.stuck() {
+            return Err(Refusal::new(STUCK));
+        }
         if !self.poll_scheduled {
             return Err(Refusal::new(if self.timer_armed {
                 "No poll is scheduled yet: the gro_flush_timeout timer will schedule one when it fires (Step)."
@@ -204,12 +247,17 @@ impl Napi {
         self.polls += 1;
         self.drained_last = drained;
         let completed = drained < self.budget;
-        let rearmed = completed && self.complete_done(drained);
+        let released = completed && self.complete_done(drained);
+        let rearmed = released && !self.never_unmasks;
+        if rearmed {
+            self.line = Line::Armed;
+        }
         self.history.push(PollRecord {
             number: self.polls,
             drained,
             budget: self.budget,
             completed,
+            released,
             rearmed,
         });
         if self.history.len() > HISTORY {
@@ -229,6 +277,11 @@ impl Napi {
                 "{head} Fewer than the budget: napi_complete_done() returned true, so the driver unmasks the interrupt."
             ))
             .at("irq-line")
+        } else if released {
+            Event::fault(format!(
+                "{head} napi_complete_done() returned true and released the poll, but this driver never unmasks the interrupt: the line stays MASKED with no poll pending, so from now on no packet raises an interrupt.",
+            ))
+            .at("irq-line")
         } else {
             Event::warn(format!(
                 "{head} napi_complete_done() returned false ({} deferral{} left): the IRQ stays MASKED and a {} µs gro_flush_timeout timer will poll again.",
@@ -242,23 +295,22 @@ impl Napi {
         Ok(vec![event.at("ring").at("poll")])
     }
 
-    /// `napi_complete_done()`: true when the driver may unmask the IRQ.
+    /// `napi_complete_done()`: true when the driver may unmask the IRQ
+    /// (the driver, not this call, unmasks it: see `poll`).
     fn complete_done(&mut self, work_done: usize) -> bool {
         self.poll_scheduled = false;
         if work_done > 0 {
             self.defer_count = self.defer_hard_irqs;
         }
-        let mut rearm = true;
+        let mut release = true;
         if self.defer_count > 0 {
             self.defer_count -= 1;
-            rearm = self.gro_flush_timeout_us == 0;
+            release = self.gro_flush_timeout_us == 0;
         }
-        if rearm {
-            self.line = Line::Armed;
-        } else {
+        if !release {
             self.timer_armed = true;
         }
-        rearm
+        release
     }
 
     fn timer_fires(&mut self) -> Outcome {
@@ -315,6 +367,7 @@ impl Model for Napi {
             poll_scheduled: false,
             defer_hard_irqs: config.defer_hard_irqs,
             gro_flush_timeout_us: config.gro_flush_timeout_us,
+            never_unmasks: config.never_unmasks,
             defer_count: 0,
             timer_armed: false,
             timer_polls: 0,
@@ -327,11 +380,18 @@ impl Model for Napi {
             accepted: 0,
             processed: 0,
             dropped: 0,
+            unseen_bursts: 0,
             history: Vec::new(),
         }
     }
 
     fn intro(&self) -> Event {
+        if self.never_unmasks {
+            return Event::warn(format!(
+                "A broken driver: it never unmasks the interrupt after napi_complete_done(). An empty {}-descriptor RX ring, the line ARMED for now. Send a burst: Step polls until a poll completes, and after that has nothing left to run.",
+                self.ring_size
+            ));
+        }
         Event::info(format!(
             "An empty {}-descriptor RX ring, the interrupt line ARMED, no poll pending. Send a burst.",
             self.ring_size
@@ -348,7 +408,9 @@ impl Model for Napi {
     }
 
     fn next_auto(&self) -> Result<NapiAction, Refusal> {
-        if self.poll_scheduled {
+        if self.stuck() {
+            Err(Refusal::new(STUCK))
+        } else if self.poll_scheduled {
             Ok(NapiAction::Poll)
         } else if self.timer_armed {
             Ok(NapiAction::TimerFires)
@@ -369,10 +431,22 @@ impl Model for Napi {
         if let Some(poll) = self.history.iter().find(|p| p.drained > p.budget) {
             return Err(format!("poll {} drained more than its budget", poll.number));
         }
-        if (self.line == Line::Armed) == (self.poll_scheduled || self.timer_armed) {
-            return Err(
-                "the line must be masked exactly while a poll or its timer is pending".into(),
-            );
+        if self.line == Line::Armed && (self.poll_scheduled || self.timer_armed) {
+            return Err("the line is armed while a poll or its timer is pending".into());
+        }
+        if self.stuck() && !self.never_unmasks {
+            return Err("the line is masked with no poll or timer to unmask it".into());
+        }
+        if self.never_unmasks && self.hard_irqs > 1 {
+            return Err("a driver that never unmasks took a second hard IRQ".into());
+        }
+        if self.unseen_bursts > 0 && !self.stuck() {
+            return Err("a burst went unseen, yet a poll or timer is pending".into());
+        }
+        if let Some(p) = self.history.iter().find(|p| {
+            p.rearmed != (p.released && !self.never_unmasks) || (p.released && !p.completed)
+        }) {
+            return Err(format!("poll {} re-armed against its completion", p.number));
         }
         if self.poll_scheduled && self.timer_armed {
             return Err("a poll is scheduled while its re-poll timer still runs".into());
@@ -412,6 +486,11 @@ impl Model for Napi {
             Figure::new("irqs", "hard IRQs (NAPI)", self.hard_irqs),
             Figure::new("irqs-per-packet", "IRQs if 1 per packet", self.accepted),
             Figure::new("drops", "drops", self.dropped),
+            Figure::new(
+                "stranded",
+                "packets no poll will reach",
+                if self.stuck() { self.occupancy } else { 0 },
+            ),
         ]
     }
 
@@ -443,6 +522,20 @@ impl Model for Napi {
                 self.defer_hard_irqs
             ));
         }
+        if self.never_unmasks {
+            out.push(match self.history.iter().rev().find(|p| p.released) {
+                Some(p) if self.stuck() => format!(
+                    "This driver leaves out the unmask after napi_complete_done(). The line has stayed MASKED since poll {} released the instance: {} burst{} since then reached the ring without an interrupt, {} packet{} sit there where no poll will reach them, and {} were dropped in all. Only a run's first burst is ever announced.",
+                    p.number,
+                    self.unseen_bursts,
+                    plural(self.unseen_bursts as usize),
+                    self.occupancy,
+                    plural(self.occupancy),
+                    self.dropped
+                ),
+                _ => "This driver leaves out the unmask after napi_complete_done(): the first poll that completes releases the instance with the line still MASKED, and from then on no packet raises an interrupt to schedule another.".to_string(),
+            });
+        }
         if self.dropped > 0 {
             out.push(format!(
                 "{} packet{} were dropped because a burst outran the {} free descriptors. A larger ring absorbs larger bursts, at the cost of memory and queueing delay.",
@@ -455,7 +548,7 @@ impl Model for Napi {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: time, other NAPI instances sharing net_rx_action()'s netdev_budget, GRO and its flush timer when no deferral is set, busy polling (see the busy-poll demo), and the re-arm race that NAPIF_STATE_MISSED closes."
+        "Leaves out: time, other NAPI instances sharing net_rx_action()'s netdev_budget, GRO and its flush timer when no deferral is set, busy polling (see the busy-poll demo), and the re-arm race that NAPIF_STATE_MISSED closes. For the broken driver it leaves out anything that might revive the stuck queue: a reader's busy polling, a driver's own watchdog, or taking the interface down and up."
     }
 }
 
@@ -613,6 +706,103 @@ mod tests {
         m.apply(&NapiAction::Burst(2)).unwrap();
         m.apply(&NapiAction::Poll).unwrap();
         assert_eq!((m.line, m.timer_armed), (Line::Armed, false));
+    }
+
+    fn broken(ring_size: usize) -> Napi {
+        Napi::new(&NapiConfig {
+            ring_size,
+            never_unmasks: true,
+            ..NapiConfig::default()
+        })
+    }
+
+    #[test]
+    fn a_driver_that_never_unmasks_strands_the_ring_then_drops() {
+        // napi.rst: unmask only after napi_complete_done() returns true. A
+        // driver that skips it leaves the line masked with no poll pending.
+        let mut m = broken(16);
+        m.apply(&NapiAction::Burst(6)).unwrap();
+        let mut steps = 0;
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+            m.check().unwrap();
+            steps += 1;
+        }
+        assert_eq!(steps, 2, "4 then 2: the second poll completes");
+        let last = *m.history.last().unwrap();
+        assert!(last.completed && last.released && !last.rearmed);
+        assert_eq!((m.line, m.processed), (Line::Masked, 6));
+        assert!(m.stuck());
+        assert!(m.next_auto().unwrap_err().reason.contains("never unmasked"));
+        // Later bursts raise nothing and are never polled: 10 + 10 into 16.
+        let events = m.apply(&NapiAction::Burst(10)).unwrap();
+        assert_eq!(events[1].tone, crate::model::Tone::Fault);
+        m.apply(&NapiAction::Burst(10)).unwrap();
+        m.check().unwrap();
+        assert_eq!((m.hard_irqs, m.occupancy, m.dropped), (1, 16, 4));
+        assert_eq!(m.unseen_bursts, 2);
+        assert!(m.apply(&NapiAction::Poll).is_err());
+        let stranded = m
+            .status()
+            .into_iter()
+            .find(|f| f.key == "stranded")
+            .unwrap();
+        assert_eq!(stranded.value, "16");
+        let why = m.why().join(" ");
+        assert!(why.contains("since poll 2 released the instance"), "{why}");
+        assert!(
+            why.contains("2 bursts since then reached the ring"),
+            "{why}"
+        );
+        assert!(why.contains("16 packets sit there"), "{why}");
+        // The same bursts and Steps with the fixed driver: one interrupt per
+        // burst, each drained by its polls, no drops.
+        let mut fixed = napi();
+        for n in [6, 10, 10] {
+            fixed.apply(&NapiAction::Burst(n)).unwrap();
+            while let Ok(a) = fixed.next_auto() {
+                fixed.apply(&a).unwrap();
+            }
+        }
+        assert_eq!(
+            (fixed.hard_irqs, fixed.processed, fixed.dropped),
+            (3, 26, 0)
+        );
+    }
+
+    #[test]
+    fn the_broken_driver_still_defers_through_the_timer_then_sticks() {
+        let mut m = Napi::new(&NapiConfig {
+            defer_hard_irqs: 1,
+            gro_flush_timeout_us: 200,
+            never_unmasks: true,
+            ..NapiConfig::default()
+        });
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        assert!(m.timer_armed && !m.stuck(), "a deferral is not the bug");
+        m.apply(&NapiAction::TimerFires).unwrap();
+        m.apply(&NapiAction::Poll).unwrap();
+        assert!(m.stuck());
+        assert_eq!(
+            m.history.iter().map(|p| p.released).collect::<Vec<_>>(),
+            vec![false, true]
+        );
+        m.check().unwrap();
+    }
+
+    #[test]
+    fn the_fixed_driver_is_never_stuck_and_the_check_says_so() {
+        let mut m = napi();
+        m.apply(&NapiAction::Burst(2)).unwrap();
+        m.line = Line::Masked;
+        m.poll_scheduled = false;
+        assert!(m.check().is_err());
+        let mut m = broken(16);
+        assert!(!m.stuck());
+        assert!(m.intro().text.contains("never unmasks"));
+        m.apply(&NapiAction::Burst(1)).unwrap();
+        assert!(!m.stuck());
     }
 
     #[test]

@@ -22,6 +22,11 @@
 //!     (`include/linux/netdevice.h`), and NET_TX sends the skb.
 //!
 //!   Either condition adds that stage. Its 500 ns is this model's assumption.
+//! - Break it: a TX ring too small for the application's bursts (`ethtool
+//!   -G <dev> tx N`). A burst fills it, the driver stops the queue, and the
+//!   frame takes the stopped-queue path above; and since the ring is not
+//!   empty, TX push (below) no longer applies. The cost is the difference
+//!   of the two paths' totals, at the stage costs now set.
 //! - Kernel bypass (e.g. AMD Solarflare Onload / ef_vi, DPDK): the application
 //!   drives the NIC's rings from user space, so there is no `send()` system
 //!   call, no kernel TCP/IP stack or `sk_buff`, no copy into a kernel buffer
@@ -203,6 +208,28 @@ impl SendPath {
     pub fn saving(&self) -> i64 {
         self.pipe.saving(&SPEC)
     }
+
+    /// What the full TX ring added to this send: the wait for a completion
+    /// and NET_TX, and the descriptor fetch TX push no longer saves.
+    fn stop_cost(&self, before: u32, pushed: bool) -> Event {
+        let after = self.pipe.total(&SPEC);
+        let wait = self.pipe.costs[NET_TX];
+        let text = if pushed {
+            format!(
+                "A full TX ring costs this send {}: {} waiting in the qdisc for a TX completion and NET_TX, and {} for the descriptor fetch that TX push saved, since TX push needs an empty ring. Step walks the frame through the broken path.",
+                ns(i64::from(after) - i64::from(before)),
+                ns(wait),
+                ns(self.pipe.costs[FETCH])
+            )
+        } else {
+            format!(
+                "A full TX ring costs this send {}: the frame waits {} in the qdisc for a TX completion and NET_TX. Step walks the frame through the broken path.",
+                ns(i64::from(after) - i64::from(before)),
+                ns(wait)
+            )
+        };
+        Event::fault(text).at("net-tx")
+    }
 }
 
 impl Model for SendPath {
@@ -228,7 +255,16 @@ impl Model for SendPath {
     }
 
     fn apply(&mut self, action: &StageAction) -> Outcome {
+        let before = self.pipe.total(&SPEC);
+        let pushed = self.pipe.uses(TX_PUSH);
         let mut events = self.pipe.apply(&SPEC, action)?;
+        let stops = StageAction::Use {
+            technique: STOPPED,
+            on: true,
+        };
+        if *action == stops && !self.pipe.uses(BYPASS) {
+            events.push(self.stop_cost(before, pushed));
+        }
         if *action == StageAction::Advance
             && self.pipe.uses(CTPIO)
             && self.pipe.walk == Walk::After(PIO)
@@ -423,6 +459,44 @@ mod tests {
             .text
             .contains("applies only to one descriptor added to an empty TX ring"));
         m.check().unwrap();
+    }
+
+    #[test]
+    fn a_full_tx_ring_costs_the_net_tx_wait_and_the_fetch_tx_push_saved() {
+        let mut m = model();
+        use_(&mut m, TX_PUSH, true).unwrap();
+        let tuned = m.pipe.total(&SPEC);
+        assert_eq!(tuned, 1120 - 300);
+        let events = use_(&mut m, STOPPED, true).unwrap();
+        let broken = m.pipe.total(&SPEC);
+        assert_eq!(broken - tuned, 500 + 300);
+        let cost = events.last().unwrap();
+        assert_eq!(cost.tone, crate::model::Tone::Fault);
+        assert!(
+            cost.text
+                .starts_with("A full TX ring costs this send 800 ns: 500 ns waiting"),
+            "{}",
+            cost.text
+        );
+        m.check().unwrap();
+        // Computed from the costs now set, not fixed: a slower wait costs more.
+        let mut m = model();
+        m.apply(&StageAction::SetCost {
+            stage: NET_TX,
+            ns: 2_000,
+        })
+        .unwrap();
+        let events = use_(&mut m, STOPPED, true).unwrap();
+        assert!(events
+            .last()
+            .unwrap()
+            .text
+            .starts_with("A full TX ring costs this send 2,000 ns: the frame waits 2,000 ns"));
+        // Under kernel bypass there is no qdisc to wait in: no cost to narrate.
+        let mut m = model();
+        use_(&mut m, BYPASS, true).unwrap();
+        let events = use_(&mut m, STOPPED, true).unwrap();
+        assert!(events.iter().all(|e| !e.text.contains("full TX ring")));
     }
 
     #[test]

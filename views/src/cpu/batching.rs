@@ -5,8 +5,9 @@
 
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
-use crate::draw::lanes::{Axis, Bar, LEFT, WIDTH};
+use crate::draw::lanes::{wrapped, Axis, Bar};
 use crate::knob::bounded;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::cpu::batching::{
@@ -29,12 +30,30 @@ fn window(m: &Batching) -> (u64, u64) {
     (t0, m.now.max(t0 + 1))
 }
 
-fn timeline(m: &Batching) -> Figure {
+/// Height of the arrivals' row of ticks, and of a lane.
+const ARRIVALS: f32 = 28.0;
+const LANE: f32 = 34.0;
+/// Between one row and the next (and its name, on a phone).
+const ROW_GAP: f32 = 12.0;
+/// Between two lines of text.
+const LINE: f32 = 20.0;
+
+fn timeline(m: &Batching, layout: Layout) -> Figure {
     let c = &m.config;
     let (t0, t1) = window(m);
-    let axis = Axis::new((t1 - t0) as f64);
+    let axis = Axis::laid_out((t1 - t0) as f64, layout);
     let rel = |t: u64| t.saturating_sub(t0) as f64;
     let now = rel(m.now);
+    // Top to bottom: arrivals, the batches filling, the consumer, each with
+    // room for its name above it on a phone; then the summary.
+    let name_room = axis.span.name_room;
+    let arrivals_y = 36.0 + name_room;
+    let fill_y = arrivals_y + ARRIVALS + ROW_GAP + name_room;
+    let consumer_y = fill_y + LANE + ROW_GAP + name_room;
+    let lanes_bottom = consumer_y + LANE + 10.0;
+    let summary_y = lanes_bottom + 54.0;
+    // One line, or two on a phone.
+    let height = summary_y + 16.0 + layout.pick(0.0, LINE);
     let mut f = Figure::new(
         "batching-timeline",
         format!(
@@ -44,21 +63,22 @@ fn timeline(m: &Batching) -> Figure {
             m.open.len(),
             m.batches_left
         ),
-        WIDTH,
-        236.0,
+        axis.span.width,
+        height,
     )
     .legend("accent", "open batch, filling")
     .legend("done", "left full")
     .legend("warn", "left on the timer")
     .legend("driver", "consumer processing");
     // Ticks at round times inside the window.
-    let step = axis.tick_step(6.0).max(1.0) as u64;
+    // Durations make long labels ("500.0 µs"): on a phone, at most four.
+    let step = axis.tick_step(layout.pick(6.0, 4.0)).max(1.0) as u64;
     let ticks = (t0.div_ceil(step)..=t1 / step)
         .enumerate()
         .flat_map(|(i, k)| {
             let x = axis.x(rel(k * step));
             [
-                Shape::line(format!("g{i}"), (x, 24.0), (x, 166.0)).class("grid"),
+                Shape::line(format!("g{i}"), (x, 24.0), (x, lanes_bottom)).class("grid"),
                 Shape::text(format!("t{i}"), x, 18.0, duration(k * step))
                     .mono()
                     .size(Size::Small),
@@ -110,14 +130,15 @@ fn timeline(m: &Batching) -> Figure {
         .map(|(i, (&t, &(class, n)))| {
             let inset = if n % 2 == 0 { 6.0 } else { 0.0 };
             let x = axis.x(rel(t));
-            Shape::line(format!("i{}", i + 1), (x, 36.0 + inset), (x, 64.0 - inset)).class(class)
+            Shape::line(
+                format!("i{}", i + 1),
+                (x, arrivals_y + inset),
+                (x, arrivals_y + ARRIVALS - inset),
+            )
+            .class(class)
         })
         .collect();
-    f.push(
-        Shape::text("arr-name", LEFT - 10.0, 55.0, "arrivals")
-            .end()
-            .class("muted"),
-    );
+    f.push(axis.name("arr-name", arrivals_y, ARRIVALS, "arrivals"));
     f.push(Shape::group("arrivals", ticks));
     // Batches: filling spans, then processing spans.
     let mut fills: Vec<Bar> = batches
@@ -140,7 +161,14 @@ fn timeline(m: &Batching) -> Figure {
         });
     }
     // No focus on this lane: nearly every step fills it.
-    let mut lane = axis.lane("fill-lane", 76.0, 34.0, "batch filling", &fills, now + 1.0);
+    let mut lane = axis.lane(
+        "fill-lane",
+        fill_y,
+        LANE,
+        "batch filling",
+        &fills,
+        now + 1.0,
+    );
     lane.focus = None;
     f.push(lane);
     let work: Vec<Bar> = m
@@ -157,41 +185,90 @@ fn timeline(m: &Batching) -> Figure {
         })
         .collect();
     f.push(
-        axis.lane("consumer-lane", 122.0, 34.0, "consumer", &work, now + 1.0)
-            .focus("consumer"),
+        axis.lane(
+            "consumer-lane",
+            consumer_y,
+            LANE,
+            "consumer",
+            &work,
+            now + 1.0,
+        )
+        .focus("consumer"),
     );
     if let Some(d) = m.deadline {
         f.push(axis.marker(
             "timer",
             rel(d),
-            (30.0, 166.0),
-            182.0,
+            (30.0, lanes_bottom),
+            lanes_bottom + 16.0,
             format!("timer fires {}", duration(d)),
             "warn",
         ));
     }
-    f.push(axis.cursor(now, 24.0, 166.0));
-    let summary = if m.latencies.is_empty() {
-        format!(
-            "no item done yet · {} waiting in the open batch",
-            m.open.len()
+    f.push(axis.cursor(now, 24.0, lanes_bottom));
+    let (first, rest) = if m.latencies.is_empty() {
+        (
+            "no item done yet".to_string(),
+            format!("{} waiting in the open batch", m.open.len()),
         )
     } else {
-        format!(
-            "{} of {} done · mean latency {} · p99 {} · longest fill wait {}",
-            m.latencies.len(),
-            c.items,
-            duration(m.mean_latency_ns()),
-            duration(m.p99_latency_ns()),
-            duration(m.max_fill_wait)
+        (
+            format!(
+                "{} of {} done · mean latency {}",
+                m.latencies.len(),
+                c.items,
+                duration(m.mean_latency_ns())
+            ),
+            format!(
+                "p99 {} · longest fill wait {}",
+                duration(m.p99_latency_ns()),
+                duration(m.max_fill_wait)
+            ),
         )
     };
-    f.push(
-        Shape::text("lat-summary", LEFT, 220.0, summary)
-            .start()
-            .class("strong"),
+    let summary = wrapped(
+        "lat-summary",
+        (axis.span.left, summary_y),
+        LINE,
+        (&first, " · ", &rest),
+        layout,
     );
+    f.extend(summary.into_iter().map(|line| line.class("strong")));
     f
+}
+
+/// The chart's size and its three plots' boxes (left, top, right, bottom).
+struct ChartBoxes {
+    width: f32,
+    height: f32,
+    throughput: (f32, f32, f32, f32),
+    overhead: (f32, f32, f32, f32),
+    latency: (f32, f32, f32, f32),
+}
+
+impl ChartBoxes {
+    /// Throughput and fixed-cost share side by side, latency under both;
+    /// on a phone, the three under one another, as wide as it is.
+    fn of(layout: Layout) -> ChartBoxes {
+        layout.pick(
+            ChartBoxes {
+                width: 960.0,
+                height: 560.0,
+                throughput: (110.0, 40.0, 450.0, 200.0),
+                overhead: (580.0, 40.0, 930.0, 200.0),
+                latency: (110.0, 300.0, 930.0, 490.0),
+            },
+            // Room on the left for the y ticks' labels ("12,000", "100 µs"),
+            // on the right for half of the last x tick's ("256").
+            ChartBoxes {
+                width: NARROW_WIDTH,
+                height: 770.0,
+                throughput: (72.0, 40.0, 400.0, 200.0),
+                overhead: (72.0, 280.0, 400.0, 440.0),
+                latency: (72.0, 520.0, 400.0, 710.0),
+            },
+        )
+    }
 }
 
 /// A round tick step for values up to `hi`.
@@ -202,8 +279,9 @@ fn ticks(hi: f64, label: impl Fn(u64) -> String) -> Vec<(f64, String)> {
         .collect()
 }
 
-fn chart(m: &Batching, sweep: &[SweepPoint]) -> Figure {
+fn chart(m: &Batching, sweep: &[SweepPoint], layout: Layout) -> Figure {
     let c = &m.config;
+    let boxes = ChartBoxes::of(layout);
     let curve = m.curve();
     let b = f64::from(c.batch);
     let x_ticks: Vec<(f64, String)> = CURVE_SIZES
@@ -217,8 +295,8 @@ fn chart(m: &Batching, sweep: &[SweepPoint]) -> Figure {
             "Against batch size: throughput, fixed-cost share, and latency at one item every {}",
             duration(u64::from(c.gap_ns))
         ),
-        960.0,
-        560.0,
+        boxes.width,
+        boxes.height,
     )
     .legend("done", "max throughput / mean latency")
     .legend("warn dashed", "arrival rate / p99 latency")
@@ -230,11 +308,7 @@ fn chart(m: &Batching, sweep: &[SweepPoint]) -> Figure {
         .max()
         .unwrap_or(1)
         .max(offered);
-    let tp = Plot::new(
-        (110.0, 40.0, 450.0, 200.0),
-        xs,
-        (0.0, top as f64 * 1.1, false),
-    );
+    let tp = Plot::new(boxes.throughput, xs, (0.0, top as f64 * 1.1, false));
     f.push(Shape::group(
         "tp-axes",
         vec![tp.axes(
@@ -268,7 +342,7 @@ fn chart(m: &Batching, sweep: &[SweepPoint]) -> Figure {
         )
         .class("warn"),
     );
-    let oh = Plot::new((580.0, 40.0, 930.0, 200.0), xs, (0.0, 100.0, false));
+    let oh = Plot::new(boxes.overhead, xs, (0.0, 100.0, false));
     let pct: Vec<(f64, String)> = (0..=4)
         .map(|k| (f64::from(k * 25), format!("{} %", k * 25)))
         .collect();
@@ -289,7 +363,7 @@ fn chart(m: &Batching, sweep: &[SweepPoint]) -> Figure {
         10f64.powf(lo.log10().floor()),
         10f64.powf(hi.log10().ceil()),
     );
-    let lat = Plot::new((110.0, 300.0, 930.0, 490.0), xs, (lo, hi, true));
+    let lat = Plot::new(boxes.latency, xs, (lo, hi, true));
     f.push(Shape::group(
         "lat-axes",
         vec![lat.axes(
@@ -343,19 +417,18 @@ fn chart(m: &Batching, sweep: &[SweepPoint]) -> Figure {
         .map(|p| p.batch.to_string())
         .collect();
     if !stuck.is_empty() {
-        f.push(
-            Shape::text(
-                "stuck",
-                lat.left + 10.0,
-                lat.top + 18.0,
-                format!(
-                    "no timer: some items never leave at batch {}",
-                    stuck.join(", ")
-                ),
-            )
-            .start()
-            .class("miss tone")
-            .size(Size::Small),
+        let at = format!("at batch {}", stuck.join(", "));
+        let lines = wrapped(
+            "stuck",
+            (lat.left + 10.0, lat.top + 18.0),
+            16.0,
+            ("no timer: some items never leave", " ", &at),
+            layout,
+        );
+        f.extend(
+            lines
+                .into_iter()
+                .map(|line| line.class("miss tone").size(Size::Small)),
         );
     }
     for (key, plot) in [("m-tp", &tp), ("m-oh", &oh), ("m-lat", &lat)] {
@@ -412,7 +485,7 @@ fn table(m: &Batching, sweep: &[SweepPoint]) -> Table {
 impl View for Batching {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let sweep = self.sweep();
         Scene::new(
             "Batching",
@@ -426,8 +499,8 @@ impl View for Batching {
                 duration(self.p99_latency_ns())
             ),
         )
-        .figure(timeline(self))
-        .figure(chart(self, &sweep))
+        .figure(timeline(self, ui.layout()))
+        .figure(chart(self, &sweep, ui.layout()))
         .table(table(self, &sweep))
     }
 
@@ -502,7 +575,7 @@ impl View for Batching {
             Control::danger_group(
                 "Break it",
                 vec![Control::button(
-                    "break-it",
+                    "break",
                     "Batch 256, no timer, an item every 10 µs",
                     ui.act(A::BreakIt),
                 )

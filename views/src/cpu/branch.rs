@@ -5,9 +5,11 @@
 
 use crate::control::{Control, Field};
 use crate::draw::chart::Plot;
+use crate::draw::text::{lines_of, wrap_words};
 use crate::knob::{bounded, knob};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
-use crate::scene::{Figure, Scene, Shape, Size};
+use crate::scene::{Anchor, Figure, Scene, Shape, Size};
 use demos::cpu::branch::{
     counter_label, Branch, BranchAction as A, BranchRecord, Data, Pattern, PredictorKind as K,
     BASE, BRANCH_PC, INDEX_BITS, LENGTH, PATTERN_LEN, PENALTY, PREDICTABILITY, RECENT_KEPT,
@@ -15,6 +17,88 @@ use demos::cpu::branch::{
 use demos::text::{fixed, share_tenths, tenths};
 
 const W: f32 = 960.0;
+/// The advance of a character of normal-size monospace text (0.6 em).
+const MONO_CHAR: f32 = 9.6;
+
+/// Where the figures put things: the wide arrangement, or a phone's, where
+/// the state machine runs down the figure (T edges on the right, N edges on
+/// the left), long lines of text wrap, the history table has 8 or 16
+/// entries to a row, the strip four bands of 16 and the comparison's names
+/// sit above their bars.
+#[derive(Clone, Copy)]
+struct Geometry {
+    narrow: bool,
+    width: f32,
+    /// The state machine's boxes: width, height, the gap between them.
+    state_box: (f32, f32, f32),
+    /// A state box's value, name and prediction: offset and anchor.
+    state_texts: [(f32, f32, Anchor); 3],
+    /// Characters of small text to a line before the machine's note wraps.
+    note_chars: usize,
+    /// The history table: its left, and how wide its rows may be.
+    table: (f32, f32),
+    /// The strip: branches to a band, a column's width, the bands' left,
+    /// pitch and the first band's top.
+    strip: (usize, f32, f32, f32, f32),
+    /// The comparison: its plot box, a row's pitch and the bar's offset in it
+    /// (a phone's row: the name, the bar, its count under it).
+    compare: ((f32, f32, f32, f32), f32, f32),
+}
+
+impl Geometry {
+    fn of(layout: Layout) -> Self {
+        layout.pick(
+            Geometry {
+                narrow: false,
+                width: W,
+                state_box: (180.0, 76.0, 56.0),
+                state_texts: [
+                    (90.0, 28.0, Anchor::Middle),
+                    (90.0, 50.0, Anchor::Middle),
+                    (90.0, 69.0, Anchor::Middle),
+                ],
+                // Two lines of small text under the machine, within 960.
+                note_chars: 110,
+                table: (60.0, 880.0),
+                strip: (32, 26.0, 100.0, 96.0, 44.0),
+                compare: ((220.0, 50.0, 660.0, 210.0), 40.0, 6.0),
+            },
+            Geometry {
+                narrow: true,
+                width: NARROW_WIDTH,
+                state_box: (300.0, 56.0, 30.0),
+                state_texts: [
+                    (24.0, 36.0, Anchor::Middle),
+                    (48.0, 26.0, Anchor::Start),
+                    (48.0, 46.0, Anchor::Start),
+                ],
+                note_chars: 52,
+                table: (44.0, 360.0),
+                strip: (16, 20.0, 92.0, 88.0, 58.0),
+                compare: ((20.0, 78.0, 396.0, 414.0), 84.0, 26.0),
+            },
+        )
+    }
+
+    /// `wide` in the wide figure, `narrow` on a phone.
+    fn pick(&self, wide: f32, narrow: f32) -> f32 {
+        if self.narrow {
+            narrow
+        } else {
+            wide
+        }
+    }
+
+    /// The history table's entries to a row: a phone shows a small table
+    /// in rows of 8, a large one in rows of 16.
+    fn table_cols(&self, entries: usize) -> usize {
+        match self.narrow {
+            false => entries.min(32),
+            true if entries <= 16 => entries.min(8),
+            true => 16,
+        }
+    }
+}
 
 fn letter(taken: bool) -> &'static str {
     if taken {
@@ -42,46 +126,67 @@ fn states(kind: K) -> Vec<(u8, &'static str)> {
 }
 
 /// The state machine: one box per state, T edges along the top, N edges
-/// along the bottom; the latest branch's transition is drawn in accent.
-fn machine(m: &Branch, top: f32) -> Vec<Shape> {
+/// along the bottom (on a phone: down the figure, T edges on the right, N
+/// on the left); the latest branch's transition is drawn in accent.
+/// Returns the shapes and the machine's bottom.
+fn machine(m: &Branch, top: f32, g: &Geometry) -> (Vec<Shape>, f32) {
     let kind = m.config.predictor;
     let last = m.last().filter(|r| r.slot.is_some());
     let list = states(kind);
     if list.is_empty() {
-        return vec![Shape::group(
+        let mid = g.width / 2.0;
+        let shapes = vec![Shape::group(
             "state-static",
             vec![
-                Shape::rect("box", 330.0, top, 300.0, 70.0).class("panel"),
-                Shape::text("t", 480.0, top + 30.0, "always predict taken").class("strong"),
-                Shape::text("s", 480.0, top + 54.0, "no state, no table").class("muted"),
+                Shape::rect("box", mid - 150.0, top, 300.0, 70.0).class("panel"),
+                Shape::text("t", mid, top + 30.0, "always predict taken").class("strong"),
+                Shape::text("s", mid, top + 54.0, "no state, no table").class("muted"),
             ],
         )
         .class("accent")
         .state("static")];
+        return (shapes, top + g.pick(76.0, 70.0));
     }
-    let (bw, gap) = (180.0, 56.0);
+    let (bw, bh, gap) = g.state_box;
     let n = list.len() as f32;
-    let x0 = (W - n * bw - (n - 1.0) * gap) / 2.0;
-    let x = |c: u8| x0 + f32::from(c) * (bw + gap);
+    // The machine's run: across the wide figure, down a phone's.
+    let run = n * if g.narrow { bh } else { bw } + (n - 1.0) * gap;
+    let x0 = if g.narrow {
+        (g.width - bw) / 2.0
+    } else {
+        (W - run) / 2.0
+    };
+    let at = |c: u8| {
+        let k = f32::from(c) * (if g.narrow { bh } else { bw } + gap);
+        if g.narrow {
+            (x0, top + k)
+        } else {
+            (x0 + k, top)
+        }
+    };
     let mut out = Vec::new();
     for &(c, name) in &list {
         let now = last.is_some_and(|r| r.after == c);
         let predicts = if kind == K::OneBit { c == 1 } else { c >= 2 };
+        let (bx, by) = at(c);
+        let [v, nm, p] = g.state_texts;
         out.push(
             Shape::group(
                 format!("state-{c}"),
                 vec![
-                    Shape::rect("box", x(c), top, bw, 76.0).class("panel"),
-                    Shape::text("v", x(c) + bw / 2.0, top + 28.0, format!("{c}"))
+                    Shape::rect("box", bx, by, bw, bh).class("panel"),
+                    Shape::text("v", bx + v.0, by + v.1, format!("{c}"))
+                        .anchor(v.2)
                         .mono()
                         .size(Size::Large),
-                    Shape::text("n", x(c) + bw / 2.0, top + 50.0, name),
+                    Shape::text("n", bx + nm.0, by + nm.1, name).anchor(nm.2),
                     Shape::text(
                         "p",
-                        x(c) + bw / 2.0,
-                        top + 69.0,
+                        bx + p.0,
+                        by + p.1,
                         format!("predict {}", letter(predicts)),
                     )
+                    .anchor(p.2)
                     .size(Size::Small),
                 ],
             )
@@ -93,22 +198,42 @@ fn machine(m: &Branch, top: f32) -> Vec<Shape> {
     let top_c = list.len() as u8 - 1;
     let used = |from: u8, to: u8| last.is_some_and(|r| r.before == from && r.after == to);
     for c in 0..top_c {
-        let (a, b) = (x(c) + bw, x(c + 1));
-        for (key, from, to, y, label_y, t) in [
-            ("up", c, c + 1, top + 20.0, top + 12.0, true),
-            ("down", c + 1, c, top + 56.0, top + 76.0, false),
-        ] {
-            let (x1, x2) = if t {
+        // The gap between state c and c + 1 runs from a to b: along x in
+        // the wide figure, along y on a phone.
+        let ((ax, ay), (bx, by)) = (at(c), at(c + 1));
+        let (a, b) = if g.narrow {
+            (ay + bh, by)
+        } else {
+            (ax + bw, bx)
+        };
+        for (key, from, to, t) in [("up", c, c + 1, true), ("down", c + 1, c, false)] {
+            let (s1, s2) = if t {
                 (a + 4.0, b - 4.0)
             } else {
                 (b - 4.0, a + 4.0)
+            };
+            let ((x1, y1), (x2, y2), label) = if g.narrow {
+                // T edges down the right of the boxes, N edges up the left.
+                let (x, dx) = if t {
+                    (ax + bw * 0.7, 14.0)
+                } else {
+                    (ax + bw * 0.3, -14.0)
+                };
+                ((x, s1), (x, s2), (x + dx, (a + b) / 2.0 + 5.0))
+            } else {
+                let (y, label_y) = if t {
+                    (top + 20.0, top + 12.0)
+                } else {
+                    (top + 56.0, top + 76.0)
+                };
+                ((s1, y), (s2, y), ((a + b) / 2.0, label_y))
             };
             out.push(
                 Shape::group(
                     format!("edge-{key}-{c}"),
                     vec![
-                        Shape::arrow("a", (x1, y), (x2, y)),
-                        Shape::text("l", (a + b) / 2.0, label_y, letter(t)).mono(),
+                        Shape::arrow("a", (x1, y1), (x2, y2)),
+                        Shape::text("l", label.0, label.1, letter(t)).mono(),
                     ],
                 )
                 .class(if used(from, to) {
@@ -120,22 +245,23 @@ fn machine(m: &Branch, top: f32) -> Vec<Shape> {
         }
     }
     // Saturation: more of the same outcome leaves the end states where they are.
-    for (key, c, t, tx) in [
-        ("stay-top", top_c, true, x(top_c) + bw + 8.0),
-        ("stay-bottom", 0, false, x(0) - 8.0),
-    ] {
-        let text = Shape::text("l", tx, top + 44.0, format!("{} ↺", letter(t))).mono();
+    for (key, c, t) in [("stay-top", top_c, true), ("stay-bottom", 0, false)] {
+        let (sx, sy) = at(c);
+        let tx = if t { sx + bw + 8.0 } else { sx - 8.0 };
+        let ty = sy + g.pick(44.0, 34.0);
+        let text = Shape::text("l", tx, ty, format!("{} ↺", letter(t))).mono();
         out.push(
             Shape::group(key, vec![if t { text.start() } else { text.end() }])
                 .class(if used(c, c) { "accent tone" } else { "muted" }),
         );
     }
-    out
+    let (_, last_y) = at(top_c);
+    (out, if g.narrow { last_y + bh } else { top + bh })
 }
 
 /// The pattern history table as a grid, with gshare's history register and
 /// index computation above it.
-fn table(m: &Branch, top: f32) -> (Vec<Shape>, f32) {
+fn table(m: &Branch, top: f32, g: &Geometry) -> (Vec<Shape>, f32) {
     let p = &m.predictor;
     let mut out = Vec::new();
     let mut y = top;
@@ -173,44 +299,62 @@ fn table(m: &Branch, top: f32) -> (Vec<Shape>, f32) {
         );
         let pc = BRANCH_PC as usize & ((1 << bits) - 1);
         let index = pc ^ usize::from(p.ghr);
-        out.push(
-            Shape::text(
-                "index",
-                W - 20.0,
-                y + 22.0,
-                format!(
-                    "next: PC {} ⊕ history {} = entry {index}",
-                    bin(pc, bits),
-                    bin(usize::from(p.ghr), bits)
-                ),
-            )
-            .end()
-            .mono()
-            .label("next index: branch address bits XOR history"),
+        let xor = format!(
+            "next: PC {} ⊕ history {}",
+            bin(pc, bits),
+            bin(usize::from(p.ghr), bits)
         );
-        y += 48.0;
+        let entry = format!("= entry {index}");
+        // A phone puts the index on its own line under the history, and
+        // a long one (a table of 128 or 256 entries) on two.
+        let lines = if !g.narrow {
+            vec![format!("{xor} {entry}")]
+        } else if (xor.chars().count() + entry.chars().count()) as f32 * MONO_CHAR > g.width - 32.0
+        {
+            vec![xor, entry]
+        } else {
+            vec![format!("{xor} {entry}")]
+        };
+        let (ix, iy, anchor) = if g.narrow {
+            (20.0, y + 56.0, Anchor::Start)
+        } else {
+            (W - 20.0, y + 22.0, Anchor::End)
+        };
+        let rows = lines.len() as f32;
+        for (i, line) in lines_of("index", (ix, iy), 22.0, lines)
+            .into_iter()
+            .enumerate()
+        {
+            let line = line.anchor(anchor).mono();
+            out.push(if i == 0 {
+                line.label("next index: branch address bits XOR history")
+            } else {
+                line
+            });
+        }
+        y += g.pick(48.0, 54.0 + 22.0 * rows);
     }
     let entries = p.pht.len();
-    let cols = entries.min(32);
-    let cw = (880.0 / cols as f32).min(56.0);
-    out.push(
-        Shape::text(
-            "pht-title",
-            20.0,
-            y + 18.0,
-            format!(
-                "pattern history table, {entries} entries{}",
-                slot.map_or(String::new(), |s| format!(" · last used: entry {s}"))
-            ),
-        )
-        .start()
-        .class("strong"),
+    let cols = g.table_cols(entries);
+    let cw = (g.table.1 / cols as f32).min(56.0);
+    let title = format!("pattern history table, {entries} entries");
+    let used = slot.map(|s| format!("last used: entry {s}"));
+    // A phone gives the last entry used a line of its own.
+    let lines = match used {
+        Some(u) if g.narrow => vec![title, u],
+        Some(u) => vec![format!("{title} · {u}")],
+        None => vec![title],
+    };
+    out.extend(
+        lines_of("pht-title", (20.0, y + 18.0), 22.0, lines)
+            .into_iter()
+            .map(|t| t.start().class("strong")),
     );
-    y += 30.0;
+    y += 30.0 + if g.narrow { 22.0 } else { 0.0 };
     let one_bit = p.kind == K::OneBit;
     for (i, &v) in p.pht.iter().enumerate() {
         let (col, row) = (i % cols, i / cols);
-        let x = 60.0 + col as f32 * cw;
+        let x = g.table.0 + col as f32 * cw;
         let cy = y + row as f32 * 38.0;
         let predicts = if one_bit { v == 1 } else { v >= 2 };
         // Wide cells also say what the entry predicts.
@@ -249,72 +393,102 @@ fn table(m: &Branch, top: f32) -> (Vec<Shape>, f32) {
     (out, y + rows * 38.0)
 }
 
-fn predictor(m: &Branch) -> Figure {
+fn predictor(m: &Branch, g: &Geometry) -> Figure {
     let c = &m.config;
-    let mut shapes = vec![Shape::text(
-        "code",
-        20.0,
-        28.0,
-        format!(
-            "for (i = 0; i < {}; i++) if (a[i] >= 128) sum += a[i];",
-            m.values.len()
-        ),
-    )
-    .start()
-    .mono()];
-    let current = match m.last() {
-        Some(r) => Shape::text(
-            "current",
-            20.0,
-            60.0,
+    let head = format!("for (i = 0; i < {}; i++)", m.values.len());
+    let body = "if (a[i] >= 128) sum += a[i];";
+    // A phone breaks the loop after its head, as code is indented.
+    let code = if g.narrow {
+        vec![head, format!("    {body}")]
+    } else {
+        vec![format!("{head} {body}")]
+    };
+    let mut shapes: Vec<Shape> =
+        lines_of("code", (g.pick(20.0, 12.0), g.pick(28.0, 24.0)), 22.0, code)
+            .into_iter()
+            .map(|t| t.start().mono())
+            .collect();
+    let (cx, cy) = (g.pick(20.0, 12.0), g.pick(60.0, 100.0));
+    // What the last branch did, in up to three parts: a phone shows one to a line.
+    let current: Vec<String> = match m.last() {
+        Some(r) => vec![
             format!(
-                "a[{}] = {}: {}, predicted {} — {}",
+                "a[{}] = {}: {},",
                 r.index,
                 r.value,
-                if r.actual { "taken" } else { "not taken" },
-                if r.predicted { "taken" } else { "not taken" },
-                if r.hit() {
-                    "hit".to_string()
-                } else {
-                    format!("mispredict, +{} cycles", c.penalty)
-                }
+                if r.actual { "taken" } else { "not taken" }
             ),
-        )
-        .class(hit_class(r))
-        .class("tone")
-        .state(hit_class(r)),
-        None => Shape::text("current", 20.0, 60.0, "no branch yet: Step runs a[0]")
-            .class("muted")
-            .state("none"),
+            format!(
+                "predicted {} —",
+                if r.predicted { "taken" } else { "not taken" }
+            ),
+            if r.hit() {
+                "hit".to_string()
+            } else {
+                format!("mispredict, +{} cycles", c.penalty)
+            },
+        ],
+        None => vec!["no branch yet: Step runs a[0]".to_string()],
     };
-    shapes.push(current.start().size(Size::Large));
+    let current = if g.narrow {
+        current
+    } else {
+        vec![current.join(" ")]
+    };
+    for (i, line) in lines_of("current", (cx, cy), 26.0, current)
+        .into_iter()
+        .enumerate()
+    {
+        let line = line.start().size(Size::Large);
+        shapes.push(match m.last() {
+            Some(r) => {
+                let line = line.class(hit_class(r)).class("tone");
+                if i == 0 {
+                    line.state(hit_class(r))
+                } else {
+                    line
+                }
+            }
+            None => line.class("muted").state("none"),
+        });
+    }
     shapes.push(
         Shape::text(
             "kind",
-            W - 20.0,
-            28.0,
+            g.pick(W - 20.0, 12.0),
+            g.pick(28.0, 72.0),
             format!("predictor: {}", c.predictor.label()),
         )
-        .end()
+        .anchor(if g.narrow { Anchor::Start } else { Anchor::End })
         .class("strong"),
     );
-    shapes.extend(machine(m, 86.0));
+    // A phone keeps three lines for the last branch whatever it says, so
+    // the machine does not jump between steps.
+    let (cells, bottom) = machine(m, g.pick(86.0, 176.0), g);
+    shapes.extend(cells);
+    // Rows kept for the note under the machine: the wide figure keeps two
+    // whether or not there is a note (so the table does not jump when the
+    // predictor changes); a phone only the rows it wraps to.
+    let mut note_rows = 2.0;
     if c.predictor.counts() {
         // Which 2-bit machine this is: textbooks draw a different one.
-        shapes.push(
-            Shape::text(
-                "machine-note",
-                W / 2.0,
-                182.0,
-                "Smith's saturating counter: every outcome moves one step. The hysteresis diagram in Patterson and Hennessy jumps to the far strong state on a miss in a weak one.",
-            )
-            .size(Size::Small)
-            .class("muted"),
+        let note = wrap_words(
+            "Smith's saturating counter: every outcome moves one step. The hysteresis diagram in Patterson and Hennessy jumps to the far strong state on a miss in a weak one.",
+            g.note_chars,
         );
+        note_rows = note.len() as f32;
+        shapes.extend(
+            lines_of("machine-note", (g.width / 2.0, bottom + 20.0), 16.0, note)
+                .into_iter()
+                .map(|t| t.size(Size::Small).class("muted")),
+        );
+    } else if g.narrow {
+        note_rows = 0.0;
     }
-    let mut height = 192.0;
+    let after = bottom + 14.0 + 16.0 * note_rows;
+    let mut height = after;
     if c.predictor.has_table() {
-        let (cells, bottom) = table(m, 196.0);
+        let (cells, bottom) = table(m, after + 4.0, g);
         shapes.extend(cells);
         height = bottom + 10.0;
     }
@@ -326,7 +500,7 @@ fn predictor(m: &Branch) -> Figure {
             m.next,
             m.values.len()
         ),
-        W,
+        g.width,
         height,
     )
     .legend("accent", "the entry and state the last branch used");
@@ -335,10 +509,9 @@ fn predictor(m: &Branch) -> Figure {
 }
 
 /// Predicted over actual for the last branches, two bands of 32.
-fn strip(m: &Branch) -> Figure {
-    const COLS: usize = 32;
-    const CW: f32 = 26.0;
-    let x0 = 100.0;
+fn strip(m: &Branch, g: &Geometry) -> Figure {
+    let (cols, cw, x0, pitch, first) = g.strip;
+    let bands = RECENT_KEPT.div_ceil(cols);
     let missed = m.recent.iter().filter(|r| !r.hit()).count();
     let mut f = Figure::new(
         "branch-strip",
@@ -346,26 +519,28 @@ fn strip(m: &Branch) -> Figure {
             "The last {} branches: {missed} mispredicted",
             m.recent.len()
         ),
-        W,
-        46.0 + 2.0 * 96.0,
+        g.width,
+        first + 2.0 + bands as f32 * pitch,
     )
     .legend("hit", "predicted right")
     .legend("miss", "mispredicted");
-    f.push(
-        Shape::text(
-            "strip-count",
-            20.0,
-            22.0,
-            format!(
-                "the last {} branches (at most {RECENT_KEPT} shown): {missed} mispredicted",
-                m.recent.len()
-            ),
-        )
-        .start()
-        .class("strong"),
+    let shown = format!(
+        "the last {} branches (at most {RECENT_KEPT} shown):",
+        m.recent.len()
     );
-    for band in 0..2 {
-        let y = 44.0 + band as f32 * 96.0;
+    let count = format!("{missed} mispredicted");
+    let lines = if g.narrow {
+        vec![shown, count]
+    } else {
+        vec![format!("{shown} {count}")]
+    };
+    f.extend(
+        lines_of("strip-count", (20.0, 22.0), 20.0, lines)
+            .into_iter()
+            .map(|t| t.start().class("strong")),
+    );
+    for band in 0..bands {
+        let y = first + band as f32 * pitch;
         f.push(
             Shape::text(format!("pl{band}"), x0 - 10.0, y + 38.0, "predicted")
                 .end()
@@ -376,12 +551,12 @@ fn strip(m: &Branch) -> Figure {
                 .end()
                 .class("muted"),
         );
-        for (k, r) in m.recent.iter().skip(band * COLS).take(COLS).enumerate() {
-            let x = x0 + k as f32 * CW;
+        for (k, r) in m.recent.iter().skip(band * cols).take(cols).enumerate() {
+            let x = x0 + k as f32 * cw;
             let mut col = vec![
-                Shape::rect("r", x, y + 18.0, CW - 3.0, 56.0).rounded(3.0),
-                Shape::text("p", x + CW / 2.0 - 1.5, y + 38.0, letter(r.predicted)).mono(),
-                Shape::text("a", x + CW / 2.0 - 1.5, y + 64.0, letter(r.actual)).mono(),
+                Shape::rect("r", x, y + 18.0, cw - 3.0, 56.0).rounded(3.0),
+                Shape::text("p", x + cw / 2.0 - 1.5, y + 38.0, letter(r.predicted)).mono(),
+                Shape::text("a", x + cw / 2.0 - 1.5, y + 64.0, letter(r.actual)).mono(),
             ];
             if k % 8 == 0 {
                 col.push(
@@ -411,37 +586,48 @@ fn strip(m: &Branch) -> Figure {
 
 /// Every predictor over the whole array from cold: accuracy as a bar split
 /// into right and wrong.
-fn compare(m: &Branch) -> Figure {
+fn compare(m: &Branch, g: &Geometry) -> Figure {
     let n = m.values.len() as i64;
-    let plot = Plot::new(
-        (220.0, 50.0, 660.0, 210.0),
-        (0.0, 100.0, false),
-        (0.0, 4.0, false),
-    );
+    let (plot_box, row_pitch, bar_dy) = g.compare;
+    let plot = Plot::new(plot_box, (0.0, 100.0, false), (0.0, 4.0, false));
     let ticks: Vec<(f64, String)> = (0..=4)
         .map(|i| (i as f64 * 25.0, format!("{} %", i * 25)))
         .collect();
     let mut f = Figure::new(
         "branch-compare",
         format!("Accuracy of each predictor over all {n} elements from cold"),
-        W,
-        270.0,
+        g.width,
+        plot.bottom + 60.0,
     )
     .legend("hit", "predicted right")
     .legend("miss", "mispredicted");
-    f.push(
-        Shape::text(
-            "compare-title",
-            20.0,
-            22.0,
-            format!("every predictor on this data, all {n} branches from cold"),
-        )
-        .start()
-        .class("strong"),
+    let what = "every predictor on this data,";
+    let all = format!("all {n} branches from cold");
+    let lines = if g.narrow {
+        vec![what.to_string(), all]
+    } else {
+        vec![format!("{what} {all}")]
+    };
+    f.extend(
+        lines_of("compare-title", (20.0, 22.0), 20.0, lines)
+            .into_iter()
+            .map(|t| t.start().class("strong")),
     );
     f.push(plot.axes(&ticks, &[], "branches predicted right", ""));
     for (row, (kind, missed)) in m.compare().into_iter().enumerate() {
-        let y = plot.top + row as f32 * 40.0 + 6.0;
+        let y = plot.top + row as f32 * row_pitch + bar_dy;
+        // A phone names the bar above it and counts under it.
+        let (name_at, value_at) = if g.narrow {
+            (
+                (plot.left + 4.0, y - 8.0, Anchor::Start),
+                (plot.left + 4.0, y + 46.0, Anchor::Start),
+            )
+        } else {
+            (
+                (plot.left - 10.0, y + 20.0, Anchor::End),
+                (plot.right + 12.0, y + 20.0, Anchor::Start),
+            )
+        };
         let right = share_tenths(n - i64::from(missed), n);
         let split = plot.x.at(right as f64 / 10.0);
         let used = kind == m.config.predictor;
@@ -454,8 +640,8 @@ fn compare(m: &Branch) -> Figure {
             Shape::group(
                 format!("cmp-{row}"),
                 vec![
-                    Shape::text("n", plot.left - 10.0, y + 20.0, name.clone())
-                        .end()
+                    Shape::text("n", name_at.0, name_at.1, name.clone())
+                        .anchor(name_at.2)
                         .class_if(used, "strong"),
                     Shape::group(
                         "ok",
@@ -469,15 +655,15 @@ fn compare(m: &Branch) -> Figure {
                     .class("miss"),
                     Shape::text(
                         "v",
-                        plot.right + 12.0,
-                        y + 20.0,
+                        value_at.0,
+                        value_at.1,
                         format!(
                             "{missed} missed · {}{}",
                             tenths(right),
                             if used { " ◀ in use" } else { "" }
                         ),
                     )
-                    .start()
+                    .anchor(value_at.2)
                     .mono()
                     .class_if(used, "strong"),
                 ],
@@ -504,7 +690,8 @@ fn data_index(d: Data) -> usize {
 impl View for Branch {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
+        let g = Geometry::of(ui.layout());
         Scene::new(
             "Branch prediction",
             format!(
@@ -517,9 +704,9 @@ impl View for Branch {
                 fixed(self.ipc_hundredths(), 2)
             ),
         )
-        .figure(predictor(self))
-        .figure(strip(self))
-        .figure(compare(self))
+        .figure(predictor(self, &g))
+        .figure(strip(self, &g))
+        .figure(compare(self, &g))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
@@ -655,12 +842,8 @@ impl View for Branch {
         out.push(Control::danger_group(
             "Break it",
             vec![
-                Control::button(
-                    "break-it",
-                    "T T N under a 2-bit counter",
-                    ui.act(A::BreakIt),
-                )
-                .danger(),
+                Control::button("break", "T T N under a 2-bit counter", ui.act(A::BreakIt))
+                    .danger(),
                 Control::note(format!(
                     "Then pick gshare: with {} or more bits of history it learns the pattern.",
                     Pattern::TTN.history_needed()

@@ -5,8 +5,10 @@
 use super::kit::{
     exponents, part, pow2, power_in, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE,
 };
-use super::sets::{grid, shown_sets, Mark, WIDTH};
+use super::sets::{caption, grid_in, shown_sets, Arrangement, Mark, WIDTH};
 use crate::control::{Control, Field};
+use crate::draw::text::pieces_as_lines;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape};
 use demos::cpu::cache_hierarchy::{CacheAction, CacheHierarchy, Preset, LATENCY, LINE, SETS, WAYS};
@@ -17,16 +19,19 @@ use demos::Quantity;
 
 /// What the learner has picked: loads or stores, and the level being edited
 /// (`levels.len()` is DRAM).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Look {
     pub store: bool,
     pub edit: usize,
 }
 
-/// Lines in the clickable address space, and per row.
+/// Lines in the clickable address space.
 const SPACE_LINES: u64 = 64;
-const SPACE_COLS: u64 = 16;
 const BIT: f32 = 9.7;
+/// A level's sets on a phone: at most four ways a line, so a cell is about
+/// 80 units beside a set's name and 98 under it (where a server's tags,
+/// `0x7fff00001`, fit).
+const PHONE_GRID: Arrangement = Arrangement::narrow(4);
 
 fn key(level: usize) -> String {
     format!("l{}", level + 1)
@@ -40,22 +45,82 @@ fn action(store: bool, addr: u64) -> CacheAction {
     }
 }
 
+/// Where the path figure draws its boxes: side by side on a laptop; on a
+/// phone one under the other, L1 on top and DRAM at the bottom, each box
+/// wide and low with its name and verdict left of its three facts.
+struct PathDims {
+    width: f32,
+    /// The first box's top-left corner, and from one box to the next.
+    first: (f32, f32),
+    step: (f32, f32),
+    size: (f32, f32),
+    /// From a box's top-left: its name, its verdict, and its facts (one x,
+    /// three baselines).
+    title: (f32, f32),
+    word: (f32, f32),
+    info_x: f32,
+    info_y: [f32; 3],
+    /// The arrow to the next box, from a box's top-left.
+    arrow: [(f32, f32); 2],
+    /// The cost line's first baseline, below the last box's bottom.
+    cycles_below: f32,
+}
+
+impl PathDims {
+    fn for_layout(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => PathDims {
+                width: WIDTH,
+                first: (20.0, 8.0),
+                step: (240.0, 0.0),
+                size: (200.0, 150.0),
+                title: (100.0, 26.0),
+                word: (100.0, 104.0),
+                info_x: 100.0,
+                info_y: [48.0, 68.0, 138.0],
+                arrow: [(204.0, 75.0), (236.0, 75.0)],
+                cycles_below: 38.0,
+            },
+            Layout::Narrow => PathDims {
+                width: NARROW_WIDTH,
+                first: (10.0, 8.0),
+                step: (0.0, 108.0),
+                size: (400.0, 84.0),
+                title: (80.0, 34.0),
+                word: (80.0, 68.0),
+                info_x: 280.0,
+                info_y: [26.0, 48.0, 70.0],
+                arrow: [(80.0, 86.0), (80.0, 106.0)],
+                cycles_below: 28.0,
+            },
+        }
+    }
+}
+
+/// From one line of a wrapped caption to the next.
+const LINE_H: f32 = 22.0;
+
 /// The four boxes of the hierarchy and the last access's cost.
-fn path(m: &CacheHierarchy) -> Figure {
+fn path(m: &CacheHierarchy, layout: Layout) -> Figure {
     let sim = &m.sim;
     let last = m.last();
     let n = sim.levels.len();
+    let d = PathDims::for_layout(layout);
     let mut f = Figure::new(
         "path",
         "The hierarchy and the last access's path",
-        WIDTH,
-        214.0,
+        d.width,
+        0.0,
     )
     .legend("hit", "hit: served here")
     .legend("miss", "miss: asked the next level")
     .legend("warn", "DRAM supplied the line");
+    let corner = |i: usize| {
+        let i = i as f32;
+        (d.first.0 + i * d.step.0, d.first.1 + i * d.step.1)
+    };
     for i in 0..=n {
-        let x = 20.0 + i as f32 * 240.0;
+        let (x, y) = corner(i);
         let lookup = last.and_then(|r| r.lookup(i));
         let (title, lines, word, class, state) = match sim.levels.get(i) {
             Some(l) => {
@@ -91,17 +156,22 @@ fn path(m: &CacheHierarchy) -> Figure {
                 ("DRAM".into(), lines, word, class, state.into())
             }
         };
-        let cx = x + 100.0;
         let mut shapes = vec![
-            rect("box", x, 8.0, 200.0, 150.0, "panel"),
-            text("title", cx, 34.0, title, TITLE),
-            text("word", cx, 112.0, word.into(), LARGE | TONE),
+            rect("box", x, y, d.size.0, d.size.1, "panel"),
+            text("title", x + d.title.0, y + d.title.1, title, TITLE),
+            text(
+                "word",
+                x + d.word.0,
+                y + d.word.1,
+                word.into(),
+                LARGE | TONE,
+            ),
         ];
         for (j, line) in lines.into_iter().enumerate() {
             shapes.push(text(
                 &format!("info-{j}"),
-                cx,
-                [56.0, 76.0, 146.0][j],
+                x + d.info_x,
+                y + d.info_y[j],
                 line,
                 MONO | SMALL,
             ));
@@ -109,15 +179,17 @@ fn path(m: &CacheHierarchy) -> Figure {
         let key = if i < n { key(i) } else { "dram".into() };
         f.push(part(key.clone(), shapes, class, state, true).focus(key));
         if i < n {
+            let [(x1, y1), (x2, y2)] = d.arrow;
             f.push(Shape::arrow(
                 format!("to-{i}"),
-                (x + 204.0, 83.0),
-                (x + 236.0, 83.0),
+                (x + x1, y + y1),
+                (x + x2, y + y2),
             ));
         }
     }
-    let line = match last {
-        None => "No access yet: load or store an address.".to_string(),
+    // What the access was, then what it cost: one line, or two on a phone.
+    let pieces = match last {
+        None => vec!["No access yet: load or store an address.".to_string()],
         Some(r) => {
             let mut parts: Vec<String> = r
                 .lookups
@@ -127,34 +199,91 @@ fn path(m: &CacheHierarchy) -> Figure {
             if r.served == Place::Memory {
                 parts.push(sim.memory_latency.to_string());
             }
-            format!(
-                "{} {:#x}: served by {} in {} = {} cycles",
-                if r.kind == AccessKind::Store {
-                    "Store"
-                } else {
-                    "Load"
-                },
-                r.addr,
-                m.place_name(r.served),
-                parts.join(" + "),
-                r.cycles
-            )
+            vec![
+                format!(
+                    "{} {:#x}: served by {}",
+                    if r.kind == AccessKind::Store {
+                        "Store"
+                    } else {
+                        "Load"
+                    },
+                    r.addr,
+                    m.place_name(r.served),
+                ),
+                format!("in {} = {} cycles", parts.join(" + "), r.cycles),
+            ]
         }
     };
-    f.push(text("cycles", 20.0, 196.0, line, START | MONO | STRONG).focus("cycles"));
+    let mut y = corner(n).1 + d.size.1 + d.cycles_below;
+    for (j, line) in pieces_as_lines(layout.is_narrow(), pieces, " ")
+        .into_iter()
+        .enumerate()
+    {
+        let key = if j == 0 {
+            "cycles".into()
+        } else {
+            format!("cycles-{j}")
+        };
+        f.push(text(&key, d.first.0, y, line, START | MONO | STRONG).focus("cycles"));
+        y += LINE_H;
+    }
+    // The last baseline plus room for the descenders.
+    f.height = y - LINE_H + 18.0;
     f
 }
 
+/// Where the address figure draws each level's row. On a laptop: the
+/// level's name, its tag / set / offset boxes, then the fields in words. On
+/// a phone the name and the words share a line above the boxes, which start
+/// at the left edge and wrap (a 36-bit tag alone is 359 units).
+struct AddressDims {
+    /// The name's baseline, from the row's top.
+    name_y: f32,
+    /// The first box's corner, from the row's left edge and top.
+    boxes: (f32, f32),
+    /// Boxes wrap, and a box wider than a line splits its digits over
+    /// lines, at this x; `None`: one line, however long.
+    right: Option<f32>,
+    /// Where the fields in words start, from the row's top; `None`: after
+    /// the boxes.
+    fields: Option<(f32, f32)>,
+}
+
+impl AddressDims {
+    fn for_layout(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => AddressDims {
+                name_y: 24.0,
+                boxes: (60.0, 0.0),
+                right: None,
+                fields: None,
+            },
+            Layout::Narrow => AddressDims {
+                name_y: 16.0,
+                boxes: (10.0, 24.0),
+                right: Some(NARROW_WIDTH - 10.0),
+                fields: Some((60.0, 16.0)),
+            },
+        }
+    }
+}
+
+/// A box of bits is this tall; a row of boxes takes this much room.
+const BITS_H: f32 = 34.0;
+const BITS_LINE: f32 = 40.0;
+/// From the last line of boxes' top to the next level's row.
+const ROW_BELOW: f32 = 46.0;
+
 /// The last address in binary, cut the way each level reads it.
-fn address(m: &CacheHierarchy) -> Figure {
+fn address(m: &CacheHierarchy, layout: Layout) -> Figure {
     let bits = m.config.address_bits as usize;
     let last = m.last();
-    let rows = last.map_or(0, |r| r.lookups.len());
+    let d = AddressDims::for_layout(layout);
     let mut f = Figure::new(
         "address",
         "The address split into tag, set index and offset bits",
-        if bits <= 24 { 720.0 } else { WIDTH },
-        44.0 + 46.0 * rows as f32,
+        layout.pick(if bits <= 24 { 720.0 } else { WIDTH }, NARROW_WIDTH),
+        44.0,
     )
     .legend("", "tag: compared with the ways")
     .legend("accent", "set index: picks the set")
@@ -171,9 +300,9 @@ fn address(m: &CacheHierarchy) -> Figure {
         format!("address {:#x} = {bits} bits:", r.addr),
         START | STRONG,
     ));
+    let mut y = 44.0;
     for l in &r.lookups {
         let spec = &m.sim.levels[l.level].spec;
-        let y = 44.0 + 46.0 * l.level as f32;
         let (set_bits, off_bits) = (spec.set_bits() as usize, spec.offset_bits() as usize);
         let widths = [bits.saturating_sub(set_bits + off_bits), set_bits, off_bits];
         let values = [
@@ -184,22 +313,48 @@ fn address(m: &CacheHierarchy) -> Figure {
         let mut shapes = vec![text(
             "name",
             10.0,
-            y + 24.0,
+            y + d.name_y,
             spec.name.clone(),
             START | STRONG,
         )];
-        let (mut x, mut from) = (60.0, 0);
+        let (mut x, mut top, mut from) = (d.boxes.0, y + d.boxes.1, 0);
         for (j, (width, value)) in widths.into_iter().zip(values.iter()).enumerate() {
             if width == 0 {
                 continue;
             }
-            let w = width as f32 * BIT + 10.0;
-            let digits = binary.get(from..from + width).unwrap_or("").to_string();
+            let fits = |x: f32| d.right.map_or(width, |r| ((r - x - 10.0) / BIT) as usize);
+            if fits(x) < width && x > d.boxes.0 {
+                (x, top) = (d.boxes.0, top + BITS_LINE);
+            }
+            // Digits a line holds, spread evenly over the lines they need.
+            let chunks = width.div_ceil(fits(x).max(1));
+            let per_line = width.div_ceil(chunks);
+            let w = per_line as f32 * BIT + 10.0;
+            let digits = binary.get(from..from + width).unwrap_or("");
             from += width;
-            let cells = vec![
-                rect("r", x, y, w, 34.0, ""),
-                text("bits", x + w / 2.0, y + 23.0, digits, MONO),
-            ];
+            let mut cells = vec![rect(
+                "r",
+                x,
+                top,
+                w,
+                BITS_H + (chunks - 1) as f32 * BITS_LINE,
+                "",
+            )];
+            for c in 0..chunks {
+                let line = digits.get(c * per_line..((c + 1) * per_line).min(width));
+                cells.push(text(
+                    &if c == 0 {
+                        "bits".into()
+                    } else {
+                        format!("bits-{c}")
+                    },
+                    x + w / 2.0,
+                    top + 23.0 + c as f32 * BITS_LINE,
+                    line.unwrap_or("").to_string(),
+                    MONO,
+                ));
+            }
+            top += (chunks - 1) as f32 * BITS_LINE;
             shapes.push(part(
                 ["tag", "set", "offset"][j].into(),
                 cells,
@@ -209,20 +364,23 @@ fn address(m: &CacheHierarchy) -> Figure {
             ));
             x += w + 4.0;
         }
+        let (fx, fy) = d.fields.unwrap_or((x + 8.0, 23.0));
         shapes.push(text(
             "fields",
-            x + 8.0,
-            y + 23.0,
+            fx,
+            y + fy,
             values.join(" · "),
             START | MONO | SMALL,
         ));
         f.push(Shape::group(format!("addr-{}", key(l.level)), shapes).focus("addr"));
+        y = top + ROW_BELOW;
     }
+    f.height = y;
     f
 }
 
 /// One level's sets and ways, the way the last access hit or filled marked.
-fn level_figure(m: &CacheHierarchy, i: usize) -> Figure {
+fn level_figure(m: &CacheHierarchy, i: usize, layout: Layout) -> Figure {
     let level = &m.sim.levels[i];
     let s = &level.spec;
     let r = m.last();
@@ -265,13 +423,23 @@ fn level_figure(m: &CacheHierarchy, i: usize) -> Figure {
         }
     );
     let name = |b: &demos::cpu::cachesim::Block| format!("{:#x}", s.split(b.base).tag);
-    let (cells, h, used) = grid(&key(i), level, &sets, (WIDTH, 30.0), mark, &name);
+    let (heading, top) = caption(&title, layout);
+    let (arrangement, width) = layout.pick((Arrangement::WIDE, WIDTH), (PHONE_GRID, NARROW_WIDTH));
+    let (cells, h, used) = grid_in(
+        arrangement,
+        &key(i),
+        level,
+        &sets,
+        (width, top),
+        mark,
+        &name,
+    );
     // A narrow grid gets a narrow figure, so it is drawn larger.
     let mut f = Figure::new(
         format!("{}-sets", key(i)),
         title.clone(),
-        used.max(720.0),
-        h + 36.0,
+        layout.pick(used.max(720.0), NARROW_WIDTH),
+        h + top + 6.0,
     );
     if i + 1 == m.sim.levels.len() {
         f = f
@@ -281,14 +449,48 @@ fn level_figure(m: &CacheHierarchy, i: usize) -> Figure {
             .legend("hit", "hit just now")
             .legend("accent", "filled just now (out: the line it evicted)");
     }
-    f.push(text("title", 4.0, 20.0, title, START | SMALL | STRONG));
+    f.extend(heading);
     f.extend(cells);
     f
+}
+
+/// How the clickable lines are laid out: 16 a row on a laptop; 8 a row on
+/// a phone, so each box stays a fingertip wide (44 units, about 38 px).
+struct SpaceDims {
+    width: f32,
+    columns: u64,
+    /// The first box's left edge (the row's address is left of it), and
+    /// from one box to the next.
+    left: f32,
+    pitch: f32,
+    box_w: f32,
+}
+
+impl SpaceDims {
+    fn for_layout(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => SpaceDims {
+                width: WIDTH,
+                columns: 16,
+                left: 96.0,
+                pitch: 53.0,
+                box_w: 50.0,
+            },
+            Layout::Narrow => SpaceDims {
+                width: NARROW_WIDTH,
+                columns: 8,
+                left: 64.0,
+                pitch: 44.0,
+                box_w: 41.0,
+            },
+        }
+    }
 }
 
 /// The first 64 lines of the address space, each a button that loads (or
 /// stores) it; the text names the innermost level that holds it.
 fn space(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Figure {
+    let d = SpaceDims::for_layout(ui.layout());
     let line = m.config.levels[0].line;
     let l1_sets = m.config.levels[0].sets;
     let lines = SPACE_LINES.min((1u64 << m.config.address_bits) / line);
@@ -296,12 +498,13 @@ fn space(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Figure
     let mut f = Figure::new(
         "space",
         format!("The first {lines} lines of memory: select one to {verb} it"),
-        WIDTH,
-        48.0 + lines.div_ceil(SPACE_COLS) as f32 * 34.0,
+        d.width,
+        48.0 + lines.div_ceil(d.columns) as f32 * 34.0,
     )
     .legend("done", "cached: the innermost level holding it")
     .legend("idle", "only in DRAM");
-    let with_sets = SPACE_COLS.is_multiple_of(l1_sets);
+    // The columns are L1's sets when each row starts again at set 0.
+    let with_sets = d.columns.is_multiple_of(l1_sets);
     f.push(text(
         "head",
         4.0,
@@ -311,19 +514,20 @@ fn space(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Figure
     ));
     let last = m.last().map(|r| r.addr / line);
     for n in 0..lines {
-        let (col, row) = ((n % SPACE_COLS) as f32, (n / SPACE_COLS) as f32);
-        let (x, y) = (96.0 + col * 53.0, 30.0 + row * 34.0);
+        let (col, row) = ((n % d.columns) as f32, (n / d.columns) as f32);
+        let (x, y) = (d.left + col * d.pitch, 30.0 + row * 34.0);
+        let mid = x + d.box_w / 2.0;
         let base = n * line;
-        if n < SPACE_COLS && with_sets {
+        if n < d.columns && with_sets {
             f.push(text(
                 &format!("col-{n}"),
-                x + 25.0,
+                mid,
                 20.0,
                 (n % l1_sets).to_string(),
                 MONO | SMALL,
             ));
         }
-        if n % SPACE_COLS == 0 {
+        if n % d.columns == 0 {
             f.push(text(
                 &format!("row-{n}"),
                 4.0,
@@ -343,7 +547,7 @@ fn space(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Figure
                 &key,
                 x,
                 y,
-                50.0,
+                d.box_w,
                 30.0,
                 if held.is_some() { "done" } else { "idle" },
             )
@@ -355,7 +559,7 @@ fn space(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Figure
         f.push(
             text(
                 &format!("{key}-word"),
-                x + 25.0,
+                mid,
                 y + 20.0,
                 word.into(),
                 MONO | SMALL,
@@ -482,11 +686,12 @@ impl View for CacheHierarchy {
                 l1.stats.conflict
             ),
         };
+        let layout = ui.layout();
         let mut scene = Scene::new("Cache hierarchy", summary)
-            .figure(path(self))
-            .figure(address(self));
+            .figure(path(self, layout))
+            .figure(address(self, layout));
         for i in 0..self.sim.levels.len() {
-            scene = scene.figure(level_figure(self, i));
+            scene = scene.figure(level_figure(self, i, layout));
         }
         scene.figure(space(self, look, ui))
     }
@@ -566,6 +771,19 @@ impl View for CacheHierarchy {
                 ],
             ),
         ]
+    }
+
+    /// Loads or stores, with any level or DRAM (`levels.len()`) in the editor.
+    fn admit_look(&self, look: &Look) -> bool {
+        look.edit <= self.config.levels.len()
+    }
+
+    /// The level as the editor shows it.
+    fn link_look(&self, look: &Look) -> Look {
+        Look {
+            edit: look.edit.min(self.config.levels.len()),
+            ..look.clone()
+        }
     }
 }
 

@@ -6,6 +6,8 @@ use super::kit::{exponents, pow2, power_in};
 use super::sets::{grid, shown_sets, WIDTH};
 use crate::control::Control;
 use crate::draw::chart::Plot;
+use crate::draw::text::line_key;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape, Size};
 use demos::cpu::cachesim::Policy;
@@ -16,10 +18,78 @@ use demos::cpu::locality::{
 use demos::text::{grouped, share_tenths, tenths};
 use demos::Quantity;
 
-const LEFT: f32 = 96.0;
 /// Cells per row at most, and rows at most for a 2-D layout.
 const MAX_COLS: usize = 64;
 const MAX_ROWS: usize = 64;
+
+/// The numbers that differ between the wide arrangement and the phone's:
+/// the same shapes, placed for a 960- or a 420-unit figure.
+struct Dims {
+    /// Room for the row names left of the array.
+    left: f32,
+    /// The width the array's cells are fitted into, and the narrowest the
+    /// array figure gets (room for its legend).
+    array_span: f32,
+    array_min: f32,
+    /// Width of the cache and the totals figures; whether the cache's
+    /// heading takes two lines, and so where its grid starts.
+    cache_w: f32,
+    cache_heading_lines: usize,
+    cache_top: f32,
+    totals_w: f32,
+    /// One walk's row of totals: its pitch, the name's box, the bar's track
+    /// (left, width) and where the totals text starts (x, y below the row's top).
+    row_pitch: f32,
+    name_box: f32,
+    track: (f32, f32),
+    total_text: (f32, f32),
+    /// The chart's figure width and plot box, and at most how many stride
+    /// ticks it labels (a phone's axis has room for fewer).
+    chart_w: f32,
+    plot: (f32, f32, f32, f32),
+    max_ticks: usize,
+}
+
+impl Dims {
+    fn of(layout: Layout) -> Dims {
+        layout.pick(
+            Dims {
+                left: 96.0,
+                array_span: WIDTH,
+                array_min: 700.0,
+                cache_w: 760.0,
+                cache_heading_lines: 1,
+                cache_top: 30.0,
+                totals_w: WIDTH,
+                row_pitch: 44.0,
+                name_box: 150.0,
+                track: (160.0, 360.0),
+                total_text: (532.0, 24.0),
+                chart_w: WIDTH,
+                plot: (100.0, 40.0, 920.0, 280.0),
+                max_ticks: usize::MAX,
+            },
+            // The phone: names in a shorter box, the bar beside them and
+            // the totals on a line of their own under the bar.
+            Dims {
+                left: 58.0,
+                array_span: NARROW_WIDTH - 10.0,
+                array_min: 300.0,
+                cache_w: NARROW_WIDTH,
+                cache_heading_lines: 2,
+                cache_top: 44.0,
+                totals_w: NARROW_WIDTH,
+                row_pitch: 64.0,
+                name_box: 118.0,
+                track: (126.0, 286.0),
+                total_text: (8.0, 52.0),
+                chart_w: NARROW_WIDTH,
+                plot: (58.0, 40.0, 396.0, 280.0),
+                max_ticks: 7,
+            },
+        )
+    }
+}
 
 /// Columns of the array picture: the 2-D array's own for the 2-D walks,
 /// else whole lines per row, widened until the picture is not too tall.
@@ -36,7 +106,7 @@ fn columns(m: &Locality) -> usize {
     cols.min(c.elements)
 }
 
-fn array(m: &Locality) -> Figure {
+fn array(m: &Locality, d: &Dims) -> Figure {
     let c = &m.config;
     let n = c.elements;
     let cols = columns(m);
@@ -48,12 +118,12 @@ fn array(m: &Locality) -> Figure {
         if per_line > cols { 6.0 } else { 0.0 },
     );
     let line_breaks = (cols / per_line.max(1)).saturating_sub(1) as f32;
-    let cw = ((WIDTH - LEFT - 8.0 - line_breaks * gx) / cols as f32).min(56.0);
+    let cw = ((d.array_span - d.left - 8.0 - line_breaks * gx) / cols as f32).min(56.0);
     let ch = cw.min(40.0);
     let rows_per_line = (per_line / cols).max(1);
     let height = 34.0 + rows as f32 * ch + (rows / rows_per_line) as f32 * gy;
     // A narrow array gets a narrow figure, so it is drawn larger.
-    let used = LEFT + cols as f32 * cw + line_breaks * gx + 10.0;
+    let used = d.left + cols as f32 * cw + line_breaks * gx + 10.0;
     let two_d = cols == c.cols && matches!(m.walk, Walk::RowMajor | Walk::ColumnMajor);
     let mut f = Figure::new(
         "array",
@@ -64,7 +134,7 @@ fn array(m: &Locality) -> Figure {
             n,
             m.walk.label()
         ),
-        used.max(700.0),
+        used.max(d.array_min),
         height,
     )
     .legend("hit", "H: hit")
@@ -85,7 +155,7 @@ fn array(m: &Locality) -> Figure {
         .mono()
         .size(Size::Small),
     );
-    let x_of = |col: usize| LEFT + col as f32 * cw + (col / per_line.max(1)) as f32 * gx;
+    let x_of = |col: usize| d.left + col as f32 * cw + (col / per_line.max(1)) as f32 * gx;
     let y_of = |row: usize| 30.0 + row as f32 * ch + (row / rows_per_line) as f32 * gy;
     for col in (0..cols).filter(|_| cw >= 24.0) {
         f.push(
@@ -144,13 +214,18 @@ fn array(m: &Locality) -> Figure {
 }
 
 /// The cache as the walk has left it: which lines each set holds.
-fn cache(m: &Locality) -> Figure {
+fn cache(m: &Locality, d: &Dims) -> Figure {
     let level = &m.sim.levels[0];
     let s = &level.spec;
     let sets = shown_sets(level, None);
-    let (cells, h, _) = grid("cache", level, &sets, (760.0, 30.0), None, &|b| {
-        format!("line {}", b.base / s.line)
-    });
+    let (cells, h, _) = grid(
+        "cache",
+        level,
+        &sets,
+        (d.cache_w, d.cache_top),
+        None,
+        &|b| format!("line {}", b.base / s.line),
+    );
     let title = format!(
         "The cache: {} set{} × {} way{} × {} B = {} bytes, {}",
         s.sets,
@@ -161,33 +236,44 @@ fn cache(m: &Locality) -> Figure {
         s.bytes(),
         s.policy.label()
     );
-    let mut f = Figure::new("cache", title.clone(), 760.0, h + 40.0);
-    f.push(
-        Shape::text("title", 4.0, 20.0, title)
-            .start()
-            .size(Size::Small)
-            .class("strong"),
-    );
+    let mut f = Figure::new("cache", title.clone(), d.cache_w, h + d.cache_top + 10.0);
+    // A phone has no room for the heading in one line: the policy goes
+    // on a second, in the room above the way numbers.
+    let lines: Vec<String> = match title.rsplit_once(", ") {
+        Some((size, policy)) if d.cache_heading_lines == 2 => {
+            vec![format!("{size},"), policy.into()]
+        }
+        _ => vec![title],
+    };
+    for (i, line) in lines.into_iter().enumerate() {
+        let key = line_key("title", i);
+        f.push(
+            Shape::text(key, 4.0, 20.0 + 15.0 * i as f32, line)
+                .start()
+                .size(Size::Small)
+                .class("strong"),
+        );
+    }
     f.push(Shape::group("cache-sets", cells).focus("cache"));
     f
 }
 
 /// Every walk's totals as bars of cycles, side by side.
-fn totals(m: &Locality, ui: &mut Ui<Locality>) -> Figure {
+fn totals(m: &Locality, d: &Dims, ui: &mut Ui<Locality>) -> Figure {
     let n = m.config.elements as u64;
     let worst = n * u64::from(HIT_CYCLES + MISS_CYCLES);
     let mut f = Figure::new(
         "totals",
         "Each walk from a cold cache: misses and cycles",
-        WIDTH,
-        30.0 + 44.0 * Walk::ALL.len() as f32,
+        d.totals_w,
+        30.0 + d.row_pitch * Walk::ALL.len() as f32,
     )
     .legend(
         "miss",
         "cycles (the bar's full length: every access a miss)",
     );
     for (i, walk) in Walk::ALL.into_iter().enumerate() {
-        let y = 8.0 + 44.0 * i as f32;
+        let y = 8.0 + d.row_pitch * i as f32;
         let result = m.results[walk.index()];
         let (text, state, w) = match result {
             Some(t) => (
@@ -199,7 +285,7 @@ fn totals(m: &Locality, ui: &mut Ui<Locality>) -> Figure {
                     grouped(t.cycles as i64)
                 ),
                 format!("{} misses", t.misses),
-                360.0 * t.cycles as f32 / worst as f32,
+                d.track.1 * t.cycles as f32 / worst as f32,
             ),
             None => ("not run yet".into(), "not run".into(), 0.0),
         };
@@ -208,13 +294,15 @@ fn totals(m: &Locality, ui: &mut Ui<Locality>) -> Figure {
             Shape::group(
                 format!("total-{}", walk.label()),
                 vec![
-                    Shape::rect("hit", 0.0, y, 150.0, 36.0).class("hit"),
+                    Shape::rect("hit", 0.0, y, d.name_box, 36.0).class("hit"),
                     Shape::text("name", 8.0, y + 24.0, walk.label())
                         .start()
                         .class_if(current, "strong"),
-                    Shape::rect("track", 160.0, y + 6.0, 360.0, 24.0).class("track"),
-                    Shape::rect("bar", 160.0, y + 6.0, w, 24.0).class("bar miss"),
-                    Shape::text("text", 532.0, y + 24.0, text).start().mono(),
+                    Shape::rect("track", d.track.0, y + 6.0, d.track.1, 24.0).class("track"),
+                    Shape::rect("bar", d.track.0, y + 6.0, w, 24.0).class("bar miss"),
+                    Shape::text("text", d.total_text.0, y + d.total_text.1, text)
+                        .start()
+                        .mono(),
                 ],
             )
             .class_if(current, "accent")
@@ -228,14 +316,10 @@ fn totals(m: &Locality, ui: &mut Ui<Locality>) -> Figure {
 }
 
 /// Miss rate against stride: each point a cold stride walk on the simulator.
-fn chart(m: &Locality) -> Figure {
+fn chart(m: &Locality, d: &Dims) -> Figure {
     let curve = &m.stride_curve;
     let last = curve.last().map_or(2.0, |p| p.stride as f64).max(2.0);
-    let plot = Plot::new(
-        (100.0, 40.0, 920.0, 280.0),
-        (1.0, last, true),
-        (0.0, 115.0, false),
-    );
+    let plot = Plot::new(d.plot, (1.0, last, true), (0.0, 115.0, false));
     let rate =
         |p: &demos::cpu::locality::StridePoint| share_tenths(p.misses as i64, p.accesses as i64);
     let mut f = Figure::new(
@@ -244,12 +328,15 @@ fn chart(m: &Locality) -> Figure {
             "Miss rate against stride, {} elements, {}-byte lines",
             m.config.elements, m.config.line
         ),
-        WIDTH,
+        d.chart_w,
         340.0,
     )
     .legend("miss", "miss rate of a cold stride walk");
+    // Every stride labelled if the axis has room, else every other one.
+    let every = curve.len().div_ceil(d.max_ticks).max(1);
     let x_ticks: Vec<(f64, String)> = curve
         .iter()
+        .step_by(every)
         .map(|p| (p.stride as f64, p.stride.to_string()))
         .collect();
     let y_ticks: Vec<(f64, String)> = (0..=4)
@@ -296,6 +383,7 @@ impl View for Locality {
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let s = &self.sim.levels[0].stats;
+        let d = Dims::of(ui.layout());
         Scene::new(
             "Cache locality",
             format!(
@@ -308,10 +396,10 @@ impl View for Locality {
                 self.sim.cycles
             ),
         )
-        .figure(array(self))
-        .figure(totals(self, ui))
-        .figure(cache(self))
-        .figure(chart(self))
+        .figure(array(self, &d))
+        .figure(totals(self, &d, ui))
+        .figure(cache(self, &d))
+        .figure(chart(self, &d))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {

@@ -5,18 +5,109 @@
 
 use super::kit::{part, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE};
 use crate::control::Control;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Table};
 use demos::coherence::{core_name, Access, Protocol, State, Supplier, System, CORES};
-use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig, LINES};
+use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig, LINES, TOUR};
 use demos::text::grouped;
 
 /// The bus figure narrows with fewer cores, so two cores are drawn larger.
 fn width(cores: usize) -> f32 {
     540.0 + 140.0 * cores as f32
 }
-const BUS_Y: f32 = 236.0;
-const MEM_Y: f32 = 282.0;
+/// From the top of a core's panel to its line tiles, and from the bus to
+/// the memory box.
+const TILES_DY: f32 = 36.0;
+const BUS_TO_MEMORY: f32 = 46.0;
+
+/// Where the bus figure puts things. Wide: every core side by side above
+/// the bus, one row of line tiles in each. A phone: two cores to a row (a
+/// third and fourth under the bus, their arrows pointing up to it), two
+/// tiles to a row, and memory's lines on two text lines each.
+struct BusGeometry {
+    width: f32,
+    per_row: usize,
+    tiles_per_row: usize,
+    /// A tile's height, and the baselines of its letter and value in it.
+    tile_h: f32,
+    letter_dy: f32,
+    value_dy: f32,
+    panel_h: f32,
+    bus_y: f32,
+    /// Top of the cores under the bus (a phone's third and fourth).
+    under_y: f32,
+    mem_y: f32,
+    pill_w: f32,
+    /// The memory arrow: left of the memory box, or a phone's gutter
+    /// between the cores under the bus.
+    mem_arrow_x: f32,
+    /// Memory's line texts: where they start, the first one's baseline and
+    /// their pitch; on a phone each is split after the freshness.
+    mem_text_x: f32,
+    mem_first_dy: f32,
+    mem_pitch: f32,
+    split_memory: bool,
+}
+
+impl BusGeometry {
+    fn new(layout: Layout, cores: usize, lines: usize) -> Self {
+        let narrow = layout.is_narrow();
+        let per_row = if narrow { cores.min(2) } else { cores };
+        let tiles_per_row = if narrow { lines.min(2) } else { lines };
+        let tile_h = layout.pick(96.0, 56.0);
+        let tile_rows = lines.div_ceil(tiles_per_row) as f32;
+        let panel_h = TILES_DY + tile_rows * (tile_h + 6.0) + 30.0;
+        // Room for the arrows between the panels and the bus.
+        let arrows = layout.pick(60.0, 48.0);
+        let bus_y = 8.0 + panel_h + arrows;
+        let under_y = bus_y + arrows;
+        let below_bus = if cores > per_row {
+            under_y + panel_h
+        } else {
+            bus_y
+        };
+        BusGeometry {
+            width: layout.pick(width(cores), NARROW_WIDTH),
+            per_row,
+            tiles_per_row,
+            tile_h,
+            letter_dy: layout.pick(46.0, 30.0),
+            value_dy: layout.pick(80.0, 48.0),
+            panel_h,
+            bus_y,
+            under_y,
+            mem_y: below_bus + BUS_TO_MEMORY,
+            pill_w: layout.pick(460.0, 340.0),
+            mem_arrow_x: layout.pick(100.0, NARROW_WIDTH / 2.0),
+            mem_text_x: layout.pick(130.0, 24.0),
+            mem_first_dy: layout.pick(26.0, 52.0),
+            mem_pitch: layout.pick(26.0, 48.0),
+            split_memory: narrow,
+        }
+    }
+
+    /// Core `c`'s panel: left, top, width.
+    fn core(&self, c: usize) -> (f32, f32, f32) {
+        let w = (self.width - 20.0) / self.per_row as f32;
+        let (row, col) = (c / self.per_row, c % self.per_row);
+        let top = if row == 0 { 8.0 } else { self.under_y };
+        (10.0 + w * col as f32 + 8.0, top, w - 16.0)
+    }
+
+    /// An arrow from core panel `top`'s edge to the bus, at `x`.
+    fn to_bus(&self, x: f32, top: f32) -> ((f32, f32), (f32, f32)) {
+        if top < self.bus_y {
+            ((x, top + self.panel_h + 2.0), (x, self.bus_y - 4.0))
+        } else {
+            ((x, top - 2.0), (x, self.bus_y + 20.0))
+        }
+    }
+
+    fn memory_h(&self, lines: usize) -> f32 {
+        self.mem_first_dy - 8.0 + self.mem_pitch * lines as f32
+    }
+}
 
 /// A state's class: clean copies valid, dirty ones costly, a stale or
 /// doubly-written copy broken.
@@ -30,11 +121,6 @@ fn class(line: &demos::coherence::Line, core: usize, broken: bool) -> &'static s
     }
 }
 
-fn core_x(cores: usize, c: usize) -> (f32, f32) {
-    let w = (width(cores) - 20.0) / cores as f32;
-    (10.0 + w * c as f32 + 8.0, w - 16.0)
-}
-
 fn supplier(a: &Access) -> String {
     match a.supplier {
         Some(Supplier::Cache(c)) => format!("core {}", core_name(c)),
@@ -44,12 +130,13 @@ fn supplier(a: &Access) -> String {
 }
 
 /// Cores, bus and memory under the protocol shown.
-fn bus(m: &Mesi) -> Figure {
+fn bus(m: &Mesi, layout: Layout) -> Figure {
     let s = m.system();
     let cores = s.cores();
     let broken = s.swmr().is_err();
     let last = m.last_access();
-    let wide = width(cores);
+    let g = BusGeometry::new(layout, cores, s.lines.len());
+    let wide = g.width;
     let mut f = Figure::new(
         "bus",
         format!(
@@ -57,7 +144,7 @@ fn bus(m: &Mesi) -> Figure {
             m.protocol.label()
         ),
         wide,
-        MEM_Y + 40.0 + 26.0 * s.lines.len() as f32,
+        g.mem_y + g.memory_h(s.lines.len()) + 22.0,
     )
     .legend("done", "clean copy (E, S)")
     .legend("warn", "dirty copy (M, O): memory is stale")
@@ -65,31 +152,40 @@ fn bus(m: &Mesi) -> Figure {
     .legend("fault", "stale or a second writer");
     let lines = s.lines.len();
     for c in 0..cores {
-        let (x, w) = core_x(cores, c);
+        let (x, top, w) = g.core(c);
         let cx = x + w / 2.0;
         let name = core_name(c);
         let mut shapes = vec![
-            rect("box", x, 8.0, w, 168.0, "panel"),
-            text("name", cx, 32.0, format!("Core {name}"), TITLE),
+            rect("box", x, top, w, g.panel_h, "panel"),
+            text("name", cx, top + 24.0, format!("Core {name}"), TITLE),
         ];
-        let tile_w = (w - 20.0) / lines as f32 - 6.0;
+        let tile_w = (w - 20.0) / g.tiles_per_row as f32 - 6.0;
         for (l, line) in s.lines.iter().enumerate() {
-            let (tx, st) = (x + 10.0 + l as f32 * (tile_w + 6.0), line.states[c]);
+            let (col, row) = (l % g.tiles_per_row, l / g.tiles_per_row);
+            let tx = x + 10.0 + col as f32 * (tile_w + 6.0);
+            let ty = top + TILES_DY + row as f32 * (g.tile_h + 6.0);
+            let st = line.states[c];
             let value = if st.is_valid() {
                 format!("value {}", line.values[c])
             } else {
                 "no data".into()
             };
             let tile = vec![
-                rect("r", tx, 44.0, tile_w, 96.0, ""),
+                rect("r", tx, ty, tile_w, g.tile_h, ""),
                 text(
                     "letter",
                     tx + tile_w / 2.0,
-                    90.0,
+                    ty + g.letter_dy,
                     st.letter().into(),
                     LARGE | TONE,
                 ),
-                text("value", tx + tile_w / 2.0, 124.0, value, MONO | SMALL),
+                text(
+                    "value",
+                    tx + tile_w / 2.0,
+                    ty + g.value_dy,
+                    value,
+                    MONO | SMALL,
+                ),
             ];
             shapes.push(
                 part(
@@ -121,7 +217,13 @@ fn bus(m: &Mesi) -> Figure {
                 None => String::new(),
             }
         });
-        shapes.push(text("note", cx, 162.0, note, SMALL | STRONG));
+        shapes.push(text(
+            "note",
+            cx,
+            top + g.panel_h - 14.0,
+            note,
+            SMALL | STRONG,
+        ));
         let requester = last.is_some_and(|a| a.core == c);
         f.push(
             Shape::group(format!("core-{c}"), shapes)
@@ -129,24 +231,12 @@ fn bus(m: &Mesi) -> Figure {
                 .focus(format!("core-{c}")),
         );
         if requester && last.is_some_and(|a| a.request.is_some()) {
-            f.push(
-                Shape::arrow(
-                    format!("req-{c}"),
-                    (cx - 12.0, 178.0),
-                    (cx - 12.0, BUS_Y - 4.0),
-                )
-                .class("accent"),
-            );
+            let (from, to) = g.to_bus(cx - 12.0, top);
+            f.push(Shape::arrow(format!("req-{c}"), from, to).class("accent"));
         }
         if last.is_some_and(|a| a.supplier == Some(Supplier::Cache(c))) {
-            f.push(
-                Shape::arrow(
-                    format!("flush-{c}"),
-                    (cx + 12.0, 178.0),
-                    (cx + 12.0, BUS_Y - 4.0),
-                )
-                .class("warn"),
-            );
+            let (from, to) = g.to_bus(cx + 12.0, top);
+            f.push(Shape::arrow(format!("flush-{c}"), from, to).class("warn"));
         }
     }
     let request = match last.and_then(|a| a.request.map(|r| (a, r))) {
@@ -158,14 +248,22 @@ fn bus(m: &Mesi) -> Figure {
         ),
         None => "no bus transaction".into(),
     };
+    let bus_y = g.bus_y;
     let bus_line = vec![
-        Shape::line("wire", (10.0, BUS_Y), (wide - 10.0, BUS_Y)).class("thick"),
-        text("name", 14.0, BUS_Y - 8.0, "bus".into(), START | SMALL),
-        Shape::rect("pill", wide / 2.0 - 230.0, BUS_Y - 16.0, 460.0, 32.0).rounded(16.0),
+        Shape::line("wire", (10.0, bus_y), (wide - 10.0, bus_y)).class("thick"),
+        text("name", 14.0, bus_y - 8.0, "bus".into(), START | SMALL),
+        Shape::rect(
+            "pill",
+            (wide - g.pill_w) / 2.0,
+            bus_y - 16.0,
+            g.pill_w,
+            32.0,
+        )
+        .rounded(16.0),
         text(
             "request",
             wide / 2.0,
-            BUS_Y + 6.0,
+            bus_y + 6.0,
             request.clone(),
             MONO | STRONG,
         ),
@@ -179,28 +277,23 @@ fn bus(m: &Mesi) -> Figure {
     let from_memory = last.is_some_and(|a| a.supplier == Some(Supplier::Memory));
     if from_memory || last.is_some_and(|a| a.wrote_back) {
         let (from, to) = if from_memory {
-            (MEM_Y, BUS_Y + 18.0)
+            (g.mem_y, bus_y + 18.0)
         } else {
-            (BUS_Y + 18.0, MEM_Y)
+            (bus_y + 18.0, g.mem_y)
         };
+        let x = g.mem_arrow_x;
         f.push(
-            Shape::arrow("mem-arrow", (100.0, from), (100.0, to)).class(if from_memory {
+            Shape::arrow("mem-arrow", (x, from), (x, to)).class(if from_memory {
                 "idle"
             } else {
                 "warn"
             }),
         );
     }
+    let mem_y = g.mem_y;
     let mut shapes = vec![
-        rect(
-            "box",
-            10.0,
-            MEM_Y,
-            wide - 20.0,
-            18.0 + 26.0 * lines as f32,
-            "panel",
-        ),
-        text("name", 24.0, MEM_Y + 26.0, "Memory".into(), START | STRONG),
+        rect("box", 10.0, mem_y, wide - 20.0, g.memory_h(lines), "panel"),
+        text("name", 24.0, mem_y + 26.0, "Memory".into(), START | STRONG),
     ];
     let mut fresh = Vec::new();
     for (l, line) in s.lines.iter().enumerate() {
@@ -210,51 +303,119 @@ fn bus(m: &Mesi) -> Figure {
             "stale"
         };
         fresh.push(word);
-        let about = format!(
-            "line {l}: value {} · {word} (last write stored {})",
-            line.memory, line.latest
-        );
-        shapes.push(text(
-            &format!("memory-{l}"),
-            130.0,
-            MEM_Y + 26.0 + 26.0 * l as f32,
-            about,
-            START | MONO,
-        ));
+        let about = format!("line {l}: value {} · {word}", line.memory);
+        let stored = format!("(last write stored {})", line.latest);
+        let y = mem_y + g.mem_first_dy + g.mem_pitch * l as f32;
+        let key = format!("memory-{l}");
+        if g.split_memory {
+            shapes.push(text(&key, g.mem_text_x, y, about, START | MONO));
+            shapes.push(text(
+                &format!("{key}-stored"),
+                g.mem_text_x,
+                y + 22.0,
+                stored,
+                START | MONO,
+            ));
+        } else {
+            shapes.push(text(
+                &key,
+                g.mem_text_x,
+                y,
+                format!("{about} {stored}"),
+                START | MONO,
+            ));
+        }
     }
     f.push(part("memory".into(), shapes, "", fresh.join(" "), false).focus("memory"));
     f
 }
 
+/// Where the lockstep figure puts its three panels: side by side, or on a
+/// phone one under another, the protocol's name left of its tiles.
+struct LockstepGeometry {
+    size: (f32, f32),
+    /// From one panel to the next, and a panel's size.
+    step: (f32, f32),
+    panel: (f32, f32),
+    /// The name's baseline and the tiles' top left, from the panel's.
+    name: (f32, f32),
+    tiles: (f32, f32),
+    /// The tiles' span, a tile's height and its text's baseline in it.
+    span: f32,
+    tile_h: f32,
+    text_dy: f32,
+}
+
+impl LockstepGeometry {
+    fn of(layout: Layout) -> Self {
+        layout.pick(
+            LockstepGeometry {
+                size: (720.0, 112.0),
+                step: (238.0, 0.0),
+                panel: (232.0, 100.0),
+                name: (14.0, 26.0),
+                tiles: (14.0, 38.0),
+                span: 204.0,
+                tile_h: 48.0,
+                text_dy: 32.0,
+            },
+            LockstepGeometry {
+                size: (NARROW_WIDTH, 6.0 + 3.0 * 66.0),
+                step: (0.0, 66.0),
+                panel: (NARROW_WIDTH - 12.0, 60.0),
+                name: (14.0, 37.0),
+                tiles: (110.0, 8.0),
+                span: NARROW_WIDTH - 12.0 - 110.0 - 4.0,
+                tile_h: 44.0,
+                text_dy: 28.0,
+            },
+        )
+    }
+}
+
 /// The three protocols side by side, fed the same accesses; select one to show it.
 fn lockstep(m: &Mesi, line: usize, ui: &mut Ui<Mesi>) -> Figure {
+    let g = LockstepGeometry::of(ui.layout());
     let mut f = Figure::new(
         "lockstep",
         format!("Line {line} under the three protocols after the same accesses"),
-        720.0,
-        112.0,
+        g.size.0,
+        g.size.1,
     );
     for (i, p) in Protocol::ALL.into_iter().enumerate() {
         let s: &System = &m.systems[p.index()];
-        let x = 6.0 + i as f32 * 238.0;
+        let (x, y) = (6.0 + i as f32 * g.step.0, 6.0 + i as f32 * g.step.1);
         let shown = p == m.protocol;
         let l = &s.lines[line.min(s.lines.len() - 1)];
         let broken = s.swmr().is_err();
         let mut shapes = vec![
-            Shape::rect("hit", x, 6.0, 232.0, 100.0)
+            Shape::rect("hit", x, y, g.panel.0, g.panel.1)
                 .class("hit")
                 .class_if(shown, "selected"),
-            text("name", x + 14.0, 32.0, p.label().into(), START | TITLE),
+            text(
+                "name",
+                x + g.name.0,
+                y + g.name.1,
+                p.label().into(),
+                START | TITLE,
+            ),
         ];
         let n = s.cores();
-        let tile = 204.0 / n as f32;
+        let tile = g.span / n as f32;
         let mut states = Vec::new();
         for c in 0..n {
-            let tx = x + 14.0 + c as f32 * tile;
+            let tx = x + g.tiles.0 + c as f32 * tile;
+            let ty = y + g.tiles.1;
             let word = format!("{}: {}", core_name(c), l.states[c].letter());
             let cell = vec![
-                rect("r", tx, 44.0, tile - 10.0, 48.0, ""),
-                text("l", tx + tile / 2.0 - 5.0, 76.0, word.clone(), MONO),
+                rect("r", tx, ty, tile - 10.0, g.tile_h, ""),
+                text(
+                    "l",
+                    tx + tile / 2.0 - 5.0,
+                    ty + g.text_dy,
+                    word.clone(),
+                    MONO,
+                ),
             ];
             shapes.push(Shape::group(format!("t-{c}"), cell).class(class(l, c, broken)));
             states.push(word);
@@ -382,7 +543,7 @@ impl View for Mesi {
                 s.counts.bus_transactions()
             ),
         )
-        .figure(bus(self))
+        .figure(bus(self, ui.layout()))
         .figure(lockstep(self, *line, ui))
         .table(sequence(self))
         .table(traffic(self))
@@ -444,16 +605,22 @@ impl View for Mesi {
             Control::note(
                 "Step plays a tour: A reads and writes, B reads and writes, A reads, both evict.",
             ),
-            Control::danger_group(
-                "Break it",
-                vec![Control::toggle(
+            Control::danger_group("Break it", {
+                let mut zone = vec![Control::toggle(
                     "invalidation",
                     "Other caches obey BusRdX and BusUpgr (invalidation)",
                     self.invalidation,
                     ui.act(MesiAction::SetInvalidation(!self.invalidation)),
                 )
-                .danger()],
-            ),
+                .danger()];
+                // Any action off the tour leaves it, and Step plays only the tour.
+                if self.tour.is_some_and(|i| i < TOUR.len()) {
+                    zone.push(Control::note(
+                        "Switching this leaves the tour: Step then has nothing to play.",
+                    ));
+                }
+                zone
+            }),
             Control::slider(
                 "cores",
                 "Cores (restarts)",
@@ -567,5 +734,32 @@ mod tests {
             ui.resolve(slot, &crate::Input::Press),
             Ok(crate::Command::Do(MesiAction::SetProtocol(Protocol::Moesi)))
         );
+    }
+
+    /// The Break it zone's notes.
+    fn zone_notes(m: &Mesi) -> Vec<String> {
+        let (_, controls, _) = crate::build(m, &0);
+        Control::danger_zone(&controls)
+            .expect("a Break it zone")
+            .notes()
+    }
+
+    #[test]
+    fn break_it_says_it_leaves_the_tour_only_while_step_plays_it() {
+        const NOTE: &str = "Switching this leaves the tour: Step then has nothing to play.";
+        let mut m = Mesi::new(&MesiConfig::default());
+        assert_eq!(zone_notes(&m), [NOTE], "at the start of the tour");
+        m.apply(&m.next_auto().unwrap()).unwrap();
+        assert_eq!(zone_notes(&m), [NOTE], "mid-tour");
+        // The note is true: the toggle leaves the tour and Step is refused.
+        let mut broken = m.clone();
+        broken.apply(&MesiAction::SetInvalidation(false)).unwrap();
+        assert!(broken.next_auto().is_err());
+        assert!(zone_notes(&broken).is_empty(), "off the tour");
+        // The tour played to its end: Step is refused either way.
+        while let Ok(a) = m.next_auto() {
+            m.apply(&a).unwrap();
+        }
+        assert!(zone_notes(&m).is_empty(), "after the tour");
     }
 }

@@ -7,6 +7,7 @@ use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::PathData;
 use crate::knob::bounded;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::cpu::numa::{
@@ -19,45 +20,144 @@ use demos::Model;
 use demos::{Bound, Quantity};
 
 const W: f32 = 960.0;
-const PW: f32 = 400.0;
 const CHIP: f32 = 30.0;
 const PER_ROW: usize = 12;
+/// Where the cores of a socket's panel start, from its left edge.
+const CORES_X: f32 = 16.0;
 
-/// Where socket `s`'s panel sits: side by side for two, a ring 0–1–2–3
-/// clockwise from the top left for four.
-fn origin(sockets: u8, s: u8, ph: f32) -> (f32, f32) {
-    let right = s == 1 || s == 2;
-    let low = sockets == 4 && s >= 2;
-    (
-        if right { W - 20.0 - PW } else { 20.0 },
-        20.0 + if low { ph + 80.0 } else { 0.0 },
-    )
+/// Where the machine figure puts the sockets. Wide: side by side for two,
+/// a ring 0–1–2–3 clockwise from the top left for four. A phone: one under
+/// another in socket order, each link between neighbours vertical, and the
+/// ring's closing link 3–0 down the left margin.
+struct Machine {
+    narrow: bool,
+    sockets: u8,
+    width: f32,
+    /// A socket panel's width and height, the gap between panels, and the
+    /// left of a phone's column (right of the 3–0 link when there is one).
+    pw: f32,
+    ph: f32,
+    gap: f32,
+    column_x: f32,
+    /// A core's width and the pitch of the cores (the thread badge is a core).
+    core_w: f32,
+    core_pitch: f32,
+    /// Half the length of a vertical link's wire.
+    wire: f32,
+    /// Untouched pages side by side in the strip under the sockets.
+    strip_per_row: usize,
 }
 
-fn panel_height(m: &Numa) -> f32 {
-    170.0 + m.config.pages.div_ceil(PER_ROW) as f32 * CHIP
+/// How a link runs between its sockets' panels.
+#[derive(Clone, Copy, PartialEq)]
+enum Run {
+    Across,
+    Down,
+    /// A phone's closing link of the ring, down the left margin.
+    Side,
 }
 
-/// The top left of the slot'th page chip in node `s`'s DRAM.
-fn chip_at(m: &Numa, s: u8, slot: usize) -> (f32, f32) {
-    let (x, y) = origin(m.config.sockets, s, panel_height(m));
-    (
-        x + 20.0 + (slot % PER_ROW) as f32 * CHIP,
-        y + 158.0 + (slot / PER_ROW) as f32 * CHIP,
-    )
+impl Machine {
+    fn new(m: &Numa, layout: Layout) -> Self {
+        let sockets = m.config.sockets;
+        let narrow = layout.is_narrow();
+        let pw = layout.pick(400.0, 380.0);
+        Machine {
+            narrow,
+            sockets,
+            width: layout.pick(W, NARROW_WIDTH),
+            pw,
+            ph: 170.0 + m.config.pages.div_ceil(PER_ROW) as f32 * CHIP,
+            gap: layout.pick(80.0, 64.0),
+            // With four sockets the ring's 3–0 link needs the left margin.
+            column_x: if sockets == 4 {
+                NARROW_WIDTH - 8.0 - pw
+            } else {
+                (NARROW_WIDTH - pw) / 2.0
+            },
+            core_w: layout.pick(84.0, 80.0),
+            core_pitch: layout.pick(92.0, 88.0),
+            wire: layout.pick(40.0, 24.0),
+            strip_per_row: layout.pick(28, PER_ROW),
+        }
+    }
+
+    /// Where socket `s`'s panel sits.
+    fn origin(&self, s: u8) -> (f32, f32) {
+        if self.narrow {
+            return (self.column_x, 20.0 + f32::from(s) * (self.ph + self.gap));
+        }
+        let right = s == 1 || s == 2;
+        let low = self.sockets == 4 && s >= 2;
+        (
+            if right { W - 20.0 - self.pw } else { 20.0 },
+            20.0 + if low { self.ph + self.gap } else { 0.0 },
+        )
+    }
+
+    /// Rows of socket panels.
+    fn rows(&self) -> f32 {
+        match (self.narrow, self.sockets) {
+            (true, n) => f32::from(n),
+            (false, 4) => 2.0,
+            _ => 1.0,
+        }
+    }
+
+    /// The top left of the slot'th page chip in node `s`'s DRAM.
+    fn chip_at(&self, s: u8, slot: usize) -> (f32, f32) {
+        let (x, y) = self.origin(s);
+        (
+            x + 20.0 + (slot % PER_ROW) as f32 * CHIP,
+            y + 158.0 + (slot / PER_ROW) as f32 * CHIP,
+        )
+    }
+
+    /// The middle of socket `s`'s left edge, where a phone's 3–0 link
+    /// meets it.
+    fn side(&self, s: u8) -> (f32, f32) {
+        let (x, y) = self.origin(s);
+        (x, y + self.ph / 2.0)
+    }
+
+    /// The middle of link `l` and how it runs.
+    fn link_mid(&self, l: usize) -> ((f32, f32), Run) {
+        let (a, b) = link_ends(self.sockets, l);
+        let (ax, ay) = self.origin(a);
+        let (bx, by) = self.origin(b);
+        let ph = self.ph;
+        if self.narrow && a.abs_diff(b) > 1 {
+            // Level with the gap between sockets 1 and 2, free of the
+            // links 0–1 and 2–3.
+            let (_, y1) = self.origin(1);
+            return ((self.column_x / 2.0, y1 + ph + self.gap / 2.0), Run::Side);
+        }
+        if ay == by {
+            (
+                ((ax.max(bx) + ax.min(bx) + self.pw) / 2.0, ay + ph / 2.0),
+                Run::Across,
+            )
+        } else {
+            (
+                (ax + self.pw / 2.0, (ay.max(by) + ay.min(by) + ph) / 2.0),
+                Run::Down,
+            )
+        }
+    }
 }
 
 /// The thread's badge: on the first core of its socket.
-fn thread_at(m: &Numa) -> (f32, f32) {
-    let (x, y) = origin(m.config.sockets, m.thread, panel_height(m));
-    (x + 16.0, y + 44.0)
+fn thread_at(g: &Machine, m: &Numa) -> (f32, f32) {
+    let (x, y) = g.origin(m.thread);
+    (x + CORES_X, y + 44.0)
 }
 
-fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
-    let (x, y) = origin(m.config.sockets, s, ph);
+fn socket(m: &Numa, s: u8, g: &Machine) -> Shape {
+    let (x, y) = g.origin(s);
+    let (ph, pw) = (g.ph, g.pw);
     let on_node = m.page_node.iter().filter(|&&n| n == Some(s)).count();
     let mut parts = vec![
-        Shape::rect("box", x, y, PW, ph).class("panel"),
+        Shape::rect("box", x, y, pw, ph).class("panel"),
         Shape::text(
             "title",
             x + 16.0,
@@ -68,22 +168,22 @@ fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
         .size(Size::Title),
     ];
     for c in 0..4 {
-        let cx = x + 16.0 + c as f32 * 92.0;
-        parts.push(Shape::rect(format!("core-{c}"), cx, y + 44.0, 84.0, 36.0).class("panel"));
+        let cx = x + CORES_X + c as f32 * g.core_pitch;
+        parts.push(Shape::rect(format!("core-{c}"), cx, y + 44.0, g.core_w, 36.0).class("panel"));
         parts.push(
             Shape::text(
                 format!("core-t{c}"),
-                cx + 42.0,
+                cx + g.core_w / 2.0,
                 y + 68.0,
                 format!("core {c}"),
             )
             .class("muted"),
         );
     }
-    parts.push(Shape::rect("mc", x + 16.0, y + 92.0, PW - 32.0, 30.0).class("panel"));
+    parts.push(Shape::rect("mc", x + 16.0, y + 92.0, pw - 32.0, 30.0).class("panel"));
     parts.push(Shape::text(
         "mc-t",
-        x + PW / 2.0,
+        x + pw / 2.0,
         y + 113.0,
         format!("memory controller · {} GB/s, all cores", m.config.local_gbs),
     ));
@@ -104,7 +204,7 @@ fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
     Shape::group(
         format!("socket-{s}"),
         vec![
-            Shape::rect("box", x, y, PW, ph).class("panel"),
+            Shape::rect("box", x, y, pw, ph).class("panel"),
             Shape::group("parts", parts),
         ],
     )
@@ -115,26 +215,14 @@ fn socket(m: &Numa, s: u8, ph: f32) -> Shape {
     ))
 }
 
-/// The middle of link `l` and whether it runs vertically.
-fn link_mid(m: &Numa, l: usize, ph: f32) -> ((f32, f32), bool) {
-    let (a, b) = link_ends(m.config.sockets, l);
-    let (ax, ay) = origin(m.config.sockets, a, ph);
-    let (bx, by) = origin(m.config.sockets, b, ph);
-    if ay == by {
-        (((ax.max(bx) + ax.min(bx) + PW) / 2.0, ay + ph / 2.0), false)
-    } else {
-        ((ax + PW / 2.0, (ay.max(by) + ay.min(by) + ph) / 2.0), true)
-    }
-}
-
-fn link(m: &Numa, l: usize, ph: f32) -> Shape {
-    let ((mx, my), vertical) = link_mid(m, l, ph);
+fn link(m: &Numa, l: usize, g: &Machine) -> Shape {
+    let ((mx, my), run) = g.link_mid(l);
     let load = m.link_load_tenths(l);
     let (a, b) = link_ends(m.config.sockets, l);
-    let (from, to, tx, ty1, ty2, anchor_start) = if vertical {
+    let (from, to, tx, ty1, ty2, anchor_start) = if run != Run::Across {
         (
-            (mx, my - 40.0),
-            (mx, my + 40.0),
+            (mx, my - g.wire),
+            (mx, my + g.wire),
             mx + 14.0,
             my - 4.0,
             my + 18.0,
@@ -157,13 +245,21 @@ fn link(m: &Numa, l: usize, ph: f32) -> Shape {
     } else {
         (t1, t2)
     };
+    let wire = if run == Run::Side {
+        // From socket b's (0's) side down the margin to socket a's (3's).
+        let ((bx, by), (ax, ay)) = (g.side(b), g.side(a));
+        let d = PathData::new()
+            .move_to(bx - 2.0, by)
+            .line_to(mx, by)
+            .line_to(mx, ay)
+            .line_to(ax - 2.0, ay);
+        Shape::path("wire", d).class("line")
+    } else {
+        Shape::line("wire", from, to)
+    };
     Shape::group(
         format!("link-{l}"),
-        vec![
-            Shape::line("wire", from, to).arrowhead(crate::scene::Arrow::Both),
-            t1,
-            t2,
-        ],
+        vec![wire.arrowhead(crate::scene::Arrow::Both), t1, t2],
     )
     .class(if m.link_bytes[l] > 0 {
         "nic thick"
@@ -179,13 +275,15 @@ fn link(m: &Numa, l: usize, ph: f32) -> Shape {
     ))
 }
 
-fn machine(m: &Numa) -> Figure {
+fn machine(m: &Numa, layout: Layout) -> Figure {
     let c = &m.config;
-    let ph = panel_height(m);
-    let rows = if c.sockets == 4 { 2.0 } else { 1.0 };
+    let g = Machine::new(m, layout);
+    let ph = g.ph;
+    let rows = g.rows();
     let untouched: Vec<usize> = (0..c.pages).filter(|&p| m.page_node[p].is_none()).collect();
-    let strip_y = 20.0 + rows * ph + (rows - 1.0) * 80.0 + 24.0;
-    let height = strip_y + 40.0 + c.pages.div_ceil(28) as f32 * CHIP;
+    let strip_y = 20.0 + rows * ph + (rows - 1.0) * g.gap + 24.0;
+    let per_row = g.strip_per_row;
+    let height = strip_y + 40.0 + c.pages.div_ceil(per_row) as f32 * CHIP;
     let mut f = Figure::new(
         "numa-machine",
         format!(
@@ -195,7 +293,7 @@ fn machine(m: &Numa) -> Figure {
             c.pages - untouched.len(),
             c.pages
         ),
-        W,
+        g.width,
         height,
     )
     .legend("done", "page local to the thread")
@@ -203,10 +301,10 @@ fn machine(m: &Numa) -> Figure {
     .legend("idle dashed", "page not yet touched")
     .legend("accent", "the thread");
     for s in 0..c.sockets {
-        f.push(socket(m, s, ph));
+        f.push(socket(m, s, &g));
     }
     for l in 0..link_count(c.sockets) {
-        f.push(link(m, l, ph));
+        f.push(link(m, l, &g));
     }
     f.push(
         Shape::text(
@@ -227,7 +325,7 @@ fn machine(m: &Numa) -> Figure {
     for p in 0..c.pages {
         let ((x, y), class, state) = match m.page_node[p] {
             Some(n) => {
-                let at = chip_at(m, n, slots[usize::from(n)]);
+                let at = g.chip_at(n, slots[usize::from(n)]);
                 slots[usize::from(n)] += 1;
                 if n == m.thread {
                     (at, "done", "local")
@@ -239,8 +337,8 @@ fn machine(m: &Numa) -> Figure {
                 let k = untouched.iter().position(|&u| u == p).unwrap_or(0);
                 (
                     (
-                        20.0 + (k % 28) as f32 * 33.0,
-                        strip_y + 16.0 + (k / 28) as f32 * CHIP,
+                        20.0 + (k % per_row) as f32 * 33.0,
+                        strip_y + 16.0 + (k / per_row) as f32 * CHIP,
                     ),
                     "idle dashed",
                     "untouched",
@@ -267,13 +365,13 @@ fn machine(m: &Numa) -> Figure {
             }),
         );
     }
-    let (tx, ty) = thread_at(m);
+    let (tx, ty) = thread_at(&g, m);
     f.push(
         Shape::group(
             "thread",
             vec![
-                Shape::rect("r", 0.0, 0.0, 84.0, 36.0),
-                Shape::text("t", 42.0, 24.0, "thread").class("strong"),
+                Shape::rect("r", 0.0, 0.0, g.core_w, 36.0),
+                Shape::text("t", g.core_w / 2.0, 24.0, "thread").class("strong"),
             ],
         )
         .at(tx, ty)
@@ -286,17 +384,31 @@ fn machine(m: &Numa) -> Figure {
         let slot = (0..a.page)
             .filter(|&p| m.page_node[p] == Some(a.node))
             .count();
-        let (px, py) = chip_at(m, a.node, slot);
+        let (px, py) = g.chip_at(a.node, slot);
         // Core → (links) → the node's memory controller → the page.
-        let (sx, sy) = origin(c.sockets, a.from, ph);
-        let (nx, ny) = origin(c.sockets, a.node, ph);
-        let mut d = PathData::new().move_to(sx + 58.0, sy + 80.0);
+        let (sx, sy) = g.origin(a.from);
+        let (nx, ny) = g.origin(a.node);
+        let mut d = PathData::new().move_to(sx + CORES_X + g.core_w / 2.0, sy + 80.0);
+        let mut on = a.from;
         for l in route(c.sockets, a.from, a.node) {
-            let ((x, y), _) = link_mid(m, l, ph);
-            d = d.line_to(x, y);
+            let ((x, y), run) = g.link_mid(l);
+            let (e0, e1) = link_ends(c.sockets, l);
+            let next = if on == e0 { e1 } else { e0 };
+            if run == Run::Side {
+                // Along the margin's wire, not across the sockets between.
+                let ((fx, fy), (tx, ty)) = (g.side(on), g.side(next));
+                d = d
+                    .line_to(fx, fy)
+                    .line_to(x, fy)
+                    .line_to(x, ty)
+                    .line_to(tx, ty);
+            } else {
+                d = d.line_to(x, y);
+            }
+            on = next;
         }
         d = d
-            .line_to(nx + PW / 2.0, ny + 107.0)
+            .line_to(nx + g.pw / 2.0, ny + 107.0)
             .line_to(px + CHIP / 2.0 - 1.5, py);
         f.push(
             Shape::path("access", d)
@@ -318,11 +430,11 @@ fn machine(m: &Numa) -> Figure {
 
 /// Latency of each recent access against local and worst, with the run's
 /// average.
-fn latencies(m: &Numa) -> Figure {
+fn latencies(m: &Numa, layout: Layout) -> Figure {
     let worst = f64::from(m.worst_latency_ns());
     let local = f64::from(m.config.local_ns);
     let plot = Plot::new(
-        (110.0, 40.0, 930.0, 210.0),
+        layout.pick((110.0, 40.0, 930.0, 210.0), (64.0, 58.0, 404.0, 228.0)),
         (0.0, RECENT_KEPT as f64, false),
         (0.0, worst * 1.15, false),
     );
@@ -333,8 +445,8 @@ fn latencies(m: &Numa) -> Figure {
             m.recent.len(),
             fixed(m.avg_latency_tenths(), 1)
         ),
-        W,
-        270.0,
+        layout.pick(W, NARROW_WIDTH),
+        plot.bottom + 60.0,
     )
     .legend("done", "local access")
     .legend("warn", "remote access");
@@ -384,7 +496,8 @@ fn latencies(m: &Numa) -> Figure {
                     Shape::text(
                         "t",
                         plot.right,
-                        plot.top - 12.0,
+                        // A phone has no room for it beside the axis title.
+                        plot.top - layout.pick(12.0, 30.0),
                         format!("dashed: average {} ns", fixed(m.avg_latency_tenths(), 1)),
                     )
                     .end()
@@ -522,7 +635,7 @@ fn policy_value(p: Policy) -> String {
 impl View for Numa {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(
             "NUMA local vs remote",
             format!(
@@ -535,8 +648,8 @@ impl View for Numa {
                 self.config.policy.label()
             ),
         )
-        .figure(machine(self))
-        .figure(latencies(self))
+        .figure(machine(self, ui.layout()))
+        .figure(latencies(self, ui.layout()))
         .table(paths(self))
         .table(core(self))
     }
@@ -676,7 +789,7 @@ impl View for Numa {
             Control::danger_group(
                 "Break it",
                 vec![Control::toggle(
-                    "break-it",
+                    "break",
                     "Move the thread to the far socket once every page is placed",
                     c.migrate_after_touch,
                     ui.act(A::SetBreakIt(!c.migrate_after_touch)),

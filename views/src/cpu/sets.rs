@@ -3,7 +3,9 @@
 //! order, the way the last access hit or filled marked. Shared by the cache
 //! hierarchy and the TLB pictures.
 
-use super::kit::{rect, text, MONO, SMALL, START};
+use super::kit::{rect, text, MONO, SMALL, START, STRONG};
+use crate::draw::text::{line_key, wrap_caption};
+use crate::layout::Layout;
 use crate::scene::Shape;
 use demos::cpu::cachesim::{Block, Level, Policy};
 
@@ -20,6 +22,89 @@ const ALL_SETS: u64 = 16;
 /// Width of a monospace character at normal and small size (0.6 em).
 const MONO_W: f32 = 9.7;
 const MONO_SMALL_W: f32 = 7.9;
+
+/// How a grid is arranged: the wide layout's, or a phone's (where 16 ways
+/// side by side would be 17 units each).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arrangement {
+    /// Room left of each row for the set's name, where the cells start;
+    /// `None`: what the longest name shown takes.
+    pub label_w: Option<f32>,
+    /// A set whose ways take several lines has its name on a line above
+    /// them instead, so the cells get the whole width.
+    pub name_above_wrapped: bool,
+    /// Most ways drawn side by side before a set's row wraps.
+    pub per_row: usize,
+    /// Spread a wrapping set evenly over its lines (4 ways at most 3 a line
+    /// as 2 + 2, not 3 + 1) and drop the `way n` heads, which would name
+    /// only the first line's ways.
+    pub even: bool,
+    /// Many sets of few ways in two columns of sets, so the grid stays short.
+    pub columns: bool,
+}
+
+impl Arrangement {
+    /// Laptops: up to 16 ways a line, the set's name on its left.
+    pub const WIDE: Arrangement = Arrangement {
+        label_w: Some(LABEL_W),
+        name_above_wrapped: false,
+        per_row: PER_ROW,
+        even: false,
+        columns: true,
+    };
+
+    /// Phones: one column of sets, at most `per_row` ways a line, spread
+    /// evenly; a one-line set's name left of it in a column just wide
+    /// enough, a wrapping set's name above it.
+    pub const fn narrow(per_row: usize) -> Arrangement {
+        Arrangement {
+            label_w: None,
+            name_above_wrapped: true,
+            per_row,
+            even: true,
+            columns: false,
+        }
+    }
+}
+
+/// Height of the line a set's name takes above its row, and where the
+/// name starts.
+const NAME_H: f32 = 20.0;
+const NAME_X: f32 = 4.0;
+/// Height of the line of `way n` heads.
+const HEAD_H: f32 = 24.0;
+
+/// Characters of small bold text that fit a phone's figure on one line
+/// (about 7.5 units each in 412).
+const CAPTION_CHARS: usize = 54;
+/// From one caption line to the next.
+const CAPTION_LINE: f32 = 17.0;
+
+/// A grid figure's caption, small and bold at its top: one line on a wide
+/// screen, as many as it takes on a phone. Returns the text shapes (`title`,
+/// `title-1`, …) and where the grid below them starts.
+pub fn caption(caption: &str, layout: Layout) -> (Vec<Shape>, f32) {
+    let lines = match layout {
+        Layout::Wide => vec![caption.to_string()],
+        Layout::Narrow => wrap_caption(caption, CAPTION_CHARS),
+    };
+    let shapes: Vec<Shape> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let key = line_key("title", i);
+            text(
+                &key,
+                4.0,
+                20.0 + i as f32 * CAPTION_LINE,
+                line,
+                START | SMALL | STRONG,
+            )
+        })
+        .collect();
+    let top = 30.0 + shapes.len().saturating_sub(1) as f32 * CAPTION_LINE;
+    (shapes, top)
+}
 
 /// What the last access did to one way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,23 +202,62 @@ pub fn grid(
     prefix: &str,
     level: &Level,
     sets: &[u64],
+    at: (f32, f32),
+    mark: Option<(u64, usize, Mark)>,
+    name: &dyn Fn(&Block) -> String,
+) -> (Vec<Shape>, f32, f32) {
+    grid_in(Arrangement::WIDE, prefix, level, sets, at, mark, name)
+}
+
+/// [`grid`] arranged as `arr` says.
+pub fn grid_in(
+    arr: Arrangement,
+    prefix: &str,
+    level: &Level,
+    sets: &[u64],
     (width, top): (f32, f32),
     mark: Option<(u64, usize, Mark)>,
     name: &dyn Fn(&Block) -> String,
 ) -> (Vec<Shape>, f32, f32) {
     let ways = level.spec.ways;
-    let per_row = ways.min(PER_ROW);
-    let lines = ways.div_ceil(per_row);
+    let most = ways.min(arr.per_row);
+    let lines = ways.div_ceil(most);
+    let per_row = if arr.even { ways.div_ceil(lines) } else { most };
+    // A way's line and place in it. Spread evenly, the lines short of
+    // `per_row` are the last ones, one way short each (16 ways at most 3
+    // a line: 3 3 3 3 2 2).
+    let short = if arr.even { per_row * lines - ways } else { 0 };
+    let full = (lines - short) * per_row;
+    let place = |way: usize| match way.checked_sub(full) {
+        Some(w) => (lines - short + w / (per_row - 1), w % (per_row - 1)),
+        None => (way / per_row, way % per_row),
+    };
     // Many sets of few ways: two columns of sets, so the grid stays short.
-    let columns = if sets.len() > 8 && ways <= 4 { 2 } else { 1 };
+    let columns = if arr.columns && sets.len() > 8 && ways <= 4 {
+        2
+    } else {
+        1
+    };
     let rows = sets.len().div_ceil(columns);
     let column_w = width / columns as f32;
-    let cell_w = ((column_w - LABEL_W - 8.0) / per_row as f32 - GAP).min(150.0);
-    let row_h = lines as f32 * (CELL_H + GAP) + 6.0;
+    let name_above = arr.name_above_wrapped && lines > 1;
+    let longest = sets.iter().map(|s| format!("set {s}").len()).max();
+    let label_w = match arr.label_w {
+        _ if name_above => NAME_X,
+        Some(w) => w,
+        None => NAME_X + longest.unwrap_or(0) as f32 * MONO_W + 6.0,
+    };
+    let name_h = if name_above { NAME_H } else { 0.0 };
+    let cell_w = ((column_w - label_w - 8.0) / per_row as f32 - GAP).min(150.0);
+    let row_h = name_h + lines as f32 * (CELL_H + GAP) + 6.0;
+    // An evenly wrapped set has no `way n` heads, nor the line they take.
+    let dropped = arr.even && lines > 1;
+    let heads = cell_w >= 44.0 && !dropped;
+    let head_h = if dropped { 4.0 } else { HEAD_H };
     let mut shapes: Vec<Shape> = (0..per_row * columns)
         .map(|i| {
             let (c, w) = (i / per_row, i % per_row);
-            let x = c as f32 * column_w + LABEL_W + w as f32 * (cell_w + GAP) + cell_w / 2.0;
+            let x = c as f32 * column_w + label_w + w as f32 * (cell_w + GAP) + cell_w / 2.0;
             text(
                 &format!("{prefix}-way-{i}"),
                 x,
@@ -142,9 +266,9 @@ pub fn grid(
                 SMALL,
             )
         })
-        .filter(|_| cell_w >= 44.0)
+        .filter(|_| heads)
         .collect();
-    let top = top + 24.0;
+    let top = top + head_h;
     for (r, &set) in sets.iter().enumerate() {
         let left = (r / rows) as f32 * column_w;
         let y0 = top + (r % rows) as f32 * row_h;
@@ -152,18 +276,20 @@ pub fn grid(
         let set_key = format!("{prefix}-set-{set}");
         // The set's focus is on its name: its empty ways are the row's own
         // rects, and a focused group outlines its rects as its frame.
+        let name_y = if name_above { y0 + 15.0 } else { y0 + 26.0 };
         let mut row = vec![text(
             "name",
-            left + 4.0,
-            y0 + 26.0,
+            left + NAME_X,
+            name_y,
             format!("set {set}"),
             START | MONO,
         )
         .focus(set_key.clone())];
         let mut said: Vec<(usize, Option<String>)> = Vec::with_capacity(ways);
         for (way, word) in words.into_iter().enumerate() {
-            let x = left + LABEL_W + (way % per_row) as f32 * (cell_w + GAP);
-            let y = y0 + (way / per_row) as f32 * (CELL_H + GAP);
+            let (line, at) = place(way);
+            let x = left + label_w + at as f32 * (cell_w + GAP);
+            let y = y0 + name_h + line as f32 * (CELL_H + GAP);
             let key = format!("{set_key}-way-{way}");
             let Some(block) = level.block(set, way) else {
                 // An empty way is its dashed outline alone: a picture holds
@@ -224,7 +350,7 @@ pub fn grid(
     let used = if columns > 1 {
         width
     } else {
-        LABEL_W + per_row as f32 * (cell_w + GAP) + 8.0
+        label_w + per_row as f32 * (cell_w + GAP) + 8.0
     };
-    (shapes, 24.0 + rows as f32 * row_h, used)
+    (shapes, head_h + rows as f32 * row_h, used)
 }

@@ -4,9 +4,11 @@
 //! TLB's sets and ways.
 
 use super::kit::{part, rect, text, END, LARGE, MONO, SMALL, START, STRONG, TONE};
-use super::sets::{grid, shown_sets, Mark};
+use super::sets::{caption, grid_in, shown_sets, Arrangement, Mark};
 use crate::control::{Control, Field};
+use crate::draw::text::{line_key, pieces_as_lines};
 use crate::knob::bounded;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Scene, Shape};
 use demos::cpu::cachesim::parse::parse_number;
@@ -18,19 +20,49 @@ use demos::text::plural;
 
 /// Width of one bit drawn in large monospace.
 const BIT: f32 = 13.0;
-const ROW: f32 = 54.0;
-/// The TLB's figures are narrower than the widest, so they are drawn larger.
-const NARROW: f32 = 780.0;
-const RIGHT: f32 = NARROW - 20.0;
+/// On a laptop the TLB's figures are narrower than the widest, so they are
+/// drawn larger.
+const WIDE_W: f32 = 780.0;
+/// From one line of a caption to the next.
+const LINE_H: f32 = 22.0;
+
+/// Where the address figure draws its fields: in one row on a laptop; on a
+/// phone the caption takes two lines and the fields wrap (PML4, PDPT and
+/// PD fill a row, 399 units).
+struct AddressDims {
+    width: f32,
+    /// Fields wrap at this x; `None`: one row.
+    right: Option<f32>,
+    /// From one row of fields to the next.
+    row: f32,
+}
+
+impl AddressDims {
+    fn for_layout(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => AddressDims {
+                width: 730.0,
+                right: None,
+                row: 0.0,
+            },
+            Layout::Narrow => AddressDims {
+                width: NARROW_WIDTH,
+                right: Some(NARROW_WIDTH - 10.0),
+                row: 92.0,
+            },
+        }
+    }
+}
 
 /// The address in binary, cut into the four indices and the offset.
-fn address(m: &Tlb) -> Figure {
+fn address(m: &Tlb, layout: Layout) -> Figure {
     let t: Option<&Translation> = m.last();
+    let d = AddressDims::for_layout(layout);
     let mut f = Figure::new(
         "va-split",
         "The virtual address, field by field",
-        730.0,
-        if t.is_some() { 140.0 } else { 44.0 },
+        d.width,
+        44.0,
     )
     .legend("accent", "a table index (9 bits: 512 entries)")
     .legend("idle", "offset in the page");
@@ -38,13 +70,23 @@ fn address(m: &Tlb) -> Figure {
         f.push(text("none", 10.0, 30.0, "No load yet.".into(), START));
         return f;
     };
-    f.push(text(
-        "value",
-        10.0,
-        22.0,
-        format!("virtual address {:#x} (bits 63:48 copy bit 47)", t.va),
-        START | MONO | STRONG,
-    ));
+    let heading = vec![
+        format!("virtual address {:#x}", t.va),
+        "(bits 63:48 copy bit 47)".to_string(),
+    ];
+    let heading = pieces_as_lines(layout.is_narrow(), heading, " ");
+    // The fields start below the caption's last line.
+    let mut dy = (heading.len() - 1) as f32 * LINE_H;
+    for (i, line) in heading.into_iter().enumerate() {
+        let key = line_key("value", i);
+        f.push(text(
+            &key,
+            10.0,
+            22.0 + i as f32 * LINE_H,
+            line,
+            START | MONO | STRONG,
+        ));
+    }
     let binary = format!("{:048b}", t.va & ((1 << 48) - 1));
     let tables = if t.huge { 3 } else { 4 };
     let (mut x, mut from) = (10.0, 0);
@@ -66,6 +108,9 @@ fn address(m: &Tlb) -> Figure {
         };
         let lo = hi + 1 - width;
         let w = width as f32 * BIT + 12.0;
+        if d.right.is_some_and(|r| x + w > r) {
+            (x, dy) = (10.0, dy + d.row);
+        }
         let digits = binary
             .get(from..from + width as usize)
             .unwrap_or("")
@@ -75,13 +120,19 @@ fn address(m: &Tlb) -> Figure {
             text(
                 "name",
                 x + w / 2.0,
-                48.0,
+                dy + 48.0,
                 format!("{name} {hi}:{lo}"),
                 SMALL,
             ),
-            rect("r", x, 56.0, w, 40.0, ""),
-            text("bits", x + w / 2.0, 83.0, digits, MONO | LARGE),
-            text("value", x + w / 2.0, 120.0, value.clone(), MONO | STRONG),
+            rect("r", x, dy + 56.0, w, 40.0, ""),
+            text("bits", x + w / 2.0, dy + 83.0, digits, MONO | LARGE),
+            text(
+                "value",
+                x + w / 2.0,
+                dy + 120.0,
+                value.clone(),
+                MONO | STRONG,
+            ),
         ];
         let key = format!("va-{}", name.to_lowercase());
         let about = format!("{name}: {value}");
@@ -98,6 +149,7 @@ fn address(m: &Tlb) -> Figure {
         );
         x += w + 6.0;
     }
+    f.height = dy + 140.0;
     f
 }
 
@@ -151,20 +203,90 @@ fn pwc_text(m: &Tlb, table: Table) -> String {
     }
 }
 
-fn walk(m: &Tlb) -> Figure {
+/// Where the walk figure draws its rows. On a laptop each table's row is one
+/// line: its name and entry on the left, what the walk did (and the
+/// page-walk cache's entries) on the right. On a phone the name shares its
+/// line with what the walk did, the entry (up to 38 characters) and the
+/// cache's entries have lines of their own, and the physical address's
+/// words go under it.
+struct WalkDims {
+    width: f32,
+    /// A row's box: its width and height, and from one row's top to the next.
+    box_w: f32,
+    box_h: f32,
+    pitch: f32,
+    /// The right edge of the words on the right.
+    right: f32,
+    /// Baselines, from a row's top: the name; what the walk did; what the
+    /// page-walk cache holds.
+    name_y: f32,
+    what_y: f32,
+    cached_y: f32,
+    /// Where the entry read starts, from the row's left edge and top.
+    entry: (f32, f32),
+    /// The physical address's box: its height and first baseline.
+    pa_h: f32,
+    pa_y: f32,
+}
+
+impl WalkDims {
+    fn for_layout(layout: Layout, pwc: bool) -> Self {
+        match layout {
+            Layout::Wide => WalkDims {
+                width: WIDE_W,
+                box_w: WIDE_W - 20.0,
+                box_h: 44.0,
+                pitch: 54.0,
+                right: WIDE_W - 20.0,
+                name_y: 28.0,
+                what_y: 18.0,
+                cached_y: 37.0,
+                entry: (86.0, 28.0),
+                pa_h: 44.0,
+                pa_y: 28.0,
+            },
+            Layout::Narrow => {
+                // A third line for the page-walk cache, when there is one.
+                let box_h = if pwc { 74.0 } else { 56.0 };
+                WalkDims {
+                    width: NARROW_WIDTH,
+                    box_w: NARROW_WIDTH - 20.0,
+                    box_h,
+                    pitch: box_h + 10.0,
+                    right: NARROW_WIDTH - 20.0,
+                    name_y: 24.0,
+                    what_y: 24.0,
+                    cached_y: 64.0,
+                    entry: (24.0, 45.0),
+                    pa_h: 58.0,
+                    pa_y: 26.0,
+                }
+            }
+        }
+    }
+}
+
+/// The CR3 box's top and height, above the walk's rows, and the first
+/// row's top (room between for an arrow).
+const CR3_Y: f32 = 8.0;
+const CR3_H: f32 = 40.0;
+const FIRST_ROW: f32 = CR3_Y + CR3_H + 14.0;
+
+fn walk(m: &Tlb, layout: Layout) -> Figure {
     let t = m.last();
+    let d = WalkDims::for_layout(layout, m.config.pwc);
     let mut f = Figure::new(
         "walk",
         "The page walk: one 8-byte entry read per level",
-        NARROW,
-        16.0 + ROW * 6.0,
+        d.width,
+        0.0,
     )
     .legend("warn", "read from memory")
     .legend("hit", "from the page-walk cache")
     .legend("idle", "skipped or not used")
     .legend("done", "the physical address");
     let cr3 = vec![
-        rect("r", 10.0, 8.0, 300.0, 40.0, "panel"),
+        rect("r", 10.0, CR3_Y, 300.0, CR3_H, "panel"),
         text(
             "t",
             24.0,
@@ -174,26 +296,41 @@ fn walk(m: &Tlb) -> Figure {
         ),
     ];
     f.push(Shape::group("cr3", cr3));
+    // Row `i`'s top: the tables, then the physical address.
+    let top = |i: usize| FIRST_ROW + d.pitch * i as f32;
     for table in Table::ALL {
-        let y = 8.0 + ROW * (table.depth() + 1) as f32;
+        let y = top(table.depth());
         let (state, class, words) = t.map_or(("idle", "idle", String::new()), |t| {
             status(t, table, m.config.read_cycles)
         });
         let mut shapes = vec![
-            rect("r", 10.0, y, RIGHT, 44.0, ""),
-            text("name", 24.0, y + 28.0, table.label().into(), START | STRONG),
+            rect("r", 10.0, y, d.box_w, d.box_h, ""),
+            text(
+                "name",
+                24.0,
+                y + d.name_y,
+                table.label().into(),
+                START | STRONG,
+            ),
         ];
         if let Some(t) = t.filter(|t| !(t.huge && table == Table::Pt)) {
             let s = read(t.va, table, t.huge);
             let entry = format!("[{}] @ {:#x} = {:#x}", s.index, s.entry_addr, s.entry);
-            shapes.push(text("entry", 86.0, y + 28.0, entry, START | MONO));
+            let (x, dy) = d.entry;
+            shapes.push(text("entry", x, y + dy, entry, START | MONO));
         }
-        shapes.push(text("what", RIGHT, y + 18.0, words, END | SMALL | TONE));
+        shapes.push(text(
+            "what",
+            d.right,
+            y + d.what_y,
+            words,
+            END | SMALL | TONE,
+        ));
         if m.config.pwc && table != Table::Pt {
             shapes.push(text(
                 "cached",
-                RIGHT,
-                y + 37.0,
+                d.right,
+                y + d.cached_y,
                 pwc_text(m, table),
                 END | MONO | SMALL,
             ));
@@ -205,28 +342,43 @@ fn walk(m: &Tlb) -> Figure {
             (40.0, y - 1.0),
         ));
     }
-    let y = 8.0 + ROW * 5.0;
-    let pa = t.map_or("physical address: —".to_string(), |t| {
-        if t.tlb_hit {
+    let y = top(4);
+    let pa = t.map_or(vec!["physical address: —".to_string()], |t| {
+        let what = if t.tlb_hit {
             // The lookup overlapped the L1 cache's: nothing to add.
-            format!("physical address {:#x} · TLB hit, no extra cycles", t.pa)
+            "TLB hit, no extra cycles".to_string()
         } else {
-            format!("physical address {:#x} · {} cycles of walk", t.pa, t.cycles)
-        }
+            format!("{} cycles of walk", t.cycles)
+        };
+        vec![format!("physical address {:#x}", t.pa), what]
     });
-    let shapes = vec![
-        rect("r", 10.0, y, RIGHT, 44.0, ""),
-        text("t", 24.0, y + 28.0, pa, START | MONO | STRONG),
-    ];
+    let lines = pieces_as_lines(layout.is_narrow(), pa, " · ");
+    let mut shapes = vec![rect("r", 10.0, y, d.box_w, d.pa_h, "")];
+    for (i, line) in lines.into_iter().enumerate() {
+        let key = line_key("t", i);
+        shapes.push(text(
+            &key,
+            24.0,
+            y + d.pa_y + i as f32 * LINE_H,
+            line,
+            START | MONO | STRONG,
+        ));
+    }
     f.push(
         Shape::group("pa", shapes)
             .class(if t.is_some() { "done" } else { "idle" })
             .focus("pa"),
     );
+    f.height = y + d.pa_h + 18.0;
     f
 }
 
-fn tlb(m: &Tlb) -> Figure {
+/// The TLB's sets on a phone: at most three ways a line, 132 units each,
+/// so a page number (`0x7f0000001`) and the one it evicted (`out: 0x7f0000001`)
+/// fit; the default four ways make two lines of two.
+const PHONE_GRID: Arrangement = Arrangement::narrow(3);
+
+fn tlb(m: &Tlb, layout: Layout) -> Figure {
     let level = &m.tlb.levels[0];
     let c = &m.config;
     let t = m.last();
@@ -243,9 +395,6 @@ fn tlb(m: &Tlb) -> Figure {
     });
     let sets = shown_sets(level, t.map(|t| t.tlb_set));
     let page = c.page_bytes();
-    let (cells, h, _) = grid("tlb", level, &sets, (NARROW, 30.0), mark, &|b| {
-        format!("{:#x}", b.base / page)
-    });
     let (entries, ways) = c.geometry();
     let n = entries / ways;
     let title = format!(
@@ -255,12 +404,17 @@ fn tlb(m: &Tlb) -> Figure {
         plural(ways),
         entries as u64 * page / 1024
     );
-    let mut f = Figure::new("tlb", title.clone(), NARROW, h + 36.0)
+    let (heading, top) = caption(&title, layout);
+    let (arrangement, width) = layout.pick((Arrangement::WIDE, WIDE_W), (PHONE_GRID, NARROW_WIDTH));
+    let (cells, h, _) = grid_in(arrangement, "tlb", level, &sets, (width, top), mark, &|b| {
+        format!("{:#x}", b.base / page)
+    });
+    let mut f = Figure::new("tlb", title.clone(), width, h + top + 6.0)
         .legend("", "a cached translation (its page number)")
         .legend("hit", "hit just now")
         .legend("accent", "filled just now (out: the line it evicted)")
         .legend("idle dashed", "empty");
-    f.push(text("title", 4.0, 20.0, title, START | SMALL | STRONG));
+    f.extend(heading);
     f.push(Shape::group("tlb-sets", cells).focus("tlb"));
     f
 }
@@ -268,8 +422,9 @@ fn tlb(m: &Tlb) -> Figure {
 impl View for Tlb {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let c = &self.counters;
+        let layout = ui.layout();
         Scene::new(
             "TLB and page walk",
             format!(
@@ -277,9 +432,9 @@ impl View for Tlb {
                 c.accesses, c.hits, c.misses, c.reads, c.cycles
             ),
         )
-        .figure(address(self))
-        .figure(walk(self))
-        .figure(tlb(self))
+        .figure(address(self, layout))
+        .figure(walk(self, layout))
+        .figure(tlb(self, layout))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {

@@ -4,7 +4,9 @@
 //! formats a float.
 
 use crate::draw::geometry::PathData;
+use crate::draw::lanes::Axis;
 use crate::scene::{Shape, Size};
+use demos::text::duration;
 
 /// Maps values onto one axis of the plot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -210,6 +212,23 @@ impl Plot {
     }
 }
 
+/// Ticks along a time axis that starts at `t0` and spans `span` ns: whole
+/// nanoseconds at a round spacing (1, 2 or 5 × 10ⁿ, at most `max_ticks`
+/// steps), each labelled with its time from `t0`. A span of nothing (a run
+/// that has not started) counts as one nanosecond, so the ticks are always
+/// at least two, increasing, with distinct labels: never "0 ns … 0 ns 1 ns".
+pub fn time_ticks(t0: u64, span: u64, max_ticks: f64) -> Vec<(f64, String)> {
+    let span = span.max(1);
+    // A spacing under a nanosecond would repeat labels: time is whole ns.
+    let step = (Axis::new(span as f64).tick_step(max_ticks) as u64).max(1);
+    (0..=span / step)
+        .map(|i| {
+            let t = i * step;
+            (t0.saturating_add(t) as f64, duration(t))
+        })
+        .collect()
+}
+
 /// Decade ticks from `lo` to `hi` (both powers of ten), labelled by `label`.
 pub fn decades(lo: f64, hi: f64, label: impl Fn(f64) -> String) -> Vec<(f64, String)> {
     let mut out = Vec::new();
@@ -233,6 +252,63 @@ mod tests {
         let log = Scale::log(1.0, 1000.0, 0.0, 300.0);
         assert!((log.at(10.0) - 100.0).abs() < 1e-3);
         assert_eq!(log.at(0.0), 0.0, "non-positive values sit at the low end");
+    }
+
+    /// A tick label read back in nanoseconds: "850 ns", "12.0 µs", "1.24 s".
+    fn label_ns(label: &str) -> f64 {
+        let (number, unit) = label.split_once(' ').unwrap();
+        let value: f64 = number.replace(',', "").parse().unwrap();
+        let scale = match unit {
+            "ns" => 1.0,
+            "µs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            other => panic!("unit {other}"),
+        };
+        value * scale
+    }
+
+    fn assert_sensible(t0: u64, span: u64) {
+        let ticks = time_ticks(t0, span, 6.0);
+        assert!(ticks.len() >= 2, "{span}: {ticks:?}");
+        assert!(ticks.len() <= 7, "{span}: {ticks:?}");
+        assert_eq!(ticks[0], (t0 as f64, "0 ns".to_string()));
+        for pair in ticks.windows(2) {
+            assert!(pair[0].0 < pair[1].0, "{span}: {ticks:?}");
+            assert_ne!(pair[0].1, pair[1].1, "{span}: {ticks:?}");
+            assert!(
+                label_ns(&pair[0].1) < label_ns(&pair[1].1),
+                "{span}: {ticks:?}"
+            );
+        }
+        // The last tick is within the span (or its one nanosecond).
+        assert!(ticks.last().unwrap().0 <= (t0 + span.max(1)) as f64);
+    }
+
+    #[test]
+    fn time_ticks_increase_with_distinct_labels_even_for_no_time_at_all() {
+        assert_eq!(
+            time_ticks(5, 0, 6.0),
+            vec![(5.0, "0 ns".to_string()), (6.0, "1 ns".to_string())]
+        );
+        for span in (0..3_000).chain([
+            999_999,
+            1_000_000,
+            1_234_567,
+            999_999_999,
+            1_000_000_000,
+            60_000_000_000,
+        ]) {
+            assert_sensible(0, span);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn time_ticks_are_sensible_for_any_run(t0 in 0u64..1 << 40, span in 0u64..1 << 42, small in 0u64..20_000) {
+            assert_sensible(t0, span);
+            assert_sensible(t0, small);
+        }
     }
 
     #[test]

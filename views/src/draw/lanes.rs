@@ -2,18 +2,66 @@
 //! every time comes from a model; this file maps times to x and clips bars
 //! at the clock, so the picture shows only what has happened so far.
 
+use crate::draw::text::{lines_of, pieces_as_lines};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::scene::{Shape, Size};
 use demos::text::decimal;
 
-/// Width of the drawing, where lanes start (names sit left of it) and end.
-pub const WIDTH: f32 = 960.0;
-pub const LEFT: f32 = 170.0;
-pub const RIGHT: f32 = 930.0;
+/// Where the lanes sit across a drawing, in one layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Span {
+    /// Width of the drawing.
+    pub width: f32,
+    /// Where lanes start and end.
+    pub left: f32,
+    pub right: f32,
+    /// Room a lane needs above it for its name: none where names sit in a
+    /// column left of the lanes.
+    pub name_room: f32,
+    /// At most this many ticks along the time axis.
+    pub ticks: f64,
+}
+
+/// Laptops: lane names in a column on the left, the lanes to its right.
+pub const WIDE: Span = Span {
+    width: 960.0,
+    left: 170.0,
+    right: 930.0,
+    name_room: 0.0,
+    ticks: 7.0,
+};
+
+/// Phones: no room for a names column, so each name sits above its lane
+/// and the lanes take the whole width, less half a tick label at each end
+/// (a tick's time is centred on it). Fewer ticks, so their labels keep apart.
+pub const NARROW: Span = Span {
+    width: NARROW_WIDTH,
+    left: 32.0,
+    right: 392.0,
+    name_room: 18.0,
+    ticks: 5.0,
+};
+
+/// A name above its lane starts this far in, clear of the line at time 0.
+const NAME_INSET: f32 = 4.0;
+
+impl Span {
+    pub fn of(layout: Layout) -> Span {
+        layout.pick(WIDE, NARROW)
+    }
+
+    /// Lane names sit above the lanes rather than left of them.
+    pub fn names_above(self) -> bool {
+        self.name_room > 0.0
+    }
+}
 
 /// Maps times in `0..=end` onto the lanes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Axis {
     pub end: f64,
+    /// Where the lanes sit.
+    pub span: Span,
 }
 
 /// One bar on a lane. `track` stacks overlapping bars inside the lane.
@@ -27,14 +75,34 @@ pub struct Bar {
 }
 
 impl Axis {
+    /// An axis in the wide layout.
     pub fn new(end: f64) -> Self {
+        Axis::laid_out(end, Layout::Wide)
+    }
+
+    /// An axis whose lanes are placed for `layout`.
+    pub fn laid_out(end: f64, layout: Layout) -> Self {
         Axis {
             end: if end > 0.0 { end } else { 1.0 },
+            span: Span::of(layout),
         }
     }
 
     pub fn x(self, t: f64) -> f32 {
-        LEFT + (RIGHT - LEFT) * (t / self.end).clamp(0.0, 1.0) as f32
+        let Span { left, right, .. } = self.span;
+        left + (right - left) * (t / self.end).clamp(0.0, 1.0) as f32
+    }
+
+    /// The name of a lane (or of a row like it) whose top is at `y` and
+    /// whose height is `height`: left of it, or above it on a phone.
+    pub fn name(self, key: &str, y: f32, height: f32, name: &str) -> Shape {
+        let Span { left, .. } = self.span;
+        let text = if self.span.names_above() {
+            Shape::text(key, left + NAME_INSET, y - 5.0, name).start()
+        } else {
+            Shape::text(key, left - 10.0, y + height / 2.0 + 5.0, name).end()
+        };
+        text.class("muted")
     }
 
     /// Round tick spacing: 1, 2 or 5 × 10ⁿ, at most `max_ticks` ticks.
@@ -58,7 +126,7 @@ impl Axis {
 
     /// The time axis along the top, with gridlines down to `bottom`.
     pub fn ticks(self, y: f32, bottom: f32, unit: &str) -> Shape {
-        let step = self.tick_step(7.0);
+        let step = self.tick_step(self.span.ticks);
         let decimals = if step >= 1.0 {
             0
         } else if step >= 0.1 {
@@ -91,11 +159,10 @@ impl Axis {
     pub fn lane(self, key: &str, y: f32, height: f32, name: &str, bars: &[Bar], now: f64) -> Shape {
         let tracks = bars.iter().map(|b| b.track + 1).max().unwrap_or(1) as f32;
         let bar_h = (height - 4.0) / tracks;
+        let Span { left, right, .. } = self.span;
         let mut shapes = vec![
-            Shape::text("name", LEFT - 10.0, y + height / 2.0 + 5.0, name)
-                .end()
-                .class("muted"),
-            Shape::rect("track", LEFT, y, RIGHT - LEFT, height)
+            self.name("name", y, height, name),
+            Shape::rect("track", left, y, right - left, height)
                 .class("track")
                 .rounded(2.0),
         ];
@@ -135,7 +202,8 @@ impl Axis {
         class: &str,
     ) -> Shape {
         let x = self.x(t);
-        let right = x > RIGHT - 200.0;
+        // A label is up to about 200 units long.
+        let right = x > self.span.right - 200.0;
         let text = Shape::text(
             "label",
             if right { x - 5.0 } else { x + 5.0 },
@@ -165,6 +233,28 @@ impl Axis {
 /// A section heading in the names column.
 pub fn heading(key: &str, y: f32, text: String) -> Shape {
     Shape::text(key, 8.0, y, text).start().class("strong")
+}
+
+/// Text that is one line in the wide layout (`first`, `sep`, `rest`) and
+/// two on a phone (`first`, then `rest`), `pitch` apart: text shapes `key`
+/// and `key-2`, anchored at their start.
+pub fn wrapped(
+    key: &str,
+    at: (f32, f32),
+    pitch: f32,
+    (first, sep, rest): (&str, &str, &str),
+    layout: Layout,
+) -> Vec<Shape> {
+    let pieces = vec![first.to_string(), rest.to_string()];
+    lines_of(
+        key,
+        at,
+        pitch,
+        pieces_as_lines(layout.is_narrow(), pieces, sep),
+    )
+    .into_iter()
+    .map(Shape::start)
+    .collect()
 }
 
 /// Assigns each span a track so that overlapping spans do not share one; at
@@ -205,6 +295,41 @@ mod tests {
         assert_eq!(Axis::new(3300.0).tick_step(7.0), 500.0);
         assert_eq!(Axis::new(100.0).tick_step(7.0), 20.0);
         assert_eq!(Axis::new(7.0).tick_step(7.0), 1.0);
+    }
+
+    #[test]
+    fn on_a_phone_a_lanes_name_sits_above_it_and_the_lane_fits() {
+        let axis = Axis::laid_out(100.0, Layout::Narrow);
+        let lane = axis.lane("l", 40.0, 30.0, "PCIe → NIC", &[], 0.0);
+        let (name, track) = (&lane.children()[0], &lane.children()[1]);
+        match (&name.kind, &track.kind) {
+            (
+                crate::scene::Kind::Text { x, y, anchor, .. },
+                crate::scene::Kind::Rect { x: tx, w, .. },
+            ) => {
+                assert!(*y < 40.0, "above the track");
+                assert_eq!(*anchor, crate::scene::Anchor::Start);
+                assert!(*x >= *tx);
+                assert!(tx + w <= NARROW_WIDTH);
+            }
+            _ => panic!("a name and a track"),
+        }
+        assert_eq!(axis.x(100.0), NARROW.right);
+    }
+
+    #[test]
+    fn a_wrapped_caption_is_one_line_wide_and_two_on_a_phone() {
+        let text = |layout| {
+            wrapped("c", (0.0, 0.0), 20.0, ("a", " · ", "b"), layout)
+                .iter()
+                .map(|s| (s.key.clone(), s.text_content().unwrap().to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(text(Layout::Wide), [("c".into(), "a · b".into())]);
+        assert_eq!(
+            text(Layout::Narrow),
+            [("c".into(), "a".into()), ("c-2".into(), "b".into())]
+        );
     }
 
     #[test]

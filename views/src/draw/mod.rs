@@ -5,4 +5,5 @@
 pub mod chart;
 pub mod geometry;
 pub mod lanes;
+pub mod text;
 pub mod waterfall;

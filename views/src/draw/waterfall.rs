@@ -4,17 +4,95 @@
 //! editor's controls. Every number comes from the model's [`Waterfall`].
 
 use crate::control::Control;
+use crate::draw::geometry::PathData;
+use crate::draw::text::{line_key, wrap_words};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::Slot;
 use crate::scene::{Figure, Shape, Size};
 use demos::nic::stages::{RowWalk, Waterfall, COST_MAX};
 use demos::text::{ns, share_tenths, tenths};
 
-const ROW_H: f32 = 44.0;
-const TOP: f32 = 44.0;
-const NAME_W: f32 = 330.0;
-const TRACK_X: f32 = 344.0;
-const TRACK_W: f32 = 300.0;
-const FIGS_X: f32 = 960.0;
+/// Where the waterfall's parts go. Wide, a row is one line: the stage's
+/// name, its track, its figures on the right. Narrow, a row is three lines
+/// (name; track with the figures beside it; what the packet did or why the
+/// stage is off), so every word keeps its size in 420 units.
+struct Dims {
+    width: f32,
+    row_h: f32,
+    /// Baseline of the packet clock's first line, and the step between its lines.
+    clock_y: f32,
+    clock_line_h: f32,
+    /// At most this many monospace characters on one clock line (`None`: one line).
+    clock_chars: Option<usize>,
+    /// Space between the clock's last line and the first row.
+    clock_gap: f32,
+    /// The clickable name: its box's width, and its text's baseline in a row.
+    /// Narrow, the box is the whole row: a finger-sized target.
+    name_w: f32,
+    name_y: f32,
+    track_x: f32,
+    track_w: f32,
+    /// The track's top in a row, and its height.
+    track_y: f32,
+    track_h: f32,
+    /// Where the right-aligned figures (cost, walk word or reason, total) end.
+    figs_x: f32,
+    /// Baselines in a row of the cost figures and of the walk word or reason.
+    cost_y: f32,
+    walk_y: f32,
+    /// `Some`: the clock line is cut into one piece per row's track, from
+    /// this far above the track to as far below, so it crosses no name.
+    clock_cut: Option<f32>,
+}
+
+impl Dims {
+    fn of(layout: Layout) -> Dims {
+        layout.pick(
+            Dims {
+                width: 960.0,
+                row_h: 44.0,
+                clock_y: 20.0,
+                clock_line_h: 0.0,
+                clock_chars: None,
+                clock_gap: 24.0,
+                name_w: 330.0,
+                name_y: 28.0,
+                track_x: 344.0,
+                track_w: 300.0,
+                track_y: 8.0,
+                track_h: 28.0,
+                figs_x: 960.0,
+                cost_y: 19.0,
+                walk_y: 37.0,
+                clock_cut: None,
+            },
+            Dims {
+                width: NARROW_WIDTH,
+                row_h: 68.0,
+                clock_y: 20.0,
+                clock_line_h: 22.0,
+                // 16-unit monospace is about 9.6 units a character.
+                clock_chars: Some(42),
+                clock_gap: 20.0,
+                name_w: NARROW_WIDTH,
+                name_y: 20.0,
+                track_x: 10.0,
+                track_w: 250.0,
+                track_y: 28.0,
+                track_h: 18.0,
+                // Inside the row's box, whose edge would cross them.
+                figs_x: NARROW_WIDTH - 8.0,
+                cost_y: 42.0,
+                walk_y: 62.0,
+                clock_cut: Some(4.0),
+            },
+        )
+    }
+
+    fn x_at(&self, t: u32, scale: u32) -> f32 {
+        self.track_x + self.track_w * t as f32 / scale.max(1) as f32
+    }
+}
 
 fn walk_word(walk: RowWalk) -> (&'static str, &'static str) {
     match walk {
@@ -25,24 +103,57 @@ fn walk_word(walk: RowWalk) -> (&'static str, &'static str) {
     }
 }
 
-fn x_at(t: u32, scale: u32) -> f32 {
-    TRACK_X + TRACK_W * t as f32 / scale.max(1) as f32
-}
-
 /// The clock line as text: where the walked packet is.
 pub fn clock_text(w: &Waterfall, what: &str) -> String {
-    match w.rows.iter().find(|r| r.walk == RowWalk::Here) {
+    let here = w.rows.iter().find(|r| r.walk == RowWalk::Here);
+    clock_words(here.map(|r| r.name), w.walk_done, w.clock_ns, what)
+}
+
+/// The clock sentence with the packet just past stage `here`, if any.
+fn clock_words(here: Option<&str>, done: bool, clock_ns: u32, what: &str) -> String {
+    match here {
         None => format!("Packet clock t = 0 ns: the packet waits at the start of the {what}."),
-        Some(_) if w.walk_done => format!(
+        Some(_) if done => format!(
             "Packet clock t = {}: the packet has left the last stage.",
-            ns(w.clock_ns)
+            ns(clock_ns)
         ),
-        Some(r) => format!(
-            "Packet clock t = {}: the packet has just finished “{}”.",
-            ns(w.clock_ns),
-            r.name
+        Some(name) => format!(
+            "Packet clock t = {}: the packet has just finished “{name}”.",
+            ns(clock_ns)
         ),
     }
+}
+
+/// The packet clock's text shapes, and how many lines to keep for it: as
+/// many as its longest sentence on this path needs (the packet just past the
+/// stage with the longest name, at the latest time), so the rows under it
+/// stay put while the packet walks.
+fn clock_shapes(w: &Waterfall, what: &str, d: &Dims) -> (Vec<Shape>, usize) {
+    let text = clock_text(w, what);
+    let Some(chars) = d.clock_chars else {
+        return (vec![clock_shape("clock", 0.0, d.clock_y, text)], 1);
+    };
+    let longest = w
+        .rows
+        .iter()
+        .map(|r| clock_words(Some(r.name), false, w.total_ns.max(w.clock_ns), what))
+        .chain([clock_words(None, false, 0, what)])
+        .map(|t| wrap_words(&t, chars).len())
+        .max()
+        .unwrap_or(1);
+    let shapes = wrap_words(&text, chars)
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let key = line_key("clock", i);
+            clock_shape(key, 0.0, d.clock_y + d.clock_line_h * i as f32, line)
+        })
+        .collect();
+    (shapes, longest)
+}
+
+fn clock_shape(key: impl Into<String>, x: f32, y: f32, text: String) -> Shape {
+    Shape::text(key, x, y, text).start().mono().class("strong")
 }
 
 /// The waterfall figure. `select(i)` is what clicking a stage's name sends
@@ -51,22 +162,26 @@ pub fn waterfall(
     w: &Waterfall,
     what: &str,
     selected: usize,
+    layout: Layout,
     mut select: impl FnMut(usize) -> Slot,
 ) -> Figure {
-    let height = TOP + ROW_H * w.rows.len() as f32 + 52.0;
-    let mut f = Figure::new("waterfall", format!("Stages of the {what}"), FIGS_X, height)
-        .legend("driver", "CPU work")
-        .legend("nic", "NIC / PCIe work")
-        .legend("done", "passed by the packet")
-        .legend("idle dashed", "off the path (reason given)");
-    f.push(
-        Shape::text("clock", 0.0, 20.0, clock_text(w, what))
-            .start()
-            .mono()
-            .class("strong"),
-    );
+    let d = Dims::of(layout);
+    let (clock, clock_lines) = clock_shapes(w, what, &d);
+    let top = d.clock_y + d.clock_line_h * (clock_lines - 1) as f32 + d.clock_gap;
+    let height = top + d.row_h * w.rows.len() as f32 + 52.0;
+    let mut f = Figure::new(
+        "waterfall",
+        format!("Stages of the {what}"),
+        d.width,
+        height,
+    )
+    .legend("driver", "CPU work")
+    .legend("nic", "NIC / PCIe work")
+    .legend("done", "passed by the packet")
+    .legend("idle dashed", "off the path (reason given)");
+    f.extend(clock);
     for (n, r) in w.rows.iter().enumerate() {
-        let y = TOP + ROW_H * n as f32;
+        let y = top + d.row_h * n as f32;
         let (state, word) = walk_word(r.walk);
         let kind = if r.cpu { "driver" } else { "nic" };
         let colour = match r.walk {
@@ -81,9 +196,9 @@ pub fn waterfall(
         } else {
             format!("{} saved", ns(r.cost_ns))
         };
-        let x0 = x_at(r.start_ns, w.scale_ns);
-        let width = (x_at(r.start_ns + r.cost_ns, w.scale_ns) - x0).max(2.0);
-        let bar = Shape::rect("bar", x0, y + 8.0, width, ROW_H - 16.0)
+        let x0 = d.x_at(r.start_ns, w.scale_ns);
+        let width = (d.x_at(r.start_ns + r.cost_ns, w.scale_ns) - x0).max(2.0);
+        let bar = Shape::rect("bar", x0, y + d.track_y, width, d.track_h)
             .class(colour)
             .class_if(r.active, "bar")
             .class_if(!r.active, "ghost")
@@ -91,15 +206,20 @@ pub fn waterfall(
         let name = Shape::group(
             "name",
             vec![
-                Shape::rect("hit", 0.0, y + 2.0, NAME_W, ROW_H - 4.0)
+                Shape::rect("hit", 0.0, y + 2.0, d.name_w, d.row_h - 4.0)
                     .class("hit")
                     .class_if(n == selected, "selected"),
-                Shape::text("kind", 10.0, y + 27.0, if r.cpu { "CPU" } else { "NIC" })
-                    .start()
-                    .mono()
-                    .size(Size::Small)
-                    .class(&format!("{kind} tone")),
-                Shape::text("label", 50.0, y + 28.0, r.name)
+                Shape::text(
+                    "kind",
+                    10.0,
+                    y + d.name_y - 1.0,
+                    if r.cpu { "CPU" } else { "NIC" },
+                )
+                .start()
+                .mono()
+                .size(Size::Small)
+                .class(&format!("{kind} tone")),
+                Shape::text("label", 50.0, y + d.name_y, r.name)
                     .start()
                     .class_if(!r.active, "muted"),
             ],
@@ -108,19 +228,24 @@ pub fn waterfall(
         .label(format!("{}: select to change its cost", r.name));
         let mut children = vec![
             name,
-            Shape::rect("track", TRACK_X, y + 8.0, TRACK_W, ROW_H - 16.0).class("track"),
+            Shape::rect("track", d.track_x, y + d.track_y, d.track_w, d.track_h).class("track"),
             bar,
-            Shape::text("cost", FIGS_X, y + 19.0, figures)
+            Shape::text("cost", d.figs_x, y + d.cost_y, figures)
                 .end()
                 .mono()
                 .size(Size::Small)
                 .class("strong"),
         ];
         children.push(match &r.off_reason {
-            Some(reason) => Shape::text(format!("off-{}", r.key), FIGS_X, y + 37.0, reason.clone())
-                .end()
-                .size(Size::Small),
-            None => Shape::text("walk", FIGS_X, y + 37.0, word)
+            Some(reason) => Shape::text(
+                format!("off-{}", r.key),
+                d.figs_x,
+                y + d.walk_y,
+                reason.clone(),
+            )
+            .end()
+            .size(Size::Small),
+            None => Shape::text("walk", d.figs_x, y + d.walk_y, word)
                 .end()
                 .size(Size::Small)
                 .class("done tone"),
@@ -133,16 +258,27 @@ pub fn waterfall(
                 .focus(r.key),
         );
     }
-    let rows_bottom = TOP + ROW_H * w.rows.len() as f32;
+    let rows_bottom = top + d.row_h * w.rows.len() as f32;
     if w.rows.iter().any(|r| r.walk == RowWalk::Here) {
-        let x = x_at(w.clock_ns, w.scale_ns);
-        f.push(Shape::line("clock-line", (x, TOP), (x, rows_bottom)).class("fault thick"));
+        let x = d.x_at(w.clock_ns, w.scale_ns);
+        let line = match d.clock_cut {
+            None => Shape::line("clock-line", (x, top), (x, rows_bottom)),
+            Some(over) => {
+                let mut path = PathData::new();
+                for n in 0..w.rows.len() {
+                    let y = top + d.row_h * n as f32 + d.track_y;
+                    path = path.move_to(x, y - over).line_to(x, y + d.track_h + over);
+                }
+                Shape::path("clock-line", path)
+            }
+        };
+        f.push(line.class("fault thick"));
     }
     f.push(
         Shape::line(
             "total-rule",
             (0.0, rows_bottom + 8.0),
-            (FIGS_X, rows_bottom + 8.0),
+            (d.width, rows_bottom + 8.0),
         )
         .class("idle"),
     );
@@ -157,7 +293,7 @@ pub fn waterfall(
         .size(Size::Title),
     );
     f.push(
-        Shape::text("total", FIGS_X, rows_bottom + 36.0, ns(w.total_ns))
+        Shape::text("total", d.figs_x, rows_bottom + 36.0, ns(w.total_ns))
             .end()
             .mono()
             .size(Size::Large),
@@ -166,10 +302,11 @@ pub fn waterfall(
 }
 
 /// Baseline against now: two stacked bars on one axis, and the saving.
-pub fn compare(w: &Waterfall, what: &str) -> Figure {
-    const X0: f32 = 130.0;
-    const WIDTH: f32 = 560.0;
-    let x = |t: u32| X0 + WIDTH * t as f32 / w.scale_ns.max(1) as f32;
+/// Narrow, the bars are shorter: the names left of them and the values
+/// after them keep their size.
+pub fn compare(w: &Waterfall, what: &str, layout: Layout) -> Figure {
+    let (fig_w, x0, bars_w) = layout.pick((960.0, 130.0, 560.0), (NARROW_WIDTH, 84.0, 240.0));
+    let x = |t: u32| x0 + bars_w * t as f32 / w.scale_ns.max(1) as f32;
     let mut f = Figure::new(
         "compare",
         format!(
@@ -177,15 +314,15 @@ pub fn compare(w: &Waterfall, what: &str) -> Figure {
             ns(w.baseline_ns),
             ns(w.total_ns)
         ),
-        FIGS_X,
+        fig_w,
         140.0,
     );
     f.push(
-        Shape::text("base-label", X0 - 12.0, 36.0, "baseline")
+        Shape::text("base-label", x0 - 12.0, 36.0, "baseline")
             .end()
             .class("strong"),
     );
-    f.push(Shape::rect("base", X0, 14.0, x(w.baseline_ns) - X0, 30.0).class("idle bar"));
+    f.push(Shape::rect("base", x0, 14.0, x(w.baseline_ns) - x0, 30.0).class("idle bar"));
     f.push(
         Shape::text(
             "base-value",
@@ -197,7 +334,7 @@ pub fn compare(w: &Waterfall, what: &str) -> Figure {
         .mono(),
     );
     f.push(
-        Shape::text("now-label", X0 - 12.0, 84.0, "now")
+        Shape::text("now-label", x0 - 12.0, 84.0, "now")
             .end()
             .class("strong"),
     );
@@ -233,7 +370,7 @@ pub fn compare(w: &Waterfall, what: &str) -> Figure {
         )
     };
     f.push(
-        Shape::text("saving", X0, 126.0, saving)
+        Shape::text("saving", x0, 126.0, saving)
             .start()
             .size(Size::Large),
     );

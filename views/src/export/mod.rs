@@ -26,6 +26,14 @@ pub fn file_name(slug: &str) -> String {
     format!("stack-lab-{slug}.svg")
 }
 
+/// One figure's drawing alone, as SVG markup (no page around it): what the
+/// narrow-layout preview of `tests/narrow_layouts.rs` shows of each figure.
+pub fn figure_markup(f: &crate::scene::Figure) -> String {
+    let mut out = String::new();
+    shape::drawing(f, 0.0, 0.0).markup(&mut out);
+    out
+}
+
 /// The standalone SVG document for a scene.
 pub fn export(scene: &Scene) -> String {
     let mut body = Vec::new();

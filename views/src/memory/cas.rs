@@ -4,6 +4,7 @@
 
 use super::kit::{chip, mono, panel, panel_height, text, Line};
 use crate::control::Control;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Arrow, Figure, Item, List, Scene, Shape, Size};
 use demos::memory::cas::{
@@ -18,6 +19,94 @@ const THREAD_Y: f32 = 170.0;
 const LANE_X: f32 = 96.0;
 const COL: f32 = 72.0;
 const COLS: usize = 12;
+/// On a phone the interleaving wraps: this many columns a row, the rows one
+/// under another, so every one of the [`COLS`] steps keeps its chip's width.
+const NARROW_COLS_PER_ROW: usize = 4;
+/// On a phone, threads two abreast.
+const NARROW_THREADS_PER_ROW: usize = 2;
+
+/// Where the machine figure puts the counter and each thread's panel.
+struct Machine {
+    width: f32,
+    height: f32,
+    /// The counter's box: x, y, width, height.
+    counter: (f32, f32, f32, f32),
+    /// Each thread's panel: x, y, width.
+    threads: Vec<(f32, f32, f32)>,
+    thread_height: f32,
+}
+
+impl Machine {
+    /// Wide: the code on the left, the counter in the middle, the threads
+    /// in a row under them. Narrow: the code, then the threads two abreast,
+    /// with the counter between the first row and the second (when there is
+    /// one) so that every wire reaches it without crossing a panel.
+    fn new(layout: Layout, n: usize, lines: usize) -> Self {
+        let thread_height = panel_height(lines);
+        match layout {
+            Layout::Wide => {
+                let gap = 20.0;
+                let w = (W - 32.0 - gap * (n - 1) as f32) / n as f32;
+                Machine {
+                    width: W,
+                    height: THREAD_Y + thread_height + 16.0,
+                    counter: (380.0, 16.0, 200.0, 96.0),
+                    threads: (0..n)
+                        .map(|i| (16.0 + i as f32 * (w + gap), THREAD_Y, w))
+                        .collect(),
+                    thread_height,
+                }
+            }
+            Layout::Narrow => {
+                let (margin, gap) = (12.0, 12.0);
+                let per_row = NARROW_THREADS_PER_ROW;
+                let w = (NARROW_WIDTH - 2.0 * margin - gap * (per_row - 1) as f32) / per_row as f32;
+                // Under the three lines of code.
+                let top = 112.0;
+                let counter_h = 96.0;
+                let rows_above = usize::from(n > per_row);
+                let counter_y = top + rows_above as f32 * (thread_height + 2.0 * gap);
+                let row_y = |r: usize| {
+                    if r < rows_above {
+                        top
+                    } else {
+                        counter_y
+                            + counter_h
+                            + 2.0 * gap
+                            + (r - rows_above) as f32 * (thread_height + gap)
+                    }
+                };
+                let rows = n.div_ceil(per_row);
+                Machine {
+                    width: NARROW_WIDTH,
+                    height: row_y(rows - 1) + thread_height + 16.0,
+                    counter: (70.0, counter_y, 160.0, counter_h),
+                    threads: (0..n)
+                        .map(|i| {
+                            let x = margin + (i % per_row) as f32 * (w + gap);
+                            (x, row_y(i / per_row), w)
+                        })
+                        .collect(),
+                    thread_height,
+                }
+            }
+        }
+    }
+
+    /// The two ends of thread `i`'s wire: on its panel, on the counter.
+    fn wire(&self, i: usize) -> ((f32, f32), (f32, f32)) {
+        let (x, y, w) = self.threads[i];
+        let (cx, cy, cw, ch) = self.counter;
+        if y > cy {
+            ((x + w / 2.0, y - 4.0), (cx + cw / 2.0, cy + ch + 2.0))
+        } else {
+            (
+                (x + w / 2.0, y + self.thread_height + 4.0),
+                (cx + cw / 2.0, cy - 2.0),
+            )
+        }
+    }
+}
 
 fn code(method: Method) -> &'static [&'static str] {
     match method {
@@ -70,10 +159,8 @@ fn thread_lines(m: &Cas, t: &Thread) -> Vec<Line> {
 
 fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
     let n = m.threads.len();
-    let gap = 20.0;
-    let w = (W - 32.0 - gap * (n - 1) as f32) / n as f32;
     let lines = thread_lines(m, &m.threads[0]).len();
-    let height = THREAD_Y + panel_height(lines) + 16.0;
+    let at = Machine::new(ui.layout(), n, lines);
     let lost = m.lost().count_ones();
     let mut f = Figure::new(
         "cas-machine",
@@ -82,8 +169,8 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
             m.value,
             m.method.label()
         ),
-        W,
-        height,
+        at.width,
+        at.height,
     )
     .legend("accent", "the counter")
     .legend("driver", "thread still running")
@@ -98,7 +185,7 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
     }
     let last = m.log.last();
     for (i, t) in m.threads.iter().enumerate() {
-        let x = 16.0 + i as f32 * (w + gap);
+        let (x, y, w) = at.threads[i];
         let failed = last.is_some_and(|e| e.thread == Some(i as u8) && e.kind == MoveKind::CasFail);
         let (class, word) = match t.phase {
             Phase::Done => ("done", "done"),
@@ -107,10 +194,9 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
         };
         let step = ui.act(CasAction::Step(i));
         let mover = last.is_some_and(|e| e.thread == Some(i as u8));
-        let cx = x + w / 2.0;
         // The wire to the counter; the last mover's shows which way data went.
         let kind = last.filter(|_| mover).map(|e| e.kind);
-        let (thread_end, counter_end) = ((cx, THREAD_Y - 4.0), (480.0, 114.0));
+        let (thread_end, counter_end) = at.wire(i);
         let (from, to) = if kind == Some(MoveKind::Load) {
             (counter_end, thread_end)
         } else {
@@ -125,7 +211,7 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
         f.push(
             panel(
                 format!("thread-{i}"),
-                (x, THREAD_Y, w),
+                (x, y, w),
                 &format!("T{}", i + 1),
                 word,
                 &thread_lines(m, t),
@@ -137,13 +223,14 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
             .on_click(step),
         );
     }
+    let (cx, cy, cw, ch) = at.counter;
     f.push(
         Shape::group(
             "counter",
             vec![
-                Shape::rect("box", 380.0, 16.0, 200.0, 96.0).class("panel"),
-                Shape::text("title", 480.0, 44.0, "counter").size(Size::Title),
-                Shape::text("value", 480.0, 92.0, m.value.to_string())
+                Shape::rect("box", cx, cy, cw, ch).class("panel"),
+                Shape::text("title", cx + cw / 2.0, cy + 28.0, "counter").size(Size::Title),
+                Shape::text("value", cx + cw / 2.0, cy + 76.0, m.value.to_string())
                     .mono()
                     .size(Size::Large),
             ],
@@ -163,8 +250,8 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
     f.push(
         Shape::text(
             "expected",
-            600.0,
-            52.0,
+            cx + cw + 20.0,
+            cy + 36.0,
             format!("expected {}", m.expected()),
         )
         .start()
@@ -173,7 +260,9 @@ fn machine(m: &Cas, ui: &mut Ui<Cas>) -> Figure {
     f.push(
         Shape::group(
             "tally",
-            vec![Shape::text("t", 600.0, 80.0, tail).start().mono()],
+            vec![Shape::text("t", cx + cw + 20.0, cy + 64.0, tail)
+                .start()
+                .mono()],
         )
         .class(class)
         .class("tone"),
@@ -196,11 +285,16 @@ fn chip_text(kind: MoveKind, value: u32) -> (&'static str, String) {
 }
 
 /// The interleaving: one lane per thread (and one for outside writes), the
-/// latest [`COLS`] steps as chips.
-fn interleaving(m: &Cas) -> Figure {
+/// latest [`COLS`] steps as chips; on a phone, in rows of
+/// [`NARROW_COLS_PER_ROW`], each row with its own lanes.
+fn interleaving(m: &Cas, layout: Layout) -> Figure {
     let n = m.threads.len();
     let lanes = n + usize::from(m.injected > 0);
     let lane_y = |l: usize| 40.0 + 52.0 * l as f32;
+    let (width, per_row) = layout.pick((W, COLS), (NARROW_WIDTH, NARROW_COLS_PER_ROW));
+    let first = m.log.len().saturating_sub(COLS);
+    let rows = (m.log.len() - first).div_ceil(per_row).max(1);
+    let row_height = lane_y(lanes) + 8.0;
     let mut f = Figure::new(
         "cas-steps",
         format!(
@@ -208,38 +302,53 @@ fn interleaving(m: &Cas) -> Figure {
             m.log.len(),
             plural(m.log.len())
         ),
-        W,
-        lane_y(lanes) + 8.0,
+        width,
+        row_height * rows as f32,
     )
     .legend("driver", "load or compute")
     .legend("done", "store or successful CAS")
     .legend("warn", "failed CAS, outside write")
     .legend("fault", "a store that erased an update");
-    for l in 0..lanes {
-        let name = if l < n {
-            format!("T{}", l + 1)
+    for row in 0..rows {
+        let dy = row as f32 * row_height;
+        // The first row's keys are the wide layout's.
+        let suffix = if row == 0 {
+            String::new()
         } else {
-            "outside".into()
+            format!("-r{row}")
         };
-        f.push(
-            Shape::text(format!("lane-{l}"), 16.0, lane_y(l) + 28.0, name)
+        for l in 0..lanes {
+            let name = if l < n {
+                format!("T{}", l + 1)
+            } else {
+                "outside".into()
+            };
+            f.push(
+                Shape::text(
+                    format!("lane-{l}{suffix}"),
+                    16.0,
+                    dy + lane_y(l) + 28.0,
+                    name,
+                )
                 .start()
                 .class("strong"),
-        );
-        f.push(
-            Shape::line(
-                format!("track-{l}"),
-                (LANE_X, lane_y(l) + 22.0),
-                (W - 8.0, lane_y(l) + 22.0),
-            )
-            .class("grid"),
-        );
+            );
+            f.push(
+                Shape::line(
+                    format!("track-{l}{suffix}"),
+                    (LANE_X, dy + lane_y(l) + 22.0),
+                    (width - 8.0, dy + lane_y(l) + 22.0),
+                )
+                .class("grid"),
+            );
+        }
     }
     if m.log.is_empty() {
         f.push(
             Shape::text(
                 "none",
-                LANE_X,
+                // On a phone the sentence needs the lane names' margin too.
+                layout.pick(LANE_X, 16.0),
                 24.0,
                 "No steps yet: click a thread to run it.",
             )
@@ -247,9 +356,9 @@ fn interleaving(m: &Cas) -> Figure {
             .class("muted"),
         );
     }
-    let first = m.log.len().saturating_sub(COLS);
     for (c, (k, e)) in m.log.iter().enumerate().skip(first).enumerate() {
-        let x = LANE_X + c as f32 * COL;
+        let x = LANE_X + (c % per_row) as f32 * COL;
+        let dy = (c / per_row) as f32 * row_height;
         let lane = e.thread.map_or(n, usize::from);
         let (top, value) = chip_text(e.kind, e.value);
         let class = match e.kind {
@@ -260,11 +369,13 @@ fn interleaving(m: &Cas) -> Figure {
         };
         let number = format!("#{}", k + 1);
         let label = [&number, " ", top, " ", &value].concat();
-        f.push(Shape::text(format!("n-{k}"), x + COL / 2.0 - 2.0, 24.0, number).size(Size::Small));
+        f.push(
+            Shape::text(format!("n-{k}"), x + COL / 2.0 - 2.0, dy + 24.0, number).size(Size::Small),
+        );
         f.push(
             chip(
                 format!("step-{k}"),
-                (x, lane_y(lane), COL - 4.0),
+                (x, dy + lane_y(lane), COL - 4.0),
                 top,
                 &value,
             )
@@ -332,7 +443,7 @@ impl View for Cas {
             ),
         )
         .figure(machine(self, ui))
-        .figure(interleaving(self))
+        .figure(interleaving(self, ui.layout()))
         .list(lost_list(self))
     }
 

@@ -5,6 +5,9 @@
 
 use crate::control::Control;
 use crate::draw::geometry::PathData;
+use crate::draw::text::line_key;
+// `Layout` here is the struct's (one line or padded); the screen's is `Screen`.
+use crate::layout::{Layout as Screen, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::coherence::{core_name, Access, Protocol, State, Supplier, System};
@@ -21,9 +24,86 @@ const CELL: f32 = 34.0;
 const BUS_Y: f32 = 320.0;
 /// Memory hangs off the bus at the right, clear of the bus's text.
 const MEM_X: f32 = W - 126.0;
+const MEM_W: f32 = 220.0;
+const MEM_H: f32 = 50.0;
+const PANEL_H: f32 = 44.0 + 2.0 * ROW + 34.0;
+/// A line of text under another.
+const LEADING: f32 = 22.0;
 
-fn core_x(core: usize) -> f32 {
-    16.0 + core as f32 * (W - 32.0 - PANEL_W)
+/// Where the figure puts the code, the cores, the bus and memory.
+struct Geo {
+    width: f32,
+    height: f32,
+    /// Each core's panel, top-left; their width.
+    cores: [(f32, f32); 2],
+    panel_w: f32,
+    /// Each core's tap on the bus: its x.
+    taps: [f32; 2],
+    bus_y: f32,
+    /// The baseline of the bus's first line of text.
+    bus_text_y: f32,
+    /// Memory's box: x, y, width.
+    memory: (f32, f32, f32),
+    /// Wrap the code and the bus's text at their natural breaks.
+    wrap: bool,
+}
+
+impl Geo {
+    /// Wide: the code, both cores side by side, the bus under them with its
+    /// text, memory hanging below it. Narrow: the code in two lines, core A,
+    /// memory hanging above the bus on the right, the bus, core B, and the
+    /// bus's text in lines under it all.
+    fn new(screen: Screen) -> Self {
+        match screen {
+            Screen::Wide => {
+                let x = |c: usize| 16.0 + c as f32 * (W - 32.0 - PANEL_W);
+                Geo {
+                    width: W,
+                    height: BUS_Y + 104.0,
+                    cores: [(x(0), TOP), (x(1), TOP)],
+                    panel_w: PANEL_W,
+                    taps: [x(0) + PANEL_W / 2.0, x(1) + PANEL_W / 2.0],
+                    bus_y: BUS_Y,
+                    bus_text_y: BUS_Y + 28.0,
+                    memory: (MEM_X - MEM_W / 2.0, BUS_Y + 44.0, MEM_W),
+                    wrap: false,
+                }
+            }
+            Screen::Narrow => {
+                let (x, w) = (12.0, NARROW_WIDTH - 24.0);
+                let top = TOP + LEADING;
+                let memory_y = top + PANEL_H + 16.0;
+                let bus_y = memory_y + MEM_H + 24.0;
+                let b_y = bus_y + 38.0;
+                let bus_text_y = b_y + PANEL_H + 28.0;
+                // Both taps left of memory, one over the other.
+                let tap = x + 98.0;
+                let mem_w = 180.0;
+                Geo {
+                    width: NARROW_WIDTH,
+                    height: bus_text_y + 2.0 * LEADING + 12.0,
+                    cores: [(x, top), (x, b_y)],
+                    panel_w: w,
+                    taps: [tap, tap],
+                    bus_y,
+                    bus_text_y,
+                    memory: (x + w - mem_w, memory_y, mem_w),
+                    wrap: true,
+                }
+            }
+        }
+    }
+
+    /// Where core `c`'s tap meets its panel: its bottom edge if the panel is
+    /// above the bus, else its top.
+    fn tap_end(&self, c: usize) -> f32 {
+        let y = self.cores[c].1;
+        if y < self.bus_y {
+            y + PANEL_H
+        } else {
+            y
+        }
+    }
 }
 
 /// The class a state is drawn in: M is this core's to write, E and S are
@@ -37,12 +117,32 @@ pub fn state_class(s: State) -> &'static str {
     }
 }
 
-/// The two layouts in code.
-fn layout_code(layout: Layout) -> &'static str {
+/// The two layouts in code, in two pieces: a phone shows them one under
+/// the other.
+fn layout_code(layout: Layout) -> [&'static str; 2] {
     match layout {
-        Layout::Shared => "struct { long a; long b; };   // a and b in one 64-byte line",
-        Layout::Padded => "struct { alignas(64) long a; alignas(64) long b; };",
+        Layout::Shared => [
+            "struct { long a; long b; };",
+            "   // a and b in one 64-byte line",
+        ],
+        Layout::Padded => ["struct { alignas(64) long a;", " alignas(64) long b; };"],
     }
+}
+
+/// The text at `(x, y)`: one line, or (`wrap`) each piece on its own line,
+/// the later ones indented by `indent`. The first line keeps `key`.
+fn lines(key: &str, (x, y): (f32, f32), pieces: &[&str], wrap: bool, indent: f32) -> Vec<Shape> {
+    if !wrap {
+        return vec![Shape::text(key.to_string(), x, y, pieces.concat()).start()];
+    }
+    pieces
+        .iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let (k, dx) = (line_key(key, i), if i == 0 { 0.0 } else { indent });
+            Shape::text(k, x + dx, y + LEADING * i as f32, piece.trim_start()).start()
+        })
+        .collect()
 }
 
 /// Which variables line `l` holds in this layout: (word index, name, writer).
@@ -55,8 +155,9 @@ fn words(layout: Layout, l: usize) -> Vec<(usize, &'static str, usize)> {
 }
 
 /// One cache line in one core's cache: state badge, then 8 words.
-fn cache_line(m: &FalseSharing, s: &System, core: usize, l: usize) -> Shape {
-    let (x, y) = (core_x(core) + 12.0, TOP + 52.0 + ROW * l as f32);
+fn cache_line(g: &Geo, m: &FalseSharing, s: &System, core: usize, l: usize) -> Shape {
+    let (px, top) = g.cores[core];
+    let (x, y) = (px + 12.0, top + 52.0 + ROW * l as f32);
     let state = s.state(core, l);
     let mut shapes = vec![
         Shape::rect("badge", x, y, WORD, WORD).class(state_class(state)),
@@ -105,23 +206,24 @@ fn cache_line(m: &FalseSharing, s: &System, core: usize, l: usize) -> Shape {
         .focus(format!("core-{core}"))
 }
 
-fn core_panel(m: &FalseSharing, s: &System, core: usize) -> Shape {
-    let x = core_x(core);
+fn core_panel(g: &Geo, m: &FalseSharing, s: &System, core: usize) -> Shape {
+    let (x, top) = g.cores[core];
+    let panel_w = g.panel_w;
     let var = if core == 0 { "a" } else { "b" };
     let mut shapes = vec![
-        Shape::rect("box", x, TOP, PANEL_W, 44.0 + 2.0 * ROW + 34.0).class("panel"),
+        Shape::rect("box", x, top, panel_w, PANEL_H).class("panel"),
         Shape::text(
             "title",
             x + 12.0,
-            TOP + 30.0,
+            top + 30.0,
             format!("Core {} · L1", core_name(core)),
         )
         .start()
         .size(Size::Title),
         Shape::text(
             "word",
-            x + PANEL_W - 12.0,
-            TOP + 30.0,
+            x + panel_w - 12.0,
+            top + 30.0,
             format!("writes {var}"),
         )
         .end()
@@ -129,7 +231,7 @@ fn core_panel(m: &FalseSharing, s: &System, core: usize) -> Shape {
         Shape::text(
             "cycles",
             x + 12.0,
-            TOP + 44.0 + 2.0 * ROW + 20.0,
+            top + 44.0 + 2.0 * ROW + 20.0,
             format!(
                 "{} write{} · {} cycles",
                 m.writes[core],
@@ -140,13 +242,13 @@ fn core_panel(m: &FalseSharing, s: &System, core: usize) -> Shape {
         .start()
         .mono(),
     ];
-    shapes.extend((0..s.lines.len()).map(|l| cache_line(m, s, core, l)));
+    shapes.extend((0..s.lines.len()).map(|l| cache_line(g, m, s, core, l)));
     if m.layout == Layout::Shared {
         shapes.push(
             Shape::text(
                 "offsets",
                 x + 12.0,
-                TOP + 52.0 + WORD + 28.0,
+                top + 52.0 + WORD + 28.0,
                 "one 64-byte line: a at byte 0, b at byte 8",
             )
             .start()
@@ -178,7 +280,8 @@ fn bus_text(a: &Access) -> String {
     }
 }
 
-fn machine(m: &FalseSharing) -> Figure {
+fn machine(m: &FalseSharing, screen: Screen) -> Figure {
+    let g = Geo::new(screen);
     let s = front(m);
     let last = m.last.as_ref().map(|(shared, padded)| match m.layout {
         Layout::Shared => shared,
@@ -196,41 +299,49 @@ fn machine(m: &FalseSharing) -> Figure {
             states(s, 0),
             states(s, 1)
         ),
-        W,
-        BUS_Y + 104.0,
+        g.width,
+        g.height,
     )
     .legend("driver", "M: this core may write")
     .legend("done", "E or S: clean copy")
     .legend("idle dashed", "I: no copy")
     .legend("accent", "the variable's word");
-    f.push(
-        Shape::text("layout", 16.0, 30.0, layout_code(m.layout))
-            .start()
-            .mono()
-            .class("strong"),
-    );
-    f.push(core_panel(m, s, 0));
-    f.push(core_panel(m, s, 1));
+    for code in lines("layout", (16.0, 30.0), &layout_code(m.layout), g.wrap, 16.0) {
+        f.push(code.mono().class("strong"));
+    }
+    f.push(core_panel(&g, m, s, 0));
+    f.push(core_panel(&g, m, s, 1));
     let mut bus = vec![
-        Shape::line("wire", (16.0, BUS_Y), (W - 16.0, BUS_Y)).class("thick"),
-        Shape::text("name", 16.0, BUS_Y + 28.0, "bus")
+        Shape::line("wire", (16.0, g.bus_y), (g.width - 16.0, g.bus_y)).class("thick"),
+        Shape::text("name", 16.0, g.bus_text_y, "bus")
             .start()
             .class("muted"),
-        Shape::text(
-            "latest",
-            52.0,
-            BUS_Y + 28.0,
-            last.map_or("no traffic yet".to_string(), bus_text),
-        )
-        .start()
-        .mono(),
     ];
-    let panel_bottom = TOP + 44.0 + 2.0 * ROW + 34.0;
+    let latest = last.map_or("no traffic yet".to_string(), bus_text);
+    // On a phone, one clause of the latest access a line.
+    let clauses: Vec<String> = latest
+        .split(" · ")
+        .enumerate()
+        .map(|(i, c)| {
+            if i == 0 {
+                c.to_string()
+            } else {
+                ["· ", c].concat()
+            }
+        })
+        .collect();
+    let clauses: Vec<&str> = clauses.iter().map(String::as_str).collect();
+    let pieces: Vec<&str> = if g.wrap { clauses } else { vec![&latest] };
+    bus.extend(
+        lines("latest", (52.0, g.bus_text_y), &pieces, g.wrap, 0.0)
+            .into_iter()
+            .map(Shape::mono),
+    );
     for c in 0..2 {
-        let cx = core_x(c) + PANEL_W / 2.0;
+        let cx = g.taps[c];
         let active = last.is_some_and(|a| a.core == c && a.request.is_some());
         bus.push(
-            Shape::line(format!("tap-{c}"), (cx, panel_bottom), (cx, BUS_Y)).class(if active {
+            Shape::line(format!("tap-{c}"), (cx, g.tap_end(c)), (cx, g.bus_y)).class(if active {
                 "accent thick"
             } else {
                 ""
@@ -238,16 +349,31 @@ fn machine(m: &FalseSharing) -> Figure {
         );
     }
     if let Some(Supplier::Cache(from)) = last.and_then(|a| a.supplier) {
-        let (x0, x1) = (
-            core_x(from) + PANEL_W / 2.0 + 20.0,
-            core_x(1 - from) + PANEL_W / 2.0 - 20.0,
-        );
-        let d = PathData::new().move_to(x0, panel_bottom + 4.0).quad_to(
-            (x0 + x1) / 2.0,
-            panel_bottom + 56.0,
-            x1,
-            panel_bottom + 4.0,
-        );
+        let d = match screen {
+            // Under the panels, from one tap across to the other.
+            Screen::Wide => {
+                let panel_bottom = TOP + PANEL_H;
+                let (x0, x1) = (g.taps[from] + 20.0, g.taps[1 - from] - 20.0);
+                PathData::new().move_to(x0, panel_bottom + 4.0).quad_to(
+                    (x0 + x1) / 2.0,
+                    panel_bottom + 56.0,
+                    x1,
+                    panel_bottom + 4.0,
+                )
+            }
+            // Across the bus, from one panel to the other, left of the taps.
+            Screen::Narrow => {
+                let toward = |c: usize| if g.cores[c].1 < g.bus_y { 4.0 } else { -4.0 };
+                let x = g.taps[from] - 40.0;
+                let (y0, y1) = (
+                    g.tap_end(from) + toward(from),
+                    g.tap_end(1 - from) + toward(1 - from),
+                );
+                PathData::new()
+                    .move_to(x, y0)
+                    .quad_to(x - 40.0, (y0 + y1) / 2.0, x, y1)
+            }
+        };
         bus.push(
             Shape::path("transfer", d)
                 .arrowhead(crate::scene::Arrow::End)
@@ -260,16 +386,20 @@ fn machine(m: &FalseSharing) -> Figure {
         None => bus,
     });
     let fresh = s.lines.iter().all(|l| l.memory_fresh());
+    let (mx, my, mw) = g.memory;
+    let mem_x = mx + mw / 2.0;
+    // Memory's tap meets the box on the side facing the bus.
+    let mem_edge = if my > g.bus_y { my } else { my + MEM_H };
     f.push(
         Shape::group(
             "memory",
             vec![
-                Shape::line("tap", (MEM_X, BUS_Y), (MEM_X, BUS_Y + 44.0)),
-                Shape::rect("box", MEM_X - 110.0, BUS_Y + 44.0, 220.0, 50.0).class("panel"),
+                Shape::line("tap", (mem_x, g.bus_y), (mem_x, mem_edge)),
+                Shape::rect("box", mx, my, mw, MEM_H).class("panel"),
                 Shape::text(
                     "text",
-                    MEM_X,
-                    BUS_Y + 76.0,
+                    mem_x,
+                    my + 32.0,
                     if fresh {
                         "memory: up to date"
                     } else {
@@ -342,7 +472,7 @@ fn compare(m: &FalseSharing) -> Table {
 impl View for FalseSharing {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let s = front(self);
         Scene::new(
             "False sharing",
@@ -356,7 +486,7 @@ impl View for FalseSharing {
                 if s.lines.len() == 1 { "one line" } else { "padded" }
             ),
         )
-        .figure(machine(self))
+        .figure(machine(self, ui.layout()))
         .table(compare(self))
     }
 
@@ -495,12 +625,7 @@ mod tests {
     fn the_layout_choice_sits_in_the_break_it_zone() {
         let m = after(0);
         let (_, controls, ui) = crate::build(&m, &());
-        let Some(Control::Group(g)) = controls
-            .iter()
-            .find(|c| matches!(c, Control::Group(g) if g.danger))
-        else {
-            panic!("a danger group");
-        };
+        let g = Control::danger_zone(&controls).expect("a danger group");
         let Some(Control::Choice(c)) = g.controls.first() else {
             panic!("the layout choice");
         };

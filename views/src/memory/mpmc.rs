@@ -5,6 +5,7 @@
 
 use super::kit::{mono, panel, panel_height, text, Line};
 use crate::control::Control;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell as TableCell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::memory::mpmc::{
@@ -19,16 +20,101 @@ const LINES: usize = 3;
 const TOP_Y: f32 = 10.0;
 const RING_Y: f32 = 202.0;
 const CELL_H: f32 = 110.0;
-const BOTTOM_Y: f32 = RING_Y + CELL_H + 72.0;
+/// From the ring's edge to the panels past its position labels.
+const RING_MARGIN: f32 = 72.0;
+const CELL_MAX_W: f32 = 110.0;
+/// On a phone a ring of 16 slots wraps into rows of this many, so a slot
+/// stays wide enough for its `seq 13`.
+const NARROW_SLOTS_PER_ROW: usize = 8;
+/// Between two rows of the wrapped ring: room for one position's label
+/// under the first row and the other's over the second, apart.
+const RING_ROW_GAP: f32 = 136.0;
+/// A slot narrower than this has no room for `seq 13` on one line.
+const SEQ_ONE_LINE_W: f32 = 60.0;
 
-/// The width of a slot and the x of slot `i`.
-fn cell_w(m: &Mpmc) -> f32 {
-    (880.0 / m.capacity() as f32).min(110.0)
+/// Where the figure puts the slots and the agents.
+struct Geo {
+    width: f32,
+    height: f32,
+    /// Slots a row, their width, and the first's left edge.
+    per_row: usize,
+    cell_w: f32,
+    ring_x: f32,
+    ring_y: f32,
+    /// A slot's `seq` word over its number, in slots too narrow for both.
+    seq_two_lines: bool,
+    /// Each agent's panel: x, y; their width.
+    agents: [(f32, f32); AGENTS],
+    panel_w: f32,
 }
 
-fn cell_x(m: &Mpmc, i: usize) -> f32 {
-    let w = cell_w(m);
-    (W - w * m.capacity() as f32) / 2.0 + i as f32 * w
+impl Geo {
+    /// Wide: producers side by side above the ring, consumers below.
+    /// Narrow: the same order, but each agent's panel full width, one under
+    /// the other, and a ring of 16 in two rows.
+    fn new(layout: Layout, capacity: usize) -> Self {
+        let panel_h = panel_height(LINES);
+        match layout {
+            Layout::Wide => {
+                let cell_w = (880.0 / capacity as f32).min(CELL_MAX_W);
+                let bottom = RING_Y + CELL_H + RING_MARGIN;
+                let x = |a: usize| 16.0 + (a % 2) as f32 * (W - 32.0 - PANEL_W);
+                Geo {
+                    width: W,
+                    height: bottom + panel_h + 8.0,
+                    per_row: capacity,
+                    cell_w,
+                    ring_x: (W - cell_w * capacity as f32) / 2.0,
+                    ring_y: RING_Y,
+                    seq_two_lines: false,
+                    agents: [(x(0), TOP_Y), (x(1), TOP_Y), (x(2), bottom), (x(3), bottom)],
+                    panel_w: PANEL_W,
+                }
+            }
+            Layout::Narrow => {
+                let per_row = capacity.min(NARROW_SLOTS_PER_ROW);
+                let rows = capacity.div_ceil(per_row);
+                let cell_w = ((NARROW_WIDTH - 32.0) / per_row as f32).min(CELL_MAX_W);
+                let pitch = panel_h + 12.0;
+                let ring_y = TOP_Y + 2.0 * pitch + (RING_Y - TOP_Y - panel_h - 12.0);
+                let ring_end = ring_y + rows as f32 * CELL_H + (rows - 1) as f32 * RING_ROW_GAP;
+                let bottom = ring_end + RING_MARGIN;
+                Geo {
+                    width: NARROW_WIDTH,
+                    height: bottom + 2.0 * pitch - 12.0 + 8.0,
+                    per_row,
+                    cell_w,
+                    ring_x: (NARROW_WIDTH - cell_w * per_row as f32) / 2.0,
+                    ring_y,
+                    seq_two_lines: cell_w < SEQ_ONE_LINE_W,
+                    agents: [
+                        (12.0, TOP_Y),
+                        (12.0, TOP_Y + pitch),
+                        (12.0, bottom),
+                        (12.0, bottom + pitch),
+                    ],
+                    panel_w: NARROW_WIDTH - 24.0,
+                }
+            }
+        }
+    }
+
+    /// The baseline of a slot's holders, under its sequence number.
+    fn holders_y(&self) -> f32 {
+        if self.seq_two_lines {
+            104.0
+        } else {
+            101.0
+        }
+    }
+
+    /// Slot `i`'s left edge and top.
+    fn cell(&self, i: usize) -> (f32, f32) {
+        (
+            self.ring_x + (i % self.per_row) as f32 * self.cell_w,
+            self.ring_y + (i / self.per_row) as f32 * (CELL_H + RING_ROW_GAP),
+        )
+    }
 }
 
 fn phase_word(m: &Mpmc, p: Phase) -> &'static str {
@@ -92,8 +178,8 @@ fn slot_state(m: &Mpmc, i: usize) -> (&'static str, &'static str, bool) {
     }
 }
 
-fn slot(m: &Mpmc, i: usize) -> Shape {
-    let (x, w) = (cell_x(m, i), cell_w(m));
+fn slot(g: &Geo, m: &Mpmc, i: usize) -> Shape {
+    let ((x, ring_y), w) = (g.cell(i), g.cell_w);
     let cx = x + w / 2.0;
     let (word, class, shown) = slot_state(m, i);
     let cell = m.cells[i];
@@ -102,15 +188,22 @@ fn slot(m: &Mpmc, i: usize) -> Shape {
         _ => "·".into(),
     };
     let mut shapes = vec![
-        Shape::rect("box", x + 2.0, RING_Y, w - 4.0, CELL_H).rounded(3.0),
-        Shape::text("index", cx, RING_Y + 20.0, format!("[{i}]")).size(Size::Small),
-        Shape::text("data", cx, RING_Y + 54.0, data.clone())
+        Shape::rect("box", x + 2.0, ring_y, w - 4.0, CELL_H).rounded(3.0),
+        Shape::text("index", cx, ring_y + 20.0, format!("[{i}]")).size(Size::Small),
+        Shape::text("data", cx, ring_y + 54.0, data.clone())
             .mono()
             .size(Size::Large),
     ];
-    if m.sequenced {
+    if m.sequenced && g.seq_two_lines {
+        shapes.push(Shape::text("seq", cx, ring_y + 72.0, "seq").size(Size::Small));
         shapes.push(
-            Shape::text("seq", cx, RING_Y + 78.0, format!("seq {}", cell.seq))
+            Shape::text("seq-n", cx, ring_y + 87.0, cell.seq.to_string())
+                .mono()
+                .size(Size::Small),
+        );
+    } else if m.sequenced {
+        shapes.push(
+            Shape::text("seq", cx, ring_y + 78.0, format!("seq {}", cell.seq))
                 .mono()
                 .size(Size::Small),
         );
@@ -127,7 +220,7 @@ fn slot(m: &Mpmc, i: usize) -> Shape {
         .collect();
     if !holders.is_empty() {
         shapes.push(
-            Shape::text("by", cx, RING_Y + 101.0, holders.join(" "))
+            Shape::text("by", cx, ring_y + g.holders_y(), holders.join(" "))
                 .mono()
                 .size(Size::Small)
                 .class("strong"),
@@ -141,19 +234,20 @@ fn slot(m: &Mpmc, i: usize) -> Shape {
 }
 
 /// "enqueue_pos = 5" with an arrow to its slot.
-fn position(m: &Mpmc, key: &str, label: &str, pos: u32, above: bool) -> Shape {
+fn position(g: &Geo, m: &Mpmc, key: &str, label: &str, pos: u32, above: bool) -> Shape {
     let i = (pos & (m.capacity() as u32 - 1)) as usize;
-    let cx = cell_x(m, i) + cell_w(m) / 2.0;
+    let (x, ring_y) = g.cell(i);
+    let cx = x + g.cell_w / 2.0;
     let (ty, from, to) = if above {
-        (RING_Y - 44.0, RING_Y - 36.0, RING_Y - 2.0)
+        (ring_y - 44.0, ring_y - 36.0, ring_y - 2.0)
     } else {
         (
-            RING_Y + CELL_H + 56.0,
-            RING_Y + CELL_H + 36.0,
-            RING_Y + CELL_H + 2.0,
+            ring_y + CELL_H + 56.0,
+            ring_y + CELL_H + 36.0,
+            ring_y + CELL_H + 2.0,
         )
     };
-    let tx = cx.clamp(130.0, W - 130.0);
+    let tx = cx.clamp(130.0, g.width - 130.0);
     Shape::group(
         key,
         vec![
@@ -168,7 +262,7 @@ fn position(m: &Mpmc, key: &str, label: &str, pos: u32, above: bool) -> Shape {
 }
 
 fn ring(m: &Mpmc, ui: &mut Ui<Mpmc>) -> Figure {
-    let height = BOTTOM_Y + panel_height(LINES) + 8.0;
+    let g = Geo::new(ui.layout(), m.capacity());
     let mut f = Figure::new(
         "mpmc-ring",
         format!(
@@ -177,8 +271,8 @@ fn ring(m: &Mpmc, ui: &mut Ui<Mpmc>) -> Figure {
             m.enqueue_pos,
             m.dequeue_pos
         ),
-        W,
-        height,
+        g.width,
+        g.height,
     )
     .legend("done", "full: written and published")
     .legend("warn", "reserved or written, not yet published")
@@ -187,6 +281,7 @@ fn ring(m: &Mpmc, ui: &mut Ui<Mpmc>) -> Figure {
     .legend("idle", "free");
     // Positions first, so agents' tags and panels draw over their text.
     f.push(position(
+        &g,
         m,
         "enqueue-pos",
         "enqueue_pos",
@@ -194,6 +289,7 @@ fn ring(m: &Mpmc, ui: &mut Ui<Mpmc>) -> Figure {
         true,
     ));
     f.push(position(
+        &g,
         m,
         "dequeue-pos",
         "dequeue_pos",
@@ -201,12 +297,11 @@ fn ring(m: &Mpmc, ui: &mut Ui<Mpmc>) -> Figure {
         false,
     ));
     for i in 0..m.capacity() {
-        f.push(slot(m, i));
+        f.push(slot(&g, m, i));
     }
     for a in 0..AGENTS {
         let ag = &m.agents[a];
-        let x = 16.0 + (a % 2) as f32 * (W - 32.0 - PANEL_W);
-        let y = if a < 2 { TOP_Y } else { BOTTOM_Y };
+        let (x, y) = g.agents[a];
         let word = match ag.phase {
             Phase::Done => "done",
             Phase::Idle => "idle",
@@ -222,7 +317,7 @@ fn ring(m: &Mpmc, ui: &mut Ui<Mpmc>) -> Figure {
         f.push(
             panel(
                 format!("agent-{a}"),
-                (x, y, PANEL_W),
+                (x, y, g.panel_w),
                 &[
                     agent_name(a),
                     if a < 2 {

@@ -3,16 +3,17 @@
 //! reader CPU's pointer into the list, the updater; and a timeline of the
 //! readers' critical sections against the grace periods.
 
-use super::kit::{mono, panel, text, Line};
+use super::kit::{mono, panel, panel_height, text, Line};
 use crate::control::{Control, Group};
 use crate::draw::geometry::PathData;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Arrow, Figure, Scene, Shape, Size};
 use demos::memory::rcu::{
     node_name, reader_name, Mark, NodeState, Place, Rcu, RcuAction, RcuConfig, Updater, Waiter,
-    READERS,
+    READERS, STORY,
 };
-use demos::Quantity;
+use demos::{Model, Quantity};
 
 const W: f32 = 960.0;
 
@@ -27,22 +28,62 @@ const PANEL_Y: f32 = 250.0;
 const FIRST_X: f32 = 180.0;
 const MID_X: f32 = 410.0;
 const LAST_X: f32 = 640.0;
+const HEAD_W: f32 = 100.0;
+/// Panel lines: the updater's and each reader's two.
+const PANEL_LINES: usize = 2;
 
-/// Where version `n` is drawn: in the list if linked, else in the row below.
-fn version_x(m: &Rcu, n: u8) -> (f32, f32) {
-    if n == m.linked {
-        return (MID_X, LIST_Y);
-    }
-    // Old versions, newest nearest the list's middle.
-    let k = (0..m.linked).rev().position(|o| o == n).unwrap_or(0) as f32;
-    (MID_X - k * (NODE_W + 16.0), OLD_Y)
+/// On a phone the list runs down the left edge, the updater's and the
+/// readers' panels stacked to its right, each reader's pointer reaching
+/// left into the list.
+mod narrow {
+    use super::NODE_H;
+    pub const X: f32 = 12.0;
+    /// Down the list: head, first, the linked version, last.
+    pub const PITCH: f32 = NODE_H + 24.0;
+    /// "NULL" under `last`, then the old versions, newest first.
+    pub const OLD_GAP: f32 = 46.0;
+    pub const OLD_PITCH: f32 = NODE_H + 16.0;
+    pub const PANEL_X: f32 = 160.0;
+    pub const PANEL_GAP: f32 = 8.0;
 }
 
-fn place_xy(m: &Rcu, p: Place) -> (f32, f32) {
-    match p {
-        Place::First => (FIRST_X, LIST_Y),
-        Place::Node(n) => version_x(m, n),
-        Place::Last => (LAST_X, LIST_Y),
+/// Where version `n` is drawn: in the list if linked, else in the row below
+/// (wide) or the column under the list (narrow).
+fn version_x(layout: Layout, m: &Rcu, n: u8) -> (f32, f32) {
+    // Old versions, newest nearest the list's middle.
+    let k = (0..m.linked).rev().position(|o| o == n).unwrap_or(0) as f32;
+    match layout {
+        Layout::Wide if n == m.linked => (MID_X, LIST_Y),
+        Layout::Wide => (MID_X - k * (NODE_W + 16.0), OLD_Y),
+        Layout::Narrow if n == m.linked => (narrow::X, LIST_Y + 2.0 * narrow::PITCH),
+        Layout::Narrow => (
+            narrow::X,
+            LIST_Y + 3.0 * narrow::PITCH + NODE_H + narrow::OLD_GAP + k * narrow::OLD_PITCH,
+        ),
+    }
+}
+
+fn place_xy(layout: Layout, m: &Rcu, p: Place) -> (f32, f32) {
+    match (p, layout) {
+        (Place::Node(n), _) => version_x(layout, m, n),
+        (Place::First, Layout::Wide) => (FIRST_X, LIST_Y),
+        (Place::Last, Layout::Wide) => (LAST_X, LIST_Y),
+        (Place::First, Layout::Narrow) => (narrow::X, LIST_Y + narrow::PITCH),
+        (Place::Last, Layout::Narrow) => (narrow::X, LIST_Y + 3.0 * narrow::PITCH),
+    }
+}
+
+/// The head's box: where the list starts.
+fn head_xy(layout: Layout) -> (f32, f32, f32) {
+    layout.pick((16.0, LIST_Y, HEAD_W), (narrow::X, LIST_Y, NODE_W))
+}
+
+/// The arrow from a box at (`x`, `y`), `w` wide, to the next one in the
+/// list at (`tx`, `ty`): rightwards (wide), downwards (narrow).
+fn onward(layout: Layout, (x, y, w): (f32, f32, f32), (tx, ty): (f32, f32)) -> [(f32, f32); 2] {
+    match layout {
+        Layout::Wide => [(x + w, y + NODE_H / 2.0), (tx - 2.0, ty + NODE_H / 2.0)],
+        Layout::Narrow => [(x + w / 2.0, y + NODE_H), (tx + NODE_W / 2.0, ty - 2.0)],
     }
 }
 
@@ -64,11 +105,21 @@ fn arrow(key: &str, from: (f32, f32), to: (f32, f32)) -> Shape {
     Shape::arrow(key.to_string(), from, to).class("thick")
 }
 
-/// Panels: the updater, then each reader CPU.
-fn panel_x(i: usize, count: usize) -> (f32, f32) {
-    let gap = 12.0;
-    let w = (W - 32.0 - gap * (count - 1) as f32) / count as f32;
-    (16.0 + i as f32 * (w + gap), w)
+/// Panels: the updater, then each reader CPU, in a row (wide) or a column
+/// (narrow): x, y, width.
+fn panel_at(layout: Layout, i: usize, count: usize) -> (f32, f32, f32) {
+    match layout {
+        Layout::Wide => {
+            let gap = 12.0;
+            let w = (W - 32.0 - gap * (count - 1) as f32) / count as f32;
+            (16.0 + i as f32 * (w + gap), PANEL_Y, w)
+        }
+        Layout::Narrow => (
+            narrow::PANEL_X,
+            LIST_Y + i as f32 * (panel_height(PANEL_LINES) + narrow::PANEL_GAP),
+            NARROW_WIDTH - narrow::PANEL_X - narrow::X,
+        ),
+    }
 }
 
 fn reader_lines(m: &Rcu, r: usize) -> Vec<Line> {
@@ -110,7 +161,17 @@ fn updater_lines(m: &Rcu) -> Vec<Line> {
 }
 
 fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
+    let layout = ui.layout();
     let readers = m.readers.len();
+    let count = readers + 1;
+    let height = match layout {
+        Layout::Wide => PANEL_Y + 44.0 + 52.0 + 8.0,
+        Layout::Narrow => {
+            let (_, panels_end, _) = panel_at(layout, count, count);
+            let oldest = version_x(layout, m, 0).1 + NODE_H + 8.0;
+            panels_end.max(oldest)
+        }
+    };
     let mut f = Figure::new(
         "rcu-list",
         format!(
@@ -119,41 +180,53 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
             m.linked,
             demos::text::plural(usize::from(m.linked))
         ),
-        W,
-        PANEL_Y + 44.0 + 52.0 + 8.0,
+        layout.pick(W, NARROW_WIDTH),
+        height,
     )
     .legend("done", "the linked version")
     .legend("warn", "unlinked, readers may still hold it")
     .legend("idle ghost", "freed")
     .legend("fault", "a reader on freed memory");
+    let (hx, hy, hw) = head_xy(layout);
+    let first = place_xy(layout, m, Place::First);
+    let last = place_xy(layout, m, Place::Last);
+    let linked = version_x(layout, m, m.linked);
+    // Where the old versions' `next` arrives: last's middle, a little low.
     let mid = LIST_Y + NODE_H / 2.0;
     f.push(Shape::group(
         "head",
         vec![
-            Shape::rect("box", 16.0, LIST_Y, 100.0, NODE_H).class("panel"),
-            Shape::text("name", 66.0, mid + 6.0, "head")
+            Shape::rect("box", hx, hy, hw, NODE_H).class("panel"),
+            Shape::text("name", hx + hw / 2.0, hy + NODE_H / 2.0 + 6.0, "head")
                 .mono()
                 .class("strong"),
         ],
     ));
-    f.push(arrow("ptr-head", (116.0, mid), (FIRST_X - 2.0, mid)));
-    f.push(node_box("first".into(), (FIRST_X, LIST_Y), "first", "unchanged").class("driver"));
+    let [from, to] = onward(layout, (hx, hy, hw), first);
+    f.push(arrow("ptr-head", from, to));
+    f.push(node_box("first".into(), first, "first", "unchanged").class("driver"));
+    let [from, to] = onward(layout, (first.0, first.1, NODE_W), linked);
     f.push(
-        arrow("link", (FIRST_X + NODE_W, mid), (MID_X - 2.0, mid))
+        arrow("link", from, to)
             .class("accent")
             .label(["first->next = ", &name(m.linked)].concat())
             .focus("link"),
     );
-    f.push(node_box("last".into(), (LAST_X, LIST_Y), "last", "next = NULL").class("driver"));
-    f.push(
-        Shape::text("null", LAST_X + NODE_W + 14.0, mid + 6.0, "NULL")
-            .start()
-            .mono()
-            .class("muted"),
-    );
+    f.push(node_box("last".into(), last, "last", "next = NULL").class("driver"));
+    let null = match layout {
+        Layout::Wide => Shape::text("null", LAST_X + NODE_W + 14.0, mid + 6.0, "NULL").start(),
+        Layout::Narrow => Shape::text(
+            "null",
+            last.0 + NODE_W / 2.0,
+            last.1 + NODE_H + 28.0,
+            "NULL",
+        ),
+    };
+    f.push(null.mono().class("muted"));
     for (i, state) in m.nodes.iter().enumerate() {
         let n = i as u8;
-        let (x, y) = version_x(m, n);
+        let (x, y) = version_x(layout, m, n);
+        let in_list = n == m.linked;
         let held = m.readers.iter().any(|r| r.held() == Some(n));
         let (class, word) = match state {
             NodeState::Live => ("done", "linked"),
@@ -163,18 +236,33 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
         };
         if *state != NodeState::Freed {
             // Its next still leads on to `last` (list_replace_rcu keeps it).
-            let from = (x + NODE_W, y + NODE_H / 2.0);
-            let d = PathData::new().move_to(from.0, from.1).curve_to(
-                (from.0 + 40.0, from.1),
-                (LAST_X - 40.0, mid + 14.0),
-                (LAST_X - 2.0, mid + 14.0),
-            );
-            let next = if y == LIST_Y {
-                Shape::arrow(format!("next-{n}"), from, (LAST_X - 2.0, mid))
+            let next = if in_list {
+                let [from, to] = onward(layout, (x, y, NODE_W), last);
+                Shape::arrow(format!("next-{n}"), from, to)
             } else {
+                let d = match layout {
+                    Layout::Wide => {
+                        let from = (x + NODE_W, y + NODE_H / 2.0);
+                        PathData::new().move_to(from.0, from.1).curve_to(
+                            (from.0 + 40.0, from.1),
+                            (LAST_X - 40.0, mid + 14.0),
+                            (LAST_X - 2.0, mid + 14.0),
+                        )
+                    }
+                    // Up the list's right side, into last's.
+                    Layout::Narrow => {
+                        let (sx, sy) = (x + NODE_W, y + NODE_H / 2.0);
+                        let (ex, ey) = (last.0 + NODE_W + 2.0, last.1 + NODE_H / 2.0 + 14.0);
+                        PathData::new().move_to(sx, sy).curve_to(
+                            (sx + 22.0, sy),
+                            (ex + 22.0, ey),
+                            (ex, ey),
+                        )
+                    }
+                };
                 Shape::path(format!("next-{n}"), d).arrowhead(Arrow::End)
             };
-            f.push(next.class("line").class_if(y != LIST_Y, "dashed"));
+            f.push(next.class("line").class_if(!in_list, "dashed"));
         }
         f.push(
             node_box(
@@ -189,13 +277,12 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
             .focus(format!("node-{n}")),
         );
     }
-    let count = readers + 1;
-    let (ux, uw) = panel_x(0, count);
+    let (ux, uy, uw) = panel_at(layout, 0, count);
     let waiting = matches!(m.updater, Updater::Waiting { .. });
     f.push(
         panel(
             "updater",
-            (ux, PANEL_Y, uw),
+            (ux, uy, uw),
             "Updater",
             "CPU 0",
             &updater_lines(m),
@@ -205,23 +292,37 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
     );
     for r in 0..readers {
         let reader = m.readers[r];
-        let (x, w) = panel_x(r + 1, count);
+        let (x, y, w) = panel_at(layout, r + 1, count);
         let word = if reader.in_cs { "inside" } else { "outside" };
         let lost = reader
             .held()
             .is_some_and(|n| m.nodes[usize::from(n)] == NodeState::Freed);
         if let Some(at) = reader.at {
-            let (nx, ny) = place_xy(m, at);
-            let (tx, ty) = (
-                nx + NODE_W / 2.0 + 12.0 * r as f32 - 18.0,
-                ny + NODE_H + 2.0,
-            );
-            let (sx, sy) = (x + w / 2.0, PANEL_Y - 2.0);
-            let d = PathData::new().move_to(sx, sy).curve_to(
-                (sx, sy - 50.0),
-                (tx, ty + 50.0),
-                (tx, ty),
-            );
+            let (nx, ny) = place_xy(layout, m, at);
+            // Several readers on one node arrive side by side.
+            let spread = 12.0 * r as f32 - 18.0;
+            let d = match layout {
+                // Up from the panel into the node's underside.
+                Layout::Wide => {
+                    let (tx, ty) = (nx + NODE_W / 2.0 + spread, ny + NODE_H + 2.0);
+                    let (sx, sy) = (x + w / 2.0, y - 2.0);
+                    PathData::new().move_to(sx, sy).curve_to(
+                        (sx, sy - 50.0),
+                        (tx, ty + 50.0),
+                        (tx, ty),
+                    )
+                }
+                // Left from the panel into the node's right side.
+                Layout::Narrow => {
+                    let (tx, ty) = (nx + NODE_W + 2.0, ny + NODE_H / 2.0 + spread / 2.0);
+                    let (sx, sy) = (x - 2.0, y + 30.0);
+                    PathData::new().move_to(sx, sy).curve_to(
+                        (sx - 16.0, sy),
+                        (tx + 16.0, ty),
+                        (tx, ty),
+                    )
+                }
+            };
             f.push(
                 Shape::path(format!("p-{r}"), d)
                     .arrowhead(Arrow::End)
@@ -233,7 +334,7 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
         f.push(
             panel(
                 format!("reader-{r}"),
-                (x, PANEL_Y, w),
+                (x, y, w),
                 &reader_name(r),
                 word,
                 &reader_lines(m, r),
@@ -259,24 +360,61 @@ fn list(m: &Rcu, ui: &mut Ui<Rcu>) -> Figure {
 const T_LEFT: f32 = 130.0;
 const T_RIGHT: f32 = 900.0;
 const WINDOW: u32 = 24;
+/// Steps between the axis's labels.
+const TICK: u32 = 4;
 
-fn timeline(m: &Rcu) -> Figure {
+/// The timeline's axis: its ends, and the steps between labels. On a phone
+/// the axis is shorter, so fewer labels, and it stops short of the edge so
+/// the newest mark's word ("publish B") still fits after its dot.
+struct Axis {
+    width: f32,
+    left: f32,
+    right: f32,
+    tick: u32,
+}
+
+impl Axis {
+    fn new(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => Axis {
+                width: W,
+                left: T_LEFT,
+                right: T_RIGHT,
+                tick: TICK,
+            },
+            Layout::Narrow => Axis {
+                width: NARROW_WIDTH,
+                left: 84.0,
+                right: 330.0,
+                tick: 2 * TICK,
+            },
+        }
+    }
+}
+
+/// On a phone, every other mark's word goes a line higher, so that marks a
+/// few steps apart do not write over each other.
+const MARK_Y: f32 = 55.0;
+const MARK_RAISED_Y: f32 = 37.0;
+
+fn timeline(m: &Rcu, layout: Layout) -> Figure {
     let h = &m.history;
+    let axis = Axis::new(layout);
     let t0 = h.now.saturating_sub(WINDOW);
-    let x = |t: u32| T_LEFT + (t.max(t0) - t0) as f32 * (T_RIGHT - T_LEFT) / WINDOW as f32;
+    let x = |t: u32| axis.left + (t.max(t0) - t0) as f32 * (axis.right - axis.left) / WINDOW as f32;
     let lane = |r: usize| 104.0 + 44.0 * r as f32;
     let bottom = lane(m.readers.len()) + 4.0;
     let mut f = Figure::new(
         "rcu-timeline",
         "Critical sections and grace periods over time",
-        W,
+        axis.width,
         bottom + 10.0,
     )
     .legend("accent", "grace period")
     .legend("warn", "section that saw an old version")
     .legend("done", "section that saw the linked version")
     .legend("fault", "section that touched freed memory");
-    for t in (t0..=t0 + WINDOW).filter(|t| t % 4 == 0) {
+    for t in (t0..=t0 + WINDOW).filter(|t| t % axis.tick == 0) {
         f.push(
             Shape::text(format!("tick-{t}"), x(t), 22.0, format!("step {t}"))
                 .size(Size::Normal)
@@ -326,6 +464,11 @@ fn timeline(m: &Rcu) -> Figure {
         );
     }
     for (i, (t, mark)) in h.marks.iter().enumerate().filter(|(_, (t, _))| *t >= t0) {
+        let word_y = if layout.is_narrow() && i % 2 == 1 {
+            MARK_RAISED_Y
+        } else {
+            MARK_Y
+        };
         let (word, class) = match mark {
             Mark::Publish(n) => (["publish ", &name(*n)].concat(), "done"),
             Mark::Free { node, early } => (
@@ -338,7 +481,7 @@ fn timeline(m: &Rcu) -> Figure {
                 format!("mark-{i}"),
                 vec![
                     Shape::circle("dot", x(*t), 50.0, 6.0).class("dot"),
-                    Shape::text("t", x(*t) + 9.0, 55.0, word)
+                    Shape::text("t", x(*t) + 9.0, word_y, word)
                         .start()
                         .size(Size::Normal)
                         .class("tone"),
@@ -405,7 +548,7 @@ impl View for Rcu {
             ),
         )
         .figure(list(self, ui))
-        .figure(timeline(self))
+        .figure(timeline(self, ui.layout()))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
@@ -448,15 +591,20 @@ impl View for Rcu {
                 Control::button("call-rcu", "call_rcu()", ui.act(RcuAction::CallRcu)),
             ],
         ));
-        out.push(Control::danger_group(
-            "Break it",
-            vec![Control::button(
-                "free-now",
-                "kfree() the old version at once",
-                ui.act(RcuAction::FreeNow),
-            )
-            .danger()],
-        ));
+        let mut zone = vec![Control::button(
+            "free-now",
+            "kfree() the old version at once",
+            ui.act(RcuAction::FreeNow),
+        )
+        .danger()];
+        // Step follows the story until an action leaves it; the free is not in it.
+        let on_story = self.story.is_some_and(|i| i < STORY.len());
+        if on_story && self.refusal(&RcuAction::FreeNow).is_none() {
+            zone.push(Control::note(
+                "Freeing leaves the story: Step then lets the readers finish.",
+            ));
+        }
+        out.push(Control::danger_group("Break it", zone));
         out.push(Control::slider(
             "readers",
             "Reader CPUs (restarts)",
@@ -475,8 +623,6 @@ impl View for Rcu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use demos::memory::rcu::STORY;
-    use demos::Model;
 
     fn story(n: usize) -> Rcu {
         let mut m = Rcu::new(&RcuConfig::default());
@@ -559,5 +705,35 @@ mod tests {
         };
         assert_eq!(click("reader-0"), Command::Do(RcuAction::Unlock(0)));
         assert_eq!(click("reader-1"), Command::Do(RcuAction::Lock(1)));
+    }
+
+    /// The Break it zone's notes.
+    fn zone_notes(m: &Rcu) -> Vec<String> {
+        let (_, controls, _) = crate::build(m, &());
+        Control::danger_zone(&controls)
+            .expect("a Break it zone")
+            .notes()
+    }
+
+    #[test]
+    fn break_it_says_it_leaves_the_story_when_it_can_free_on_the_story() {
+        const NOTE: &str = "Freeing leaves the story: Step then lets the readers finish.";
+        let publish = STORY.iter().position(|a| *a == RcuAction::Publish).unwrap();
+        // Nothing to free before the update is published.
+        assert!(zone_notes(&story(publish)).is_empty());
+        let m = story(publish + 1);
+        assert_eq!(zone_notes(&m), [NOTE]);
+        // The note is true: Step leaves the story and runs the readers.
+        let mut broken = m.clone();
+        broken.apply(&RcuAction::FreeNow).unwrap();
+        assert_eq!(broken.story, None);
+        assert!(zone_notes(&broken).is_empty(), "off the story");
+        assert_eq!(broken.next_auto(), Ok(RcuAction::Use(0)));
+        assert_ne!(m.next_auto(), broken.next_auto());
+        // Off the story, freeing does not change what Step picks.
+        let mut off = story(publish + 1);
+        off.apply(&RcuAction::Lock(1)).unwrap();
+        assert_eq!(off.story, None);
+        assert!(zone_notes(&off).is_empty());
     }
 }

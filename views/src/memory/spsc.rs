@@ -4,6 +4,8 @@
 //! the values received and any wrong ones.
 
 use crate::control::Control;
+use crate::draw::text::line_key;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::memory::spsc::{
@@ -26,13 +28,45 @@ const BUF_H: f32 = 44.0 + SHOWN as f32 * ENTRY;
 const INDEX_Y: f32 = BUF_Y + BUF_H + 18.0;
 const SLOTS_Y: f32 = INDEX_Y + 56.0 + 62.0;
 const SLOT_GAP: f32 = 8.0;
+/// A column's height: core, buffer and index.
+const COLUMN_H: f32 = INDEX_Y + 56.0;
+/// The slots' caption: one line, or two on a phone.
+const SLOTS_CAPTION: [&str; 2] = ["Slots in memory", "(H, T: where head and tail point)"];
 
-/// Left edge of a core's column.
-fn column(core: usize) -> f32 {
-    if core == PRODUCER {
-        10.0
-    } else {
-        WIDTH - 10.0 - COL_W
+/// Where the figure puts the two columns and the slots.
+struct Geo {
+    width: f32,
+    col_w: f32,
+    /// Each column's top-left corner, by core.
+    columns: [(f32, f32); 2],
+    slots_y: f32,
+}
+
+impl Geo {
+    /// Wide: producer's column left, consumer's right. Narrow: each column
+    /// full width, the producer's above the consumer's; the slots under
+    /// both, their caption in two lines.
+    fn new(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => Geo {
+                width: WIDTH,
+                col_w: COL_W,
+                columns: [(10.0, 0.0), (WIDTH - 10.0 - COL_W, 0.0)],
+                slots_y: SLOTS_Y,
+            },
+            Layout::Narrow => {
+                let below = COLUMN_H + 16.0;
+                let mut columns = [(12.0, 0.0); 2];
+                columns[CONSUMER].1 = below;
+                Geo {
+                    width: NARROW_WIDTH,
+                    col_w: NARROW_WIDTH - 24.0,
+                    columns,
+                    // Room for the caption's second line.
+                    slots_y: below + SLOTS_Y + 22.0,
+                }
+            }
+        }
     }
 }
 
@@ -74,16 +108,17 @@ fn entry_text(e: &Entry) -> String {
 }
 
 /// A core: its name, next step and own counters.
-fn core(key: &str, x: f32, title: &str, next: String, counters: String) -> Shape {
+fn core(g: &Geo, key: &str, who: usize, title: &str, next: String, counters: String) -> Shape {
+    let (x, y) = g.columns[who];
     Shape::group(
         key,
         vec![
-            Shape::rect("box", x, 10.0, COL_W, CORE_H).class("panel"),
-            Shape::text("name", x + 14.0, 38.0, title)
+            Shape::rect("box", x, y + 10.0, g.col_w, CORE_H).class("panel"),
+            Shape::text("name", x + 14.0, y + 38.0, title)
                 .start()
                 .size(Size::Title),
-            Shape::text("next", x + 14.0, 68.0, format!("next: {next}")).start(),
-            Shape::text("own", x + 14.0, 96.0, counters)
+            Shape::text("next", x + 14.0, y + 68.0, format!("next: {next}")).start(),
+            Shape::text("own", x + 14.0, y + 96.0, counters)
                 .start()
                 .mono()
                 .class("muted"),
@@ -94,8 +129,15 @@ fn core(key: &str, x: f32, title: &str, next: String, counters: String) -> Shape
 }
 
 /// A store buffer; each entry is clickable when `drain` gives it an action.
-fn buffer(s: &Spsc, core: usize, ui: &mut Ui<Spsc>, drain: impl Fn(usize) -> SpscAction) -> Shape {
-    let x = column(core);
+fn buffer(
+    g: &Geo,
+    s: &Spsc,
+    core: usize,
+    ui: &mut Ui<Spsc>,
+    drain: impl Fn(usize) -> SpscAction,
+) -> Shape {
+    let (x, top) = g.columns[core];
+    let (col_w, buf_y) = (g.col_w, top + BUF_Y);
     let b = &s.buffers[core];
     let policy = if core == PRODUCER {
         Drain::Weak
@@ -103,26 +145,26 @@ fn buffer(s: &Spsc, core: usize, ui: &mut Ui<Spsc>, drain: impl Fn(usize) -> Sps
         Drain::Fifo
     };
     let mut shapes = vec![
-        Shape::rect("box", x, BUF_Y, COL_W, BUF_H),
+        Shape::rect("box", x, buf_y, col_w, BUF_H),
         Shape::text(
             "name",
-            x + COL_W / 2.0,
-            BUF_Y + 26.0,
+            x + col_w / 2.0,
+            buf_y + 26.0,
             "store buffer, oldest first",
         )
         .class("muted"),
     ];
     for (i, e) in b.entries.iter().take(SHOWN).enumerate() {
-        let y = BUF_Y + 38.0 + ENTRY * i as f32;
+        let y = buf_y + 38.0 + ENTRY * i as f32;
         let free = b.can_drain(i, policy);
         shapes.push(
             Shape::group(
                 format!("entry-{i}"),
                 vec![
-                    Shape::rect("r", x + 12.0, y, COL_W - 24.0, ENTRY - 5.0),
+                    Shape::rect("r", x + 12.0, y, col_w - 24.0, ENTRY - 5.0),
                     Shape::text(
                         "t",
-                        x + COL_W / 2.0,
+                        x + col_w / 2.0,
                         y + 19.0,
                         format!("{}{}", entry_text(e), if free { "" } else { " · held" }),
                     )
@@ -139,14 +181,14 @@ fn buffer(s: &Spsc, core: usize, ui: &mut Ui<Spsc>, drain: impl Fn(usize) -> Sps
         shapes.push(
             Shape::text(
                 "more",
-                x + COL_W / 2.0,
-                BUF_Y + BUF_H - 8.0,
+                x + col_w / 2.0,
+                buf_y + BUF_H - 8.0,
                 format!("+{} more", b.entries.len() - SHOWN),
             )
             .class("muted"),
         );
     } else if b.entries.is_empty() {
-        shapes.push(Shape::text("empty", x + COL_W / 2.0, BUF_Y + 70.0, "empty").class("muted"));
+        shapes.push(Shape::text("empty", x + col_w / 2.0, buf_y + 70.0, "empty").class("muted"));
     }
     let name = if core == PRODUCER {
         "buffer-producer"
@@ -160,31 +202,29 @@ fn buffer(s: &Spsc, core: usize, ui: &mut Ui<Spsc>, drain: impl Fn(usize) -> Sps
 }
 
 /// An index cell in memory: its value, its writer and its line's moves.
-fn index(s: &Spsc, key: &str, line: usize, writer: &str) -> Shape {
+fn index(g: &Geo, s: &Spsc, key: &str, line: usize, writer: &str) -> Shape {
     let loc = if line == HEAD { HEAD_LOC } else { TAIL_LOC };
-    let (x, y) = (
-        column(if line == HEAD { CONSUMER } else { PRODUCER }),
-        INDEX_Y,
-    );
+    let (x, top) = g.columns[if line == HEAD { CONSUMER } else { PRODUCER }];
+    let (y, col_w) = (top + INDEX_Y, g.col_w);
     let value = s.memory[loc as usize];
     Shape::group(
         key,
         vec![
-            Shape::rect("box", x, y, COL_W, 56.0),
+            Shape::rect("box", x, y, col_w, 56.0),
             Shape::text("v", x + 14.0, y + 36.0, format!("{key} = {value}"))
                 .start()
                 .mono()
                 .size(Size::Large),
             Shape::text(
                 "who",
-                x + COL_W - 14.0,
+                x + col_w - 14.0,
                 y + 24.0,
                 format!("by the {writer}"),
             )
             .end(),
             Shape::text(
                 "moves",
-                x + COL_W - 14.0,
+                x + col_w - 14.0,
                 y + 46.0,
                 format!("line moved {}×", s.lines.moves[line]),
             )
@@ -198,24 +238,24 @@ fn index(s: &Spsc, key: &str, line: usize, writer: &str) -> Shape {
 }
 
 /// Slots per row, and each slot's side.
-fn slot_grid(cap: usize) -> (usize, f32) {
+fn slot_grid(g: &Geo, cap: usize) -> (usize, f32) {
     let per_row = cap.min(8);
-    let side = ((WIDTH - 20.0 - SLOT_GAP * (per_row as f32 - 1.0)) / per_row as f32).min(64.0);
+    let side = ((g.width - 20.0 - SLOT_GAP * (per_row as f32 - 1.0)) / per_row as f32).min(64.0);
     (per_row, side)
 }
 
 /// The slot's picture: item in the ring, being written, or free.
-fn slots(s: &Spsc) -> Vec<Shape> {
+fn slots(g: &Geo, s: &Spsc) -> Vec<Shape> {
     let cap = s.capacity;
-    let (per_row, side) = slot_grid(cap);
-    let left = (WIDTH - per_row as f32 * (side + SLOT_GAP) + SLOT_GAP) / 2.0;
+    let (per_row, side) = slot_grid(g, cap);
+    let left = (g.width - per_row as f32 * (side + SLOT_GAP) + SLOT_GAP) / 2.0;
     let writing = (s.producer == ProducerStep::PublishTail).then(|| s.slot(s.tail));
     let head_at = s.slot(s.memory[HEAD_LOC as usize]);
     let tail_at = s.slot(s.memory[TAIL_LOC as usize]);
     (0..cap)
         .map(|i| {
             let x = left + (i % per_row) as f32 * (side + SLOT_GAP);
-            let y = SLOTS_Y + (i / per_row) as f32 * (side + 58.0);
+            let y = g.slots_y + (i / per_row) as f32 * (side + 58.0);
             let mid = x + side / 2.0;
             let value = s.memory[FIRST_SLOT as usize + i];
             let item = (s.head..s.tail).find(|&k| s.slot(k) == i);
@@ -256,9 +296,10 @@ fn slots(s: &Spsc) -> Vec<Shape> {
 }
 
 fn picture(s: &Spsc, ui: &mut Ui<Spsc>) -> Figure {
-    let (per_row, side) = slot_grid(s.capacity);
+    let g = Geo::new(ui.layout());
+    let (per_row, side) = slot_grid(&g, s.capacity);
     let rows = s.capacity.div_ceil(per_row) as f32;
-    let height = SLOTS_Y + rows * (side + 58.0) - 14.0;
+    let height = g.slots_y + rows * (side + 58.0) - 14.0;
     let mut f = Figure::new(
         "spsc",
         format!(
@@ -268,7 +309,7 @@ fn picture(s: &Spsc, ui: &mut Ui<Spsc>) -> Figure {
             s.memory[HEAD_LOC as usize],
             s.memory[TAIL_LOC as usize]
         ),
-        WIDTH,
+        g.width,
         height,
     )
     .legend("done", "item in the ring")
@@ -283,35 +324,38 @@ fn picture(s: &Spsc, ui: &mut Ui<Spsc>) -> Figure {
         }
     };
     f.push(core(
+        &g,
         "producer",
-        column(PRODUCER),
+        PRODUCER,
         "Producer",
         producer_next(s),
         cached("tail", s.tail, "head", s.cached_head),
     ));
     f.push(core(
+        &g,
         "consumer",
-        column(CONSUMER),
+        CONSUMER,
         "Consumer",
         consumer_next(s),
         cached("head", s.head, "tail", s.cached_tail),
     ));
-    f.push(buffer(s, PRODUCER, ui, |i| {
+    f.push(buffer(&g, s, PRODUCER, ui, |i| {
         SpscAction::DrainProducer(i as u8)
     }));
-    f.push(buffer(s, CONSUMER, ui, |_| SpscAction::DrainConsumer));
-    f.push(index(s, "tail", TAIL, "producer"));
-    f.push(index(s, "head", HEAD, "consumer"));
-    f.push(
-        Shape::text(
-            "slots",
-            WIDTH / 2.0,
-            SLOTS_Y - 32.0,
-            "Slots in memory (H, T: where head and tail point)",
-        )
-        .class("muted"),
-    );
-    f.push(Shape::group("ring", slots(s)).focus("ring"));
+    f.push(buffer(&g, s, CONSUMER, ui, |_| SpscAction::DrainConsumer));
+    f.push(index(&g, s, "tail", TAIL, "producer"));
+    f.push(index(&g, s, "head", HEAD, "consumer"));
+    let caption = match ui.layout() {
+        Layout::Wide => vec![SLOTS_CAPTION.join(" ")],
+        Layout::Narrow => SLOTS_CAPTION.map(String::from).to_vec(),
+    };
+    let lines = caption.len();
+    for (i, line) in caption.into_iter().enumerate() {
+        let key = line_key("slots", i);
+        let y = g.slots_y - 32.0 - 22.0 * (lines - 1 - i) as f32;
+        f.push(Shape::text(key, g.width / 2.0, y, line).class("muted"));
+    }
+    f.push(Shape::group("ring", slots(&g, s)).focus("ring"));
     f
 }
 
@@ -500,11 +544,15 @@ impl View for Spsc {
                         })),
                     )
                     .danger(),
+                    Control::note(STEP_NOTE),
                 ],
             ),
         ]
     }
 }
+
+/// What Step does under either break (Step's order plays each break's race).
+const STEP_NOTE: &str = "With either break, Step plays the race until it does damage, then stops.";
 
 #[cfg(test)]
 mod tests {
@@ -615,5 +663,43 @@ mod tests {
             panic!("producer button");
         };
         assert_eq!(p.label, "Producer: check for space");
+    }
+
+    #[test]
+    fn break_it_says_step_plays_the_race_to_the_damage_and_stops() {
+        let (_, controls, _) = crate::build(&Spsc::new(&SpscConfig::default()), &());
+        let zone = Control::danger_zone(&controls).expect("a Break it zone");
+        assert!(zone
+            .controls
+            .iter()
+            .any(|c| matches!(c, Control::Note(n) if n == STEP_NOTE)));
+        // The note is true for every ring: Step alone reaches the damage
+        // under either break, and Play stops there; the right protocol runs on.
+        for capacity in CAPACITY.min..=CAPACITY.max {
+            for cached in [false, true] {
+                for fault in [Fault::None, Fault::RelaxedTail, Fault::EarlyHead] {
+                    let mut s = Spsc::new(&SpscConfig {
+                        capacity,
+                        fault,
+                        cached,
+                    });
+                    let mut steps = 0;
+                    while let Ok(a) = s.next_auto() {
+                        s.apply(&a).unwrap();
+                        steps += 1;
+                        if steps == 500 {
+                            break;
+                        }
+                    }
+                    let label = format!("{fault:?}, {capacity} slots, cached {cached}");
+                    if fault == Fault::None {
+                        assert!(s.damage.is_empty() && steps == 500, "{label}");
+                    } else {
+                        assert!(!s.damage.is_empty() && steps < 500, "{label}");
+                        assert!(s.next_auto().is_err(), "{label}");
+                    }
+                }
+            }
+        }
     }
 }

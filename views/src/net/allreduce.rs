@@ -5,8 +5,9 @@
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::polar;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
-use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use crate::scene::{Anchor, Cell, Figure, Kind, Scene, Shape, Size, Table};
 use demos::net::allreduce::cost::{algbw_x100, busbw_x100, size_curve, SlowLink, Straggler};
 use demos::net::allreduce::schedule::{chunk, Algorithm, Transfer, Tree};
 use demos::net::allreduce::{
@@ -32,6 +33,66 @@ const STRAGGLER: Straggler = Straggler {
     gpu: 1,
     delay_ns: 1_000_000,
 };
+
+/// Numbers that differ between the wide arrangement and a phone's.
+struct Dims {
+    /// Width of the topology figure; the ring's centre is in its middle.
+    topology_w: f32,
+    /// Room the tree's GPUs share in a row, and the smallest node: on a
+    /// phone 64 GPUs are closer than 10 units, so their circles shrink
+    /// rather than overlap.
+    tree_room: f32,
+    tree_min_r: f32,
+    /// The buffer grid: the GPU names' column, a cell's width, and how
+    /// many elements a band of the grid holds before the next band starts
+    /// under it (16 elements are two bands of 8 on a phone).
+    grid_left: f32,
+    cell_w: f32,
+    band: usize,
+    /// The grid's figure is at least this wide (a phone's is all of it).
+    grid_min_w: f32,
+    /// A chunk narrower than this is named "c3", as on the ring's arrows,
+    /// rather than "chunk 3", which would run into its neighbours'.
+    chunk_short_below: f32,
+    /// The cost chart's plot box, and the rows its markers' labels are
+    /// staggered by, so that three labels on a narrow plot do not run into
+    /// each other.
+    chart_w: f32,
+    plot: (f32, f32, f32, f32),
+    marker_row: f32,
+}
+
+const WIDE: Dims = Dims {
+    topology_w: 700.0,
+    tree_room: 660.0,
+    tree_min_r: 5.0,
+    grid_left: 96.0,
+    cell_w: 46.0,
+    band: SHOWN,
+    grid_min_w: 700.0,
+    chunk_short_below: 0.0,
+    chart_w: 960.0,
+    plot: (110.0, 30.0, 930.0, 290.0),
+    marker_row: 0.0,
+};
+
+const NARROW: Dims = Dims {
+    topology_w: NARROW_WIDTH,
+    tree_room: 380.0,
+    tree_min_r: 2.5,
+    grid_left: 64.0,
+    cell_w: 43.0,
+    band: 8,
+    grid_min_w: NARROW_WIDTH,
+    chunk_short_below: 56.0,
+    chart_w: NARROW_WIDTH,
+    plot: (76.0, 30.0, 396.0, 290.0),
+    marker_row: 18.0,
+};
+
+fn dims(layout: Layout) -> &'static Dims {
+    layout.pick(&WIDE, &NARROW)
+}
 
 /// The α slider steps in whole µs inside the engine's bound (in ns).
 fn alpha_us_range(alpha_ns: u64) -> (i64, i64, i64) {
@@ -98,9 +159,9 @@ fn link(t: &Transfer, from: (f32, f32), to: (f32, f32), r: f32, label: Option<St
         ))
 }
 
-fn ring(m: &AllReduce) -> Figure {
+fn ring(m: &AllReduce, d: &Dims) -> Figure {
     let n = m.gpus();
-    let (cx, cy, radius) = (350.0, 200.0, 160.0);
+    let (cx, cy, radius) = (d.topology_w / 2.0, 200.0, 160.0);
     let r = (300.0 / n as f32).clamp(6.0, 24.0);
     let at = |g: usize| polar(cx, cy, radius, 360.0 * g as f32 / n as f32);
     let mut f = Figure::new(
@@ -109,7 +170,7 @@ fn ring(m: &AllReduce) -> Figure {
             "Ring of {n} GPUs: each sends to the next, step {} of {}",
             m.step, m.total_steps
         ),
-        700.0,
+        d.topology_w,
         400.0,
     )
     .legend("driver", "sends a chunk that is added in")
@@ -131,7 +192,7 @@ fn ring(m: &AllReduce) -> Figure {
     f
 }
 
-fn trees(m: &AllReduce) -> Figure {
+fn trees(m: &AllReduce, d: &Dims) -> Figure {
     let n = m.gpus();
     let count = if m.algorithm == Algorithm::DoubleTree {
         2
@@ -140,8 +201,8 @@ fn trees(m: &AllReduce) -> Figure {
     };
     let level = 40.0;
     let band = level * (m.trees[0].height() as f32 + 1.0) + 50.0;
-    let step = 660.0 / n as f32;
-    let r = (step / 2.0 - 2.0).clamp(5.0, 18.0);
+    let step = d.tree_room / n as f32;
+    let r = (step / 2.0 - 2.0).clamp(d.tree_min_r, 18.0);
     let mut f = Figure::new(
         "topology",
         format!(
@@ -150,7 +211,7 @@ fn trees(m: &AllReduce) -> Figure {
             m.step,
             m.total_steps
         ),
-        700.0,
+        d.topology_w,
         band * count as f32 + 10.0,
     )
     .legend("driver", "sends its partial sum up")
@@ -204,12 +265,19 @@ fn edges(tree: &Tree, k: usize, at: &dyn Fn(usize) -> (f32, f32)) -> Shape {
 
 /// Every GPU's buffer, element by element: the value, coloured by how many
 /// GPUs' inputs it already sums.
-fn buffers(m: &AllReduce) -> Figure {
+fn buffers(m: &AllReduce, d: &Dims) -> Figure {
     let n = m.gpus();
     let len = m.inputs[0].len();
     let (rows, cols) = (n.min(SHOWN), len.min(SHOWN));
-    let (left, cw, ch, top) = (96.0, 46.0, 32.0, 56.0);
-    let height = top + ch * (rows as f32 + 1.0) + 44.0;
+    let (left, cw, ch, top) = (d.grid_left, d.cell_w, 32.0, 56.0);
+    let per_band = d.band.min(cols).max(1);
+    let bands = cols.div_ceil(per_band);
+    // A band: its chunks and column numbers, the GPUs' rows, the sums;
+    // the next band's chunks and numbers go under those sums.
+    let band_h = ch * (rows as f32 + 1.0) + 6.0 + top;
+    let band_top = |e: usize| top + band_h * (e / per_band) as f32;
+    let col_x = |e: usize| left + cw * (e % per_band) as f32;
+    let height = top + band_h * (bands - 1) as f32 + ch * (rows as f32 + 1.0) + 44.0;
     let expected = m.expected();
     let mut f = Figure::new(
         "buffers",
@@ -219,7 +287,7 @@ fn buffers(m: &AllReduce) -> Figure {
             m.total_steps,
             if m.identical() { "yes" } else { "no" }
         ),
-        (left + cw * cols as f32 + 10.0).max(700.0),
+        (left + cw * per_band as f32 + 10.0).max(d.grid_min_w),
         height,
     )
     .legend("idle", "its own input only")
@@ -232,18 +300,35 @@ fn buffers(m: &AllReduce) -> Figure {
             if s >= e {
                 continue;
             }
-            let (x0, x1) = (left + cw * s as f32, left + cw * e as f32);
+            // A chunk that runs into the next band is drawn in both.
+            let mut parts = Vec::new();
+            let mut a = s;
+            while a < e {
+                let b = e.min((a / per_band + 1) * per_band);
+                let (x0, x1) = (col_x(a), col_x(b - 1) + cw);
+                let y = band_top(a) - top;
+                let (line, text) = if a == s {
+                    ("l".to_string(), "t".to_string())
+                } else {
+                    (format!("l{a}"), format!("t{a}"))
+                };
+                parts.push(Shape::line(
+                    line,
+                    (x0 + 3.0, y + 30.0),
+                    (x1 - 3.0, y + 30.0),
+                ));
+                let name = if x1 - x0 < d.chunk_short_below {
+                    format!("c{c}")
+                } else {
+                    format!("chunk {c}")
+                };
+                parts.push(Shape::text(text, (x0 + x1) / 2.0, y + 22.0, name).size(Size::Small));
+                a = b;
+            }
             f.push(
-                Shape::group(
-                    format!("chunk-{c}"),
-                    vec![
-                        Shape::line("l", (x0 + 3.0, 30.0), (x1 - 3.0, 30.0)),
-                        Shape::text("t", (x0 + x1) / 2.0, 22.0, format!("chunk {c}"))
-                            .size(Size::Small),
-                    ],
-                )
-                .class("idle")
-                .focus(format!("chunk-{c}")),
+                Shape::group(format!("chunk-{c}"), parts)
+                    .class("idle")
+                    .focus(format!("chunk-{c}")),
             );
         }
     }
@@ -251,28 +336,42 @@ fn buffers(m: &AllReduce) -> Figure {
         f.push(
             Shape::text(
                 format!("col-{e}"),
-                left + cw * (e as f32 + 0.5),
-                top - 8.0,
+                col_x(e) + cw * 0.5,
+                band_top(e) - 8.0,
                 e.to_string(),
             )
             .mono()
             .size(Size::Small),
         );
     }
+    // Each band's row names: "name", then "name-1", "name-2"….
+    let band_key = |key: &str, e: usize| match e / per_band {
+        0 => key.to_string(),
+        b => format!("{key}-{b}"),
+    };
     for g in 0..rows {
-        let y = top + ch * g as f32;
-        let mut cells = vec![
-            Shape::text("name", left - 10.0, y + 21.0, format!("GPU {g}"))
-                .end()
-                .class("muted"),
-        ];
+        let row_y = |e: usize| band_top(e) + ch * g as f32;
+        let mut cells = Vec::new();
         for e in 0..cols {
+            if e % per_band == 0 {
+                cells.push(
+                    Shape::text(
+                        band_key("name", e),
+                        left - 10.0,
+                        row_y(e) + 21.0,
+                        format!("GPU {g}"),
+                    )
+                    .end()
+                    .class("muted"),
+                );
+            }
+            let y = row_y(e);
             let count = m.included[g][e].count_ones() as usize;
             let fresh = m
                 .last
                 .iter()
                 .any(|t| t.to == g && (t.start..t.end).contains(&e));
-            let x = left + cw * e as f32;
+            let x = col_x(e);
             let class = match count {
                 c if c == n => "done",
                 1 => "idle",
@@ -298,15 +397,20 @@ fn buffers(m: &AllReduce) -> Figure {
         }
         f.push(Shape::group(format!("buf-{g}"), cells).focus(format!("gpu-{g}")));
     }
-    let y = top + ch * rows as f32 + 6.0;
-    let mut sums = vec![Shape::text("name", left - 10.0, y + 21.0, "sum")
-        .end()
-        .class("strong")];
+    let mut sums = Vec::new();
     for (e, v) in expected.iter().take(cols).enumerate() {
+        let y = band_top(e) + ch * rows as f32 + 6.0;
+        if e % per_band == 0 {
+            sums.push(
+                Shape::text(band_key("name", e), left - 10.0, y + 21.0, "sum")
+                    .end()
+                    .class("strong"),
+            );
+        }
         sums.push(
             Shape::text(
                 format!("s{e}"),
-                left + cw * (e as f32 + 0.5),
+                col_x(e) + cw * 0.5,
                 y + 21.0,
                 v.to_string(),
             )
@@ -332,7 +436,7 @@ fn buffers(m: &AllReduce) -> Figure {
 
 /// Time of each algorithm against message size, both logarithmic, with the
 /// ring–tree crossover and the size chosen.
-fn cost_chart(m: &AllReduce) -> Figure {
+fn cost_chart(m: &AllReduce, d: &Dims) -> Figure {
     let curve = size_curve(&m.fabric);
     let lo_ns = curve
         .iter()
@@ -352,11 +456,7 @@ fn cost_chart(m: &AllReduce) -> Figure {
     let decade_below = |v: u64| 10f64.powi((v.max(1) as f64).log10().floor() as i32);
     let (y_lo, y_hi) = (decade_below(lo_ns), decade_below(hi_ns) * 10.0);
     let (x_lo, x_hi) = (1024.0, (1u64 << 30) as f64);
-    let plot = Plot::new(
-        (110.0, 30.0, 930.0, 290.0),
-        (x_lo, x_hi, true),
-        (y_lo, y_hi, true),
-    );
+    let plot = Plot::new(d.plot, (x_lo, x_hi, true), (y_lo, y_hi, true));
     let x_ticks: Vec<(f64, String)> = (0..6)
         .map(|k| {
             let b = 1u64 << (10 + 4 * k);
@@ -377,7 +477,7 @@ fn cost_chart(m: &AllReduce) -> Figure {
             duration(m.fabric.alpha_ns),
             m.fabric.gbps
         ),
-        960.0,
+        d.chart_w,
         350.0,
     )
     .legend("driver", "ring")
@@ -405,7 +505,10 @@ fn cost_chart(m: &AllReduce) -> Figure {
         .crossover_bytes(Algorithm::Ring, Algorithm::Tree)
         .filter(shown)
     {
-        f.push(plot.marker(
+        f.push(marker(
+            &plot,
+            d,
+            0,
             "crossover-textbook",
             x as f64,
             format!("unpipelined crossover {}", bytes_text(x)),
@@ -413,7 +516,10 @@ fn cost_chart(m: &AllReduce) -> Figure {
         ));
     }
     if let Some(x) = m.fabric.nccl_crossover_bytes().filter(shown) {
-        f.push(plot.marker(
+        f.push(marker(
+            &plot,
+            d,
+            1,
             "crossover",
             x as f64,
             format!("NCCL crossover {}", bytes_text(x)),
@@ -421,7 +527,10 @@ fn cost_chart(m: &AllReduce) -> Figure {
         ));
     }
     let s = (m.message_bytes as f64).clamp(x_lo, x_hi);
-    let mut now = vec![plot.marker(
+    let mut now = vec![marker(
+        &plot,
+        d,
+        2,
         "size",
         s,
         format!("S = {}", bytes_text(m.message_bytes)),
@@ -439,6 +548,47 @@ fn cost_chart(m: &AllReduce) -> Figure {
     now.push(plot.dot("dot-nccl", (s, t), "done"));
     f.push(Shape::group("now", now).focus("cost-chart"));
     f
+}
+
+/// A marker on the cost chart, its label on line `row` of the staggered
+/// ones. `Plot::marker` sets the label beside its line, in the half of the
+/// plot with more room; on a phone that half can still be too narrow for
+/// "unpipelined crossover 108.5 KiB", and the label then slides towards
+/// the middle until it is inside the figure.
+fn marker(
+    plot: &Plot,
+    d: &Dims,
+    row: usize,
+    key: &str,
+    x: f64,
+    label: String,
+    class: &str,
+) -> Shape {
+    let lowered = Plot {
+        top: plot.top + d.marker_row * row as f32,
+        ..*plot
+    };
+    let mut shape = lowered.marker(key, x, label, class);
+    let Kind::Group { children, .. } = &mut shape.kind else {
+        return shape;
+    };
+    for child in children {
+        if let Kind::Text {
+            x, text, anchor, ..
+        } = &mut child.kind
+        {
+            // Small text: about 7.2 units a character.
+            let w = text.chars().count() as f32 * 7.2;
+            let (lo, hi) = match anchor {
+                Anchor::Start => (*x, *x + w),
+                Anchor::End => (*x - w, *x),
+                Anchor::Middle => (*x - w / 2.0, *x + w / 2.0),
+            };
+            let shift = (d.chart_w - 4.0 - hi).min(0.0) + (4.0 - lo).max(0.0);
+            *x += shift;
+        }
+    }
+    shape
 }
 
 /// Steps, time, algbw and busbw of each algorithm for the message chosen.
@@ -496,11 +646,12 @@ fn cost_table(m: &AllReduce) -> Table {
 impl View for AllReduce {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
+        let d = dims(ui.layout());
         let topology = if self.algorithm == Algorithm::Ring {
-            ring(self)
+            ring(self, d)
         } else {
-            trees(self)
+            trees(self, d)
         };
         Scene::new(
             "All-reduce: ring vs tree",
@@ -516,9 +667,9 @@ impl View for AllReduce {
             ),
         )
         .figure(topology)
-        .figure(buffers(self))
+        .figure(buffers(self, d))
         .table(cost_table(self))
-        .figure(cost_chart(self))
+        .figure(cost_chart(self, d))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {

@@ -2,8 +2,9 @@
 //! packet (click one to lose it), and cwnd, ssthresh and the queue over time.
 
 use crate::control::Control;
-use crate::draw::chart::Plot;
-use crate::draw::lanes::Axis;
+use crate::draw::chart::{time_ticks, Plot};
+use crate::draw::lanes::{wrapped, Axis};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::congestion::sender::{Algorithm, Sender};
@@ -16,9 +17,97 @@ use demos::Quantity;
 
 /// Buffers up to this many packets are drawn cell by cell.
 const CELLS: usize = 48;
-const PER_ROW: usize = 16;
+/// A buffer cell: a finger's width, so a phone can lose a packet too.
 const CELL: f32 = 30.0;
-const BUF_X: f32 = 262.0;
+/// From one row of cells to the next.
+const CELL_ROW: f32 = CELL + 6.0;
+const SENDER_H: f32 = 78.0;
+/// From flow 1's sender box to flow 2's.
+const SENDER_PITCH: f32 = 86.0;
+const RECEIVER: (f32, f32) = (130.0, 52.0);
+/// A bloated buffer's fill bar, drawn this far below the cells' top.
+const FILL_H: f32 = 40.0;
+const FILL_INSET: f32 = 4.0;
+/// Between two lines of one caption on a phone.
+const LINE: f32 = 20.0;
+
+/// Where the path's parts sit. On a laptop they make one row, left to right:
+/// the senders, the buffer, the link, the receiver. On a phone they stack:
+/// the senders across the width, the buffer under them (fewer cells a row,
+/// captions on two lines), then the link and the receiver.
+#[derive(Clone, Copy)]
+struct PathGeometry {
+    width: f32,
+    height: f32,
+    sender_w: f32,
+    /// The buffer's left edge, its title's baseline, its first row of cells.
+    buf_x: f32,
+    title_y: f32,
+    cells_y: f32,
+    per_row: usize,
+    /// A bloated buffer's fill bar.
+    fill_w: f32,
+    into_buffer: ((f32, f32), (f32, f32)),
+    /// The link arrow from (x0, y) to (x1, y).
+    link: (f32, f32, f32),
+    /// The receiver box's top-left corner.
+    receiver: (f32, f32),
+    /// The first line of flow 1's round trip.
+    rtt: (f32, f32),
+}
+
+impl PathGeometry {
+    fn of(layout: Layout, flows: usize, buffer: usize) -> PathGeometry {
+        let senders_bottom = 30.0 + SENDER_PITCH * (flows - 1) as f32 + SENDER_H;
+        match layout {
+            Layout::Wide => {
+                let (buf_x, per_row) = (262.0, 16);
+                let height = if flows == 2 { 200.0 } else { 160.0 };
+                PathGeometry {
+                    width: 960.0,
+                    height,
+                    sender_w: 222.0,
+                    buf_x,
+                    title_y: 24.0,
+                    cells_y: 40.0,
+                    per_row,
+                    fill_w: 480.0,
+                    into_buffer: ((232.0, 69.0), (buf_x - 6.0, 60.0)),
+                    link: (buf_x + CELL * per_row as f32 + 6.0, 818.0, 56.0),
+                    receiver: (822.0, 30.0),
+                    rtt: (buf_x, height - 12.0),
+                }
+            }
+            Layout::Narrow => {
+                let (buf_x, per_row) = (30.0, 12);
+                let title_y = senders_bottom + 30.0;
+                let cells_y = title_y + LINE + 16.0;
+                let drawn = if buffer <= CELLS {
+                    CELL_ROW * buffer.div_ceil(per_row).max(1) as f32
+                } else {
+                    FILL_INSET + FILL_H + 6.0
+                };
+                let link_y = cells_y + drawn + 34.0;
+                let receiver = (NARROW_WIDTH - 8.0 - RECEIVER.0, link_y - RECEIVER.1 / 2.0);
+                let rtt_y = receiver.1 + RECEIVER.1 + 26.0;
+                PathGeometry {
+                    width: NARROW_WIDTH,
+                    height: rtt_y + LINE + 12.0,
+                    sender_w: NARROW_WIDTH - 16.0,
+                    buf_x,
+                    title_y,
+                    cells_y,
+                    per_row,
+                    fill_w: CELL * per_row as f32,
+                    into_buffer: ((16.0, senders_bottom + 4.0), (buf_x - 6.0, cells_y + 20.0)),
+                    link: (buf_x, receiver.0 - 4.0, link_y),
+                    receiver,
+                    rtt: (8.0, rtt_y),
+                }
+            }
+        }
+    }
+}
 const ALGORITHMS: [Algorithm; 3] = [Algorithm::Reno, Algorithm::NewReno, Algorithm::Cubic];
 /// The two flows' classes, everywhere: flow 1 blue, flow 2 amber.
 const FLOW_CLASS: [&str; 2] = ["driver", "nic"];
@@ -41,7 +130,7 @@ fn phase(s: &Sender) -> &'static str {
     }
 }
 
-fn sender_box(m: &Congestion, f: usize, y: f32) -> Shape {
+fn sender_box(m: &Congestion, f: usize, y: f32, g: PathGeometry) -> Shape {
     let flow = &m.path.flows[f];
     let s = &flow.sender;
     let lines = [
@@ -49,7 +138,7 @@ fn sender_box(m: &Congestion, f: usize, y: f32) -> Shape {
         phase(s).to_string(),
     ];
     let mut parts = vec![
-        Shape::rect("box", 8.0, y, 222.0, 78.0),
+        Shape::rect("box", 8.0, y, g.sender_w, SENDER_H),
         Shape::text(
             "title",
             18.0,
@@ -80,26 +169,25 @@ fn sender_box(m: &Congestion, f: usize, y: f32) -> Shape {
 
 /// The bottleneck: one cell per place in the buffer (a click loses the
 /// packet waiting there), or a fill bar for a bloated buffer.
-fn buffer(m: &Congestion, ui: &mut Ui<Congestion>) -> Shape {
+fn buffer(m: &Congestion, ui: &mut Ui<Congestion>, g: PathGeometry, layout: Layout) -> Shape {
     let p = &m.path;
-    let mut parts = vec![Shape::text(
+    let taken = format!("bottleneck buffer {}/{}", p.queue.len(), p.buffer);
+    let delay = format!("queueing delay {}", duration(p.queue_delay()));
+    let mut parts: Vec<Shape> = wrapped(
         "title",
-        BUF_X,
-        24.0,
-        format!(
-            "bottleneck buffer {}/{} · queueing delay {}",
-            p.queue.len(),
-            p.buffer,
-            duration(p.queue_delay())
-        ),
+        (g.buf_x, g.title_y),
+        LINE,
+        (&taken, " · ", &delay),
+        layout,
     )
-    .start()
-    .class("strong")];
+    .into_iter()
+    .map(|line| line.class("strong"))
+    .collect();
     if p.buffer <= CELLS {
         for i in 0..p.buffer {
             let (x, y) = (
-                BUF_X + CELL * (i % PER_ROW) as f32,
-                40.0 + (CELL + 6.0) * (i / PER_ROW) as f32,
+                g.buf_x + CELL * (i % g.per_row) as f32,
+                g.cells_y + CELL_ROW * (i / g.per_row) as f32,
             );
             let rect = Shape::rect("r", x, y, CELL - 4.0, CELL).rounded(3.0);
             let cell = match p.queue.get(i) {
@@ -130,15 +218,16 @@ fn buffer(m: &Congestion, ui: &mut Ui<Congestion>) -> Shape {
             parts.push(cell.focus(format!("queue-{i}")));
         }
     } else {
-        let w = 480.0;
+        let w = g.fill_w;
         let full = w * p.queue.len() as f32 / p.buffer as f32;
-        parts.push(Shape::rect("track", BUF_X, 44.0, w, 40.0).class("track"));
-        parts.push(Shape::rect("fill", BUF_X, 44.0, full, 40.0).class("bar"));
+        let y = g.cells_y + FILL_INSET;
+        parts.push(Shape::rect("track", g.buf_x, y, w, FILL_H).class("track"));
+        parts.push(Shape::rect("fill", g.buf_x, y, full, FILL_H).class("bar"));
         parts.push(
             Shape::text(
                 "count",
-                BUF_X + 10.0,
-                70.0,
+                g.buf_x + 10.0,
+                y + 26.0,
                 format!("{} packets waiting", p.queue.len()),
             )
             .start()
@@ -159,7 +248,8 @@ fn buffer(m: &Congestion, ui: &mut Ui<Congestion>) -> Shape {
 fn path(m: &Congestion, ui: &mut Ui<Congestion>) -> Figure {
     let p = &m.path;
     let two = p.flows[1].active;
-    let height = if two { 200.0 } else { 160.0 };
+    let layout = ui.layout();
+    let g = PathGeometry::of(layout, if two { 2 } else { 1 }, p.buffer);
     let mut f = Figure::new(
         "path",
         format!(
@@ -170,32 +260,29 @@ fn path(m: &Congestion, ui: &mut Ui<Congestion>) -> Figure {
             m.link_mbps,
             p.queue.len()
         ),
-        960.0,
-        height,
+        g.width,
+        g.height,
     )
     .legend("driver", "flow 1's packets")
     .legend("nic", "flow 2's packets")
     .legend("idle", "free place");
-    f.push(sender_box(m, 0, 30.0));
+    f.push(sender_box(m, 0, 30.0, g));
     if two {
-        f.push(sender_box(m, 1, 116.0));
+        f.push(sender_box(m, 1, 30.0 + SENDER_PITCH, g));
     }
-    f.push(Shape::arrow(
-        "into-buffer",
-        (232.0, 69.0),
-        (BUF_X - 6.0, 60.0),
-    ));
-    f.push(buffer(m, ui));
-    let end = BUF_X + CELL * PER_ROW as f32 + 6.0;
+    let (from, to) = g.into_buffer;
+    f.push(Shape::arrow("into-buffer", from, to));
+    f.push(buffer(m, ui, g, layout));
+    let (x0, x1, y) = g.link;
     f.push(
         Shape::group(
             "link",
             vec![
-                Shape::arrow("a", (end, 56.0), (818.0, 56.0)).class("thick"),
+                Shape::arrow("a", (x0, y), (x1, y)).class("thick"),
                 Shape::text(
                     "t",
-                    (end + 818.0) / 2.0,
-                    44.0,
+                    (x0 + x1) / 2.0,
+                    y - 12.0,
                     format!("{} Mbit/s", m.link_mbps),
                 )
                 .mono()
@@ -208,37 +295,54 @@ fn path(m: &Congestion, ui: &mut Ui<Congestion>) -> Figure {
         Shape::group(
             "receiver",
             vec![
-                Shape::rect("box", 822.0, 30.0, 130.0, 52.0),
-                Shape::text("t", 887.0, 62.0, "receiver"),
+                Shape::rect("box", g.receiver.0, g.receiver.1, RECEIVER.0, RECEIVER.1),
+                Shape::text(
+                    "t",
+                    g.receiver.0 + RECEIVER.0 / 2.0,
+                    g.receiver.1 + 32.0,
+                    "receiver",
+                ),
             ],
         )
         .class("idle")
         .focus("receiver-1"),
     );
     let s = &p.flows[0].sender;
-    f.push(
-        Shape::text(
-            "rtt-line",
-            BUF_X,
-            height - 12.0,
-            format!(
-                "flow 1: last RTT {} = base {} + {} of queueing",
-                duration(s.last_rtt),
-                duration(p.flows[0].base_rtt),
-                duration(s.last_rtt.saturating_sub(p.flows[0].base_rtt))
-            ),
-        )
-        .start()
-        .size(Size::Small),
+    let last = format!("flow 1: last RTT {}", duration(s.last_rtt));
+    let parts = format!(
+        "= base {} + {} of queueing",
+        duration(p.flows[0].base_rtt),
+        duration(s.last_rtt.saturating_sub(p.flows[0].base_rtt))
+    );
+    f.extend(
+        wrapped("rtt-line", g.rtt, LINE, (&last, " ", &parts), layout)
+            .into_iter()
+            .map(|line| line.size(Size::Small)),
     );
     f
 }
 
+/// The chart's width, its plot's box (left, top, right, bottom) and at most
+/// how many time ticks: on a phone, room on the left for the y ticks'
+/// labels ("1,200") and on the right for half of the last time's ("12.0 s").
+fn chart_geometry(layout: Layout) -> (f32, (f32, f32, f32, f32), f64) {
+    layout.pick(
+        (960.0, (90.0, 40.0, 930.0, 300.0), 6.0),
+        (NARROW_WIDTH, (60.0, 40.0, 392.0, 300.0), 4.0),
+    )
+}
+
 /// cwnd, ssthresh and the queue over time, with the losses marked.
-fn chart(m: &Congestion) -> Figure {
+fn chart(m: &Congestion, layout: Layout) -> Figure {
+    let (width, plot_box, max_ticks) = chart_geometry(layout);
     let h = &m.history;
     let t0 = h.first().map_or(0, |s| s.t_ns);
-    let t1 = h.last().map_or(1, |s| s.t_ns).max(t0 + 1);
+    // At least one round trip of flow 1: before the first step the run has
+    // no length, and an axis of one nanosecond says nothing.
+    let t1 = h
+        .last()
+        .map_or(t0, |s| s.t_ns)
+        .max(t0 + m.path.flows[0].base_rtt.max(1));
     let two = m.path.flows[1].active;
     let bdp = m.bdp_tenths(0) as f64 / 10.0;
     let limit = bdp + m.path.buffer as f64;
@@ -254,18 +358,8 @@ fn chart(m: &Congestion) -> Figure {
         .unwrap_or(10) as f64
         / 10.0;
     let y_hi = (top.max(limit) * 1.1).max(4.0);
-    let plot = Plot::new(
-        (90.0, 40.0, 930.0, 300.0),
-        (t0 as f64, t1 as f64, false),
-        (0.0, y_hi, false),
-    );
-    let x_step = Axis::new((t1 - t0) as f64).tick_step(6.0);
-    let x_ticks: Vec<(f64, String)> = (0..=((t1 - t0) as f64 / x_step) as usize)
-        .map(|i| {
-            let t = i as f64 * x_step;
-            (t0 as f64 + t, duration(t as u64))
-        })
-        .collect();
+    let plot = Plot::new(plot_box, (t0 as f64, t1 as f64, false), (0.0, y_hi, false));
+    let x_ticks = time_ticks(t0, t1 - t0, max_ticks);
     let y_step = Axis::new(y_hi).tick_step(5.0);
     let y_ticks: Vec<(f64, String)> = (0..=(y_hi / y_step) as usize)
         .map(|i| (i as f64 * y_step, fixed((i as f64 * y_step) as i64, 0)))
@@ -277,7 +371,7 @@ fn chart(m: &Congestion) -> Figure {
             duration(t1 - t0),
             fixed((limit * 10.0) as i64, 1)
         ),
-        960.0,
+        width,
         350.0,
     )
     .legend("driver", "flow 1 cwnd")
@@ -431,7 +525,7 @@ impl View for Congestion {
             ),
         )
         .figure(path(self, ui))
-        .figure(chart(self))
+        .figure(chart(self, ui.layout()))
         .table(flows_table(self))
     }
 
@@ -529,6 +623,42 @@ impl View for Congestion {
 mod tests {
     use super::*;
     use demos::Model;
+
+    /// The time axis's labels, left to right, and where they sit.
+    fn time_labels(m: &Congestion) -> Vec<(f32, String)> {
+        let scene = crate::build(m, &()).0;
+        let chart = scene.figures().find(|f| f.key == "chart").unwrap().clone();
+        chart
+            .walk()
+            .iter()
+            .filter(|s| s.key.starts_with("xt"))
+            .map(|s| match s.kind {
+                crate::Kind::Text { x, .. } => (x, s.text_content().unwrap().to_string()),
+                _ => unreachable!(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_time_axis_is_sensible_from_step_zero_on() {
+        let mut m = Congestion::new(&CongestionConfig::default());
+        let at_start = time_labels(&m);
+        assert_eq!(at_start.first().unwrap().1, "0 ns");
+        // One round trip of flow 1, not one nanosecond.
+        assert_eq!(
+            at_start.last().unwrap().1,
+            duration(m.path.flows[0].base_rtt)
+        );
+        for step in 0..40 {
+            let labels = time_labels(&m);
+            assert!(labels.len() >= 2, "step {step}: {labels:?}");
+            for pair in labels.windows(2) {
+                assert!(pair[0].0 < pair[1].0, "step {step}: {labels:?}");
+                assert_ne!(pair[0].1, pair[1].1, "step {step}: {labels:?}");
+            }
+            m.apply(&CongestionAction::Rtt).unwrap();
+        }
+    }
 
     #[test]
     fn packets_fill_the_buffer_cells_and_a_click_loses_one() {

@@ -4,8 +4,10 @@
 //! bit to flip it.
 
 use crate::control::{Control, Field as Input};
+use crate::draw::text::{line_key, wrap_caption};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
-use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use crate::scene::{Anchor, Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::encapsulation::{
     EncapAction, EncapConfig, Encapsulation, Stage, Verdict, MSS, MTU, PAYLOAD_LEN, TTL,
 };
@@ -18,23 +20,171 @@ use demos::net::wire::tcp::{parse_flags, FLAGS};
 use demos::Model;
 
 /// What the learner is looking at: which frame (of several fragments) and
-/// which field.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// which field (its key).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pick {
     pub frame: usize,
-    pub field: Option<&'static str>,
+    pub field: Option<String>,
 }
 
-const GRID_X: f32 = 168.0;
-const GRID_W: f32 = 768.0;
-const BIT_W: f32 = GRID_W / 32.0;
 const ROW_H: f32 = 48.0;
-const PER_LINE: usize = 16;
-const HEX_X: f32 = 72.0;
-const HEX_W: f32 = 44.0;
 const HEX_H: f32 = 32.0;
-/// Hex dump rows shown before the middle is elided.
-const HEX_ROWS: usize = 8;
+
+/// Where the layers' boxes go: in a row on a wide screen; on a phone one
+/// under the other, as a protocol stack is drawn, each box one line high,
+/// and the receiver further down, the middlebox beside the way to it.
+struct StackDims {
+    width: f32,
+    /// The first box's corner, and the step from one box to the next.
+    origin: (f32, f32),
+    step: (f32, f32),
+    box_w: f32,
+    box_h: f32,
+    /// The layer's name and its line, from the box's corner.
+    title: (f32, f32, Anchor),
+    line: (f32, f32, Anchor),
+    /// The arrow to the next box, from the box's corner.
+    arrow: ((f32, f32), (f32, f32)),
+    /// Added to the step from the wire to the receiver: room for the
+    /// middlebox on the way.
+    to_receiver: f32,
+    /// The middlebox between the wire and the receiver: corner and width.
+    middlebox: (f32, f32, f32),
+    /// The figure's height without and with the middlebox.
+    height: (f32, f32),
+}
+
+const WIDE_STACK: StackDims = StackDims {
+    width: 960.0,
+    origin: (6.0, 10.0),
+    step: (160.0, 0.0),
+    box_w: 136.0,
+    box_h: 76.0,
+    title: (68.0, 28.0, Anchor::Middle),
+    line: (68.0, 56.0, Anchor::Middle),
+    arrow: ((138.0, 38.0), (158.0, 38.0)),
+    to_receiver: 0.0,
+    middlebox: (650.0, 100.0, 200.0),
+    height: (110.0, 150.0),
+};
+
+/// The line ("caught: TCP checksum") sits right of the layer's name.
+const NARROW_STACK: StackDims = StackDims {
+    width: NARROW_WIDTH,
+    origin: (6.0, 8.0),
+    step: (0.0, 56.0),
+    box_w: 408.0,
+    box_h: 40.0,
+    title: (10.0, 26.0, Anchor::Start),
+    line: (398.0, 26.0, Anchor::End),
+    arrow: ((204.0, 42.0), (204.0, 54.0)),
+    to_receiver: 36.0,
+    middlebox: (222.0, 278.0, 144.0),
+    height: (372.0, 372.0),
+};
+
+/// The header grid. Wide, the RFCs' 32-bit rows with the headings to their
+/// left. On a phone a row holds 16 bits, so a bit is about as wide as in
+/// the wide grid and every field name still fits its box (a 32-bit address
+/// takes two rows); the headings go above their grid, and Ethernet's 14
+/// bytes take rows of 6: an address a row, so that the EtherType's box
+/// holds "0x0800 IPv4".
+struct GridDims {
+    width: f32,
+    x: f32,
+    w: f32,
+    bits_per_row: usize,
+    eth_bytes_per_row: usize,
+    /// A heading, from the left edge and the top of its block.
+    heading: (f32, f32),
+    /// The header's length under (wide) or beside (narrow) its heading.
+    length: (f32, f32, Anchor),
+    /// Height of the headings' own line above a grid (none when beside it).
+    above: f32,
+    /// Whether the data takes a row of its own, pad and FCS under it.
+    data_alone: bool,
+}
+
+const WIDE_GRID: GridDims = GridDims {
+    width: 960.0,
+    x: 168.0,
+    w: 768.0,
+    bits_per_row: 32,
+    eth_bytes_per_row: 14,
+    heading: (8.0, 30.0),
+    length: (8.0, 50.0, Anchor::Start),
+    above: 0.0,
+    data_alone: false,
+};
+
+const NARROW_GRID: GridDims = GridDims {
+    width: NARROW_WIDTH,
+    x: 6.0,
+    w: 408.0,
+    bits_per_row: 16,
+    eth_bytes_per_row: 6,
+    heading: (6.0, 18.0),
+    length: (414.0, 18.0, Anchor::End),
+    above: 24.0,
+    data_alone: true,
+};
+
+/// The hex dump: 16 bytes a line as Wireshark prints them; on a phone 8,
+/// so a byte's cell stays wide enough for its two digits; as many lines
+/// more before the middle is elided, so as many bytes are shown.
+struct DumpDims {
+    width: f32,
+    per_line: usize,
+    x: f32,
+    cell_w: f32,
+    /// From the last byte to the printable characters.
+    ascii_gap: f32,
+    /// Lines shown before the middle is elided.
+    lines: usize,
+}
+
+const WIDE_DUMP: DumpDims = DumpDims {
+    width: 960.0,
+    per_line: 16,
+    x: 72.0,
+    cell_w: 44.0,
+    ascii_gap: 22.0,
+    lines: 8,
+};
+
+const NARROW_DUMP: DumpDims = DumpDims {
+    width: NARROW_WIDTH,
+    per_line: 8,
+    x: 50.0,
+    cell_w: 36.0,
+    ascii_gap: 10.0,
+    lines: 16,
+};
+
+/// The picked field's bits: on a phone 16 to a line (two bytes), each wide
+/// enough to tap, and the title wrapped.
+struct BitsDims {
+    width: f32,
+    per_line: usize,
+    /// Width the bits of one line share.
+    room: f32,
+    /// Longest line of the title, in characters.
+    title_chars: usize,
+}
+
+const WIDE_BITS: BitsDims = BitsDims {
+    width: 960.0,
+    per_line: 48,
+    room: 880.0,
+    title_chars: usize::MAX,
+};
+
+const NARROW_BITS: BitsDims = BitsDims {
+    width: NARROW_WIDTH,
+    per_line: 16,
+    room: 404.0,
+    title_chars: 42,
+};
 
 /// The layer a field belongs to: its class and name.
 fn layer(key: &str) -> (&'static str, &'static str) {
@@ -72,14 +222,22 @@ struct Ctx<'a> {
     pick: &'a Pick,
     k: usize,
     fields: Vec<Field>,
+    layout: Layout,
 }
 
 impl Ctx<'_> {
-    /// A field drawn as a box: name above, value below; it marks the field
-    /// picked and any field a flipped bit landed in.
-    fn field_box(&self, f: &Field, x: f32, y: f32, w: f32, ui: &mut Ui<Encapsulation>) -> Shape {
+    /// A field drawn as a box (`h` is a row, or two for an address on a
+    /// phone): name above, value below; it marks the field picked and any
+    /// field a flipped bit landed in.
+    fn field_box(
+        &self,
+        f: &Field,
+        (x, y): (f32, f32),
+        (w, h): (f32, f32),
+        ui: &mut Ui<Encapsulation>,
+    ) -> Shape {
         let (class, _) = layer(f.key);
-        let picked = self.pick.field == Some(f.key);
+        let picked = self.pick.field.as_deref() == Some(f.key);
         let (lo, hi) = f.bit_range();
         let flipped = self
             .m
@@ -90,16 +248,16 @@ impl Ctx<'_> {
         let caught = matches!(self.m.verdict, Some(Verdict::Caught { check, .. }) if caught_here(f.key, check));
         let next = Pick {
             frame: self.k,
-            field: (!picked).then_some(f.key),
+            field: (!picked).then(|| f.key.to_string()),
         };
         let mut parts = vec![
-            Shape::rect("r", x + 1.0, y + 1.0, w - 2.0, ROW_H - 2.0).rounded(2.0),
-            Shape::text("n", x + w / 2.0, y + 18.0, f.name).size(Size::Small),
+            Shape::rect("r", x + 1.0, y + 1.0, w - 2.0, h - 2.0).rounded(2.0),
+            Shape::text("n", x + w / 2.0, y + h / 2.0 - 6.0, f.name).size(Size::Small),
         ];
         // A value too wide for its box is set smaller, then cut.
         let chars = f.value.chars().count() as f32;
         let value = if chars * 9.7 <= w - 6.0 {
-            Shape::text("v", x + w / 2.0, y + 39.0, f.value.clone())
+            Shape::text("v", x + w / 2.0, y + h / 2.0 + 15.0, f.value.clone())
         } else {
             let keep = ((w - 16.0) / 7.9).max(1.0) as usize;
             let text = if chars as usize > keep {
@@ -107,7 +265,7 @@ impl Ctx<'_> {
             } else {
                 f.value.clone()
             };
-            Shape::text("v", x + w / 2.0, y + 38.0, text).size(Size::Small)
+            Shape::text("v", x + w / 2.0, y + h / 2.0 + 14.0, text).size(Size::Small)
         };
         parts.push(value.mono());
         Shape::group(f.key, parts)
@@ -131,9 +289,11 @@ impl Ctx<'_> {
 }
 
 /// The headers of the buffer shown, as layout grids: Ethernet by bytes,
-/// IPv4 and TCP in 32-bit rows as RFC 791 and RFC 9293 draw them, then the
-/// data, pad and FCS.
+/// IPv4 and TCP in 32-bit rows as RFC 791 and RFC 9293 draw them (16-bit
+/// rows on a phone), then the data, pad and FCS.
 fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
+    let g = c.layout.pick(&WIDE_GRID, &NARROW_GRID);
+    let bit_w = g.w / g.bits_per_row as f32;
     let mut shapes = Vec::new();
     let mut y = 10.0;
     let has = |p: &str| c.fields.iter().any(|f| f.key.starts_with(p));
@@ -143,33 +303,39 @@ fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
             .find(|f| f.key.starts_with(p))
             .map_or(0, |f| f.offset)
     };
-    let heading = |shapes: &mut Vec<Shape>, key: &str, y: f32, text: String, class: &str| {
+    // A block's heading, beside its grid or on a line of its own above it
+    // (then `y` moves down past that line).
+    let heading = |shapes: &mut Vec<Shape>, y: &mut f32, key: &str, text: String, class: &str| {
         shapes.push(
-            Shape::text(key.to_string(), 8.0, y + 30.0, text)
+            Shape::text(key.to_string(), g.heading.0, *y + g.heading.1, text)
                 .start()
                 .class("strong")
                 .class(class),
         );
+        *y += g.above;
     };
     if has("eth-dst") {
-        heading(&mut shapes, "h-eth", y, "Ethernet II".into(), "");
+        heading(&mut shapes, &mut y, "h-eth", "Ethernet II".into(), "");
+        let per_row = g.eth_bytes_per_row;
         for f in c
             .fields
             .iter()
             .filter(|f| ["eth-dst", "eth-src", "eth-type"].contains(&f.key))
         {
-            let x = GRID_X + GRID_W * f.offset as f32 / 14.0;
-            shapes.push(c.field_box(f, x, y, GRID_W * (f.bits / 8) as f32 / 14.0, ui));
+            let (row, col) = (f.offset / per_row, f.offset % per_row);
+            let x = g.x + g.w * col as f32 / per_row as f32;
+            let w = g.w * (f.bits / 8) as f32 / per_row as f32;
+            shapes.push(c.field_box(f, (x, y + ROW_H * row as f32), (w, ROW_H), ui));
         }
-        y += ROW_H + 14.0;
+        y += ROW_H * 14usize.div_ceil(per_row) as f32 + 14.0;
     }
     if has("ip-") || has("tcp-") {
         // The bit ruler, as the RFCs number it.
-        for b in (0..32).step_by(4) {
+        for b in (0..g.bits_per_row).step_by(4) {
             shapes.push(
                 Shape::text(
                     format!("bit-{b}"),
-                    GRID_X + BIT_W * (b as f32 + 0.5),
+                    g.x + bit_w * (b as f32 + 0.5),
                     y + 14.0,
                     b.to_string(),
                 )
@@ -179,24 +345,35 @@ fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
         }
         y += 22.0;
     }
+    // Both headers are 20 bytes: no options.
+    let rows = 20 * 8 / g.bits_per_row;
     for (prefix, name) in [("ip-", "IPv4"), ("tcp-", "TCP")] {
         if !has(prefix) {
             continue;
         }
         let base = start(prefix);
-        heading(&mut shapes, &format!("h-{name}"), y, name.into(), "");
+        let top = y;
+        heading(&mut shapes, &mut y, &format!("h-{name}"), name.into(), "");
+        let (lx, ldy, anchor) = g.length;
         shapes.push(
-            Shape::text(format!("h-{name}-len"), 8.0, y + 50.0, "20 bytes")
-                .start()
+            Shape::text(format!("h-{name}-len"), lx, top + ldy, "20 bytes")
+                .anchor(anchor)
                 .size(Size::Small),
         );
         for f in c.fields.iter().filter(|f| f.key.starts_with(prefix)) {
             let pos = (f.offset - base) * 8 + usize::from(f.bit);
-            let (row, col) = (pos / 32, pos % 32);
-            let x = GRID_X + BIT_W * col as f32;
-            shapes.push(c.field_box(f, x, y + ROW_H * row as f32, BIT_W * f.bits as f32, ui));
+            let (row, col) = (pos / g.bits_per_row, pos % g.bits_per_row);
+            let x = g.x + bit_w * col as f32;
+            // A field longer than a row starts one (the addresses, the
+            // sequence numbers) and fills whole rows.
+            let (w, h) = if f.bits > g.bits_per_row {
+                (g.w, ROW_H * f.bits.div_ceil(g.bits_per_row) as f32)
+            } else {
+                (bit_w * f.bits as f32, ROW_H)
+            };
+            shapes.push(c.field_box(f, (x, y + ROW_H * row as f32), (w, h), ui));
         }
-        y += ROW_H * 5.0 + 14.0;
+        y += ROW_H * rows as f32 + 14.0;
     }
     let tail: Vec<&Field> = c
         .fields
@@ -204,7 +381,7 @@ fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
         .filter(|f| ["payload", "eth-pad", "eth-fcs"].contains(&f.key))
         .collect();
     if !tail.is_empty() {
-        heading(&mut shapes, "h-tail", y, "then".into(), "muted");
+        heading(&mut shapes, &mut y, "h-tail", "then".into(), "muted");
         let widths: Vec<f32> = tail
             .iter()
             .map(|f| match f.key {
@@ -214,14 +391,20 @@ fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
             })
             .collect();
         let fixed: f32 = widths.iter().sum();
-        let mut x = GRID_X;
+        let data_w = if g.data_alone { g.w } else { g.w - fixed };
+        let mut x = g.x;
         for (f, w) in tail.iter().zip(widths) {
-            let w = if w == 0.0 { GRID_W - fixed } else { w };
+            let w = if w == 0.0 { data_w } else { w };
+            // What does not fit the row goes on the next.
+            if x > g.x && x + w > g.x + g.w + 0.5 {
+                x = g.x;
+                y += ROW_H;
+            }
             let mut shown = (*f).clone();
             if f.key == "payload" {
                 shown.value = preview(c, f);
             }
-            shapes.push(c.field_box(&shown, x, y, w, ui));
+            shapes.push(c.field_box(&shown, (x, y), (w, ROW_H), ui));
             x += w;
         }
         y += ROW_H + 8.0;
@@ -232,7 +415,7 @@ fn layout(c: &Ctx, ui: &mut Ui<Encapsulation>) -> Figure {
             "Header fields of the {} at their offsets",
             c.m.stage.label()
         ),
-        960.0,
+        g.width,
         y + 4.0,
     )
     .legend("nic", "Ethernet (driver and NIC)")
@@ -261,34 +444,37 @@ fn preview(c: &Ctx, f: &Field) -> String {
     format!("{} B: {text}", f.bits / 8)
 }
 
-/// The bytes of the buffer shown, 16 to a line as Wireshark prints them,
-/// coloured by layer; the picked field's bytes stand out.
+/// The bytes of the buffer shown, 16 to a line as Wireshark prints them
+/// (8 on a phone), coloured by layer; the picked field's bytes stand out.
 fn hex(c: &Ctx) -> Figure {
+    let d = c.layout.pick(&WIDE_DUMP, &NARROW_DUMP);
+    let (per_line, hex_x, hex_w) = (d.per_line, d.x, d.cell_w);
     let bytes = c.m.buffers()[c.k];
-    let lines = bytes.len().div_ceil(PER_LINE);
-    let shown: Vec<usize> = if lines > HEX_ROWS {
-        (0..HEX_ROWS - 2).chain([usize::MAX, lines - 1]).collect()
+    let lines = bytes.len().div_ceil(per_line);
+    let shown: Vec<usize> = if lines > d.lines {
+        (0..d.lines - 2).chain([usize::MAX, lines - 1]).collect()
     } else {
         (0..lines).collect()
     };
     let picked = c
         .pick
         .field
+        .as_deref()
         .and_then(|k| c.fields.iter().find(|f| f.key == k));
     let mut f = Figure::new(
         "hex",
         format!("{} bytes of the {}", bytes.len(), c.m.stage.label()),
-        960.0,
+        d.width,
         HEX_H * shown.len() as f32 + 16.0,
     );
     for (row, &line) in shown.iter().enumerate() {
         let y = 8.0 + HEX_H * row as f32;
         if line == usize::MAX {
-            let hidden = (lines - HEX_ROWS + 1) * PER_LINE;
+            let hidden = (lines - d.lines + 1) * per_line;
             f.push(
                 Shape::text(
                     "elided",
-                    HEX_X,
+                    hex_x,
                     y + 22.0,
                     format!("… {hidden} more bytes …"),
                 )
@@ -297,12 +483,12 @@ fn hex(c: &Ctx) -> Figure {
             );
             continue;
         }
-        let at = line * PER_LINE;
+        let at = line * per_line;
         let mut cells = vec![Shape::text("o", 8.0, y + 22.0, format!("{at:04x}"))
             .start()
             .mono()
             .class("muted")];
-        let chunk = &bytes[at..(at + PER_LINE).min(bytes.len())];
+        let chunk = &bytes[at..(at + per_line).min(bytes.len())];
         for (i, &b) in chunk.iter().enumerate() {
             let n = at + i;
             let field = c
@@ -313,13 +499,14 @@ fn hex(c: &Ctx) -> Figure {
             let hit = picked
                 .is_some_and(|p| (p.bit_range().0 / 8..p.bit_range().1.div_ceil(8)).contains(&n));
             let flipped = c.on_wire() && c.m.flips.iter().any(|x| x.frame == c.k && x.bit / 8 == n);
-            let x = HEX_X + HEX_W * i as f32 + if i >= 8 { 8.0 } else { 0.0 };
+            // Wireshark's gap between the two halves of a line of 16.
+            let x = hex_x + hex_w * i as f32 + if i >= 8 { 8.0 } else { 0.0 };
             cells.push(
                 Shape::group(
                     format!("byte-{n}"),
                     vec![
-                        Shape::rect("r", x, y, HEX_W - 3.0, HEX_H - 4.0).rounded(2.0),
-                        Shape::text("t", x + (HEX_W - 3.0) / 2.0, y + 20.0, format!("{b:02x}"))
+                        Shape::rect("r", x, y, hex_w - 3.0, HEX_H - 4.0).rounded(2.0),
+                        Shape::text("t", x + (hex_w - 3.0) / 2.0, y + 20.0, format!("{b:02x}"))
                             .mono(),
                     ],
                 )
@@ -338,10 +525,15 @@ fn hex(c: &Ctx) -> Figure {
             })
             .collect();
         cells.push(
-            Shape::text("a", HEX_X + HEX_W * 16.0 + 22.0, y + 20.0, ascii)
-                .start()
-                .mono()
-                .size(Size::Small),
+            Shape::text(
+                "a",
+                hex_x + hex_w * per_line as f32 + d.ascii_gap,
+                y + 20.0,
+                ascii,
+            )
+            .start()
+            .mono()
+            .size(Size::Small),
         );
         f.push(Shape::group(format!("line-{line}"), cells));
     }
@@ -350,9 +542,10 @@ fn hex(c: &Ctx) -> Figure {
 
 /// The picked field's bits; on the wire each one flips when clicked.
 fn bits(c: &Ctx, field: &Field, ui: &mut Ui<Encapsulation>) -> Figure {
+    let d = c.layout.pick(&WIDE_BITS, &NARROW_BITS);
     let (lo, hi) = field.bit_range();
     let n = (hi - lo).min(48);
-    let w = (880.0 / n as f32).min(40.0);
+    let w = (d.room / n.min(d.per_line) as f32).min(40.0);
     let bytes = c.m.buffers()[c.k];
     let wire = c.m.stage == Stage::Wire;
     let title = if wire {
@@ -369,21 +562,40 @@ fn bits(c: &Ctx, field: &Field, ui: &mut Ui<Encapsulation>) -> Figure {
             lo + n - 1
         )
     };
-    let mut f = Figure::new("bits", title.clone(), 960.0, 96.0);
-    f.push(
-        Shape::text("title", 8.0, 22.0, title)
-            .start()
-            .class("strong"),
+    let lines = wrap_caption(&title, d.title_chars);
+    // The bits start under the title, a line of them every 46 units.
+    let top = 36.0 + 20.0 * (lines.len() - 1) as f32;
+    let rows = n.div_ceil(d.per_line);
+    let mut f = Figure::new(
+        "bits",
+        title.clone(),
+        d.width,
+        top + 46.0 * rows as f32 + 14.0,
     );
+    for (i, line) in lines.into_iter().enumerate() {
+        let key = line_key("title", i);
+        f.push(
+            Shape::text(key, 8.0, 22.0 + 20.0 * i as f32, line)
+                .start()
+                .class("strong"),
+        );
+    }
     for i in 0..n {
         let bit = lo + i;
         let one = bytes[bit / 8] & (0x80 >> (bit % 8)) != 0;
-        let x = 8.0 + w * i as f32;
+        let x = 8.0 + w * (i % d.per_line) as f32;
+        let y = top + 46.0 * (i / d.per_line) as f32;
         let mut cell = Shape::group(
             format!("bit-cell-{i}"),
             vec![
-                Shape::rect("r", x, 36.0, w - 3.0, 40.0).rounded(2.0),
-                Shape::text("t", x + (w - 3.0) / 2.0, 62.0, if one { "1" } else { "0" }).mono(),
+                Shape::rect("r", x, y, w - 3.0, 40.0).rounded(2.0),
+                Shape::text(
+                    "t",
+                    x + (w - 3.0) / 2.0,
+                    y + 26.0,
+                    if one { "1" } else { "0" },
+                )
+                .mono(),
             ],
         )
         .class(if one { layer(field.key).0 } else { "idle" })
@@ -399,7 +611,8 @@ fn bits(c: &Ctx, field: &Field, ui: &mut Ui<Encapsulation>) -> Figure {
 }
 
 /// The layers from the socket to the receiver, the current one marked.
-fn stack(m: &Encapsulation) -> Figure {
+fn stack(m: &Encapsulation, layout: Layout) -> Figure {
+    let d = layout.pick(&WIDE_STACK, &NARROW_STACK);
     let at = match m.stage {
         Stage::SocketBuffer => 0,
         Stage::Tcp => 1,
@@ -460,11 +673,13 @@ fn stack(m: &Encapsulation) -> Figure {
     let mut f = Figure::new(
         "stack",
         format!("The segment is at: {}", m.stage.label()),
-        960.0,
-        if m.middlebox { 150.0 } else { 110.0 },
+        d.width,
+        if m.middlebox { d.height.1 } else { d.height.0 },
     );
     for (i, (key, title, line)) in boxes.into_iter().enumerate() {
-        let x = 6.0 + 160.0 * i as f32;
+        let receiver = if i == 5 { d.to_receiver } else { 0.0 };
+        let x = d.origin.0 + d.step.0 * i as f32;
+        let y = d.origin.1 + d.step.1 * i as f32 + receiver;
         let class = match (i.cmp(&at), m.stage, m.verdict) {
             (std::cmp::Ordering::Equal, Stage::Refused, _) => "fault thick",
             (std::cmp::Ordering::Equal, _, Some(Verdict::Caught { .. })) if i == 5 => "fault thick",
@@ -475,9 +690,12 @@ fn stack(m: &Encapsulation) -> Figure {
         let mut g = Shape::group(
             key,
             vec![
-                Shape::rect("r", x, 10.0, 136.0, 76.0),
-                Shape::text("t", x + 68.0, 38.0, title).class("strong"),
-                Shape::text("l", x + 68.0, 66.0, line)
+                Shape::rect("r", x, y, d.box_w, d.box_h),
+                Shape::text("t", x + d.title.0, y + d.title.1, title)
+                    .anchor(d.title.2)
+                    .class("strong"),
+                Shape::text("l", x + d.line.0, y + d.line.1, line)
+                    .anchor(d.line.2)
                     .mono()
                     .size(Size::Small),
             ],
@@ -492,20 +710,24 @@ fn stack(m: &Encapsulation) -> Figure {
         }
         f.push(g);
         if i < 5 {
+            let ((x0, y0), (x1, y1)) = d.arrow;
+            let longer = if i == 4 { d.to_receiver } else { 0.0 };
             f.push(Shape::arrow(
                 format!("a{i}"),
-                (x + 138.0, 48.0),
-                (x + 158.0, 48.0),
+                (x + x0, y + y0),
+                (x + x1, y + y1 + longer),
             ));
         }
     }
     if m.middlebox {
+        let (mx, my, mw) = d.middlebox;
         f.push(
             Shape::group(
                 "middlebox",
                 vec![
-                    Shape::rect("r", 650.0, 100.0, 200.0, 40.0).rounded(20.0),
-                    Shape::text("t", 750.0, 126.0, "middlebox: new FCS").size(Size::Small),
+                    Shape::rect("r", mx, my, mw, 40.0).rounded(20.0),
+                    Shape::text("t", mx + mw / 2.0, my + 26.0, "middlebox: new FCS")
+                        .size(Size::Small),
                 ],
             )
             .class("warn")
@@ -671,6 +893,10 @@ fn settings(m: &Encapsulation, ui: &mut Ui<Encapsulation>) -> Control {
     )
 }
 
+/// Said while bits can be flipped: what Step does with a damaged frame.
+const FLIP_NOTE: &str =
+    "Step delivers a flipped frame; if the receiver drops it, TCP sends it again.";
+
 /// A bit inside field `key` of frame 0 on the wire (`at` bits in), if that
 /// field is there now.
 fn bit_in(m: &Encapsulation, key: &str, at: usize) -> usize {
@@ -698,6 +924,7 @@ impl View for Encapsulation {
             pick,
             k,
             fields: self.fields(k),
+            layout: ui.layout(),
         };
         let mut scene = Scene::new(
             "TCP encapsulation",
@@ -709,11 +936,12 @@ impl View for Encapsulation {
                 self.payload.len()
             ),
         )
-        .figure(stack(self))
+        .figure(stack(self, ui.layout()))
         .figure(layout(&c, ui))
         .figure(hex(&c));
         if let Some(field) = pick
             .field
+            .as_deref()
             .and_then(|key| c.fields.iter().find(|f| f.key == key))
         {
             scene = scene.figure(bits(&c, field, ui));
@@ -804,9 +1032,33 @@ impl View for Encapsulation {
                     ui.restart(frag),
                 )
                 .danger(),
-            ],
+            ]
+            .into_iter()
+            .chain((self.stage == Stage::Wire).then(|| Control::note(FLIP_NOTE)))
+            .collect(),
         ));
         out
+    }
+
+    /// A frame this stage has, and a field of that frame.
+    fn admit_look(&self, pick: &Pick) -> bool {
+        pick.frame < self.buffers().len()
+            && pick
+                .field
+                .as_deref()
+                .is_none_or(|key| self.fields(pick.frame).iter().any(|f| f.key == key))
+    }
+
+    /// The pick as drawn: a Back or the next segment can take away the frame
+    /// or the field picked, and the picture then shows the last frame and no
+    /// field.
+    fn link_look(&self, pick: &Pick) -> Pick {
+        let frame = pick.frame.min(self.buffers().len().saturating_sub(1));
+        let field = pick
+            .field
+            .clone()
+            .filter(|key| self.fields(frame).iter().any(|f| f.key == key));
+        Pick { frame, field }
     }
 }
 
@@ -847,7 +1099,7 @@ mod tests {
         walk(&mut m, Stage::Ethernet);
         let pick = Pick {
             frame: 0,
-            field: Some("ip-ttl"),
+            field: Some("ip-ttl".to_string()),
         };
         let (scene, _, ui) = crate::build(&m, &pick);
         let ttl = scene.find("ip-ttl").unwrap();
@@ -930,5 +1182,49 @@ mod tests {
         assert!(ui
             .resolve(form.send, &crate::Input::Fields(values))
             .is_err());
+    }
+
+    #[test]
+    fn break_it_says_a_dropped_frame_is_sent_again_while_bits_can_flip() {
+        let has_note = |m: &Encapsulation| {
+            let (_, controls, _) = crate::build(m, &Pick::default());
+            let zone = Control::danger_zone(&controls).expect("a Break it zone");
+            zone.controls
+                .iter()
+                .any(|c| matches!(c, Control::Note(n) if n == FLIP_NOTE))
+        };
+        for middlebox in [false, true] {
+            for key in ["payload", "ip-ttl", "eth-fcs"] {
+                let mut m = Encapsulation::new(&EncapConfig::default());
+                if middlebox {
+                    m.apply(&EncapAction::SetMiddlebox(true)).unwrap();
+                }
+                while m.stage != Stage::Wire {
+                    assert!(!has_note(&m), "{:?}", m.stage);
+                    m.apply(&EncapAction::Step).unwrap();
+                }
+                assert!(has_note(&m));
+                let bit = bit_in(&m, key, 0);
+                m.apply(&EncapAction::FlipBit { frame: 0, bit }).unwrap();
+                let caught = |m: &Encapsulation| {
+                    let c = &m.counters;
+                    c.caught_fcs + c.caught_ip + c.caught_tcp + c.caught_other
+                };
+                m.apply(&EncapAction::Step).unwrap();
+                assert!(!has_note(&m));
+                let label = format!("{key}, middlebox {middlebox}");
+                assert!(middlebox || caught(&m) > 0, "{label}");
+                if caught(&m) > 0 {
+                    // The note is true: the next Step sends the segment again.
+                    m.apply(&EncapAction::Step).unwrap();
+                    assert_eq!(m.counters.retransmissions, 1, "{label}");
+                } else {
+                    while m.next_auto().is_ok() {
+                        m.apply(&EncapAction::Step).unwrap();
+                    }
+                    assert_eq!(m.counters.retransmissions, 0, "{label}");
+                }
+            }
+        }
     }
 }

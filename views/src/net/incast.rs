@@ -3,8 +3,10 @@
 
 use crate::control::Control;
 use crate::draw::chart::Plot;
+use crate::draw::text::line_key;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
-use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
+use crate::scene::{Anchor, Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::incast::{
     mark_k_bound, Fate, Fix, Incast, IncastAction, IncastConfig, BUFFER, BURST, SENDERS,
     SENDERS_MAX,
@@ -13,11 +15,57 @@ use demos::text::{duration, fixed};
 use demos::Quantity;
 
 const COLS: usize = 8;
-const BOX_W: f32 = 52.0;
 const BOX_H: f32 = 44.0;
-const GAP: f32 = 6.0;
-const PORT_X: f32 = 520.0;
-const PORT_W: f32 = 220.0;
+/// Where the servers' grid starts.
+const GRID_X: f32 = 8.0;
+const GRID_Y: f32 = 40.0;
+
+/// Where the topology's parts go. Wide, left to right: the servers, the
+/// switch port, the link, the client. Narrow, the servers' grid (slimmer
+/// boxes) above, and the port, link and client in a row under it, the
+/// arrow into the port coming down from the grid.
+struct Dims {
+    width: f32,
+    box_w: f32,
+    gap: f32,
+    port_x: f32,
+    port_w: f32,
+    client_x: f32,
+    client_w: f32,
+}
+
+impl Dims {
+    fn of(layout: Layout) -> Dims {
+        layout.pick(
+            Dims {
+                width: 960.0,
+                box_w: 52.0,
+                gap: 6.0,
+                port_x: 520.0,
+                port_w: 220.0,
+                client_x: 846.0,
+                client_w: 106.0,
+            },
+            Dims {
+                width: NARROW_WIDTH,
+                // Eight columns still: "16/16" fits a 46-unit box.
+                box_w: 46.0,
+                gap: 5.0,
+                port_x: GRID_X,
+                port_w: 200.0,
+                client_x: 310.0,
+                client_w: 104.0,
+            },
+        )
+    }
+}
+
+/// The goodput chart's words across the empty plot, one line wide or two
+/// narrow.
+const SWEEP_HINT: [&str; 2] = ["Sweep N to measure goodput", "for 1 to 64 servers"];
+/// Room the "N = 64" label needs right of its line; with less, it goes to
+/// the line's left instead (at the right end of the axis).
+const NOW_LABEL_ROOM: f32 = 60.0;
 /// One colour per swept curve, in the order the sweeps were made.
 const CURVE_CLASS: [&str; 8] = [
     "fault",
@@ -41,13 +89,13 @@ fn fate_look(fate: Fate) -> (&'static str, &'static str, &'static str) {
     }
 }
 
-fn servers(m: &Incast) -> Vec<Shape> {
+fn servers(m: &Incast, d: &Dims) -> Vec<Shape> {
     let base = m.burst * u64::from(m.request.min(m.requests) - 1);
     (0..m.senders())
         .map(|f| {
             let (x, y) = (
-                8.0 + (BOX_W + GAP) * (f % COLS) as f32,
-                40.0 + (BOX_H + GAP) * (f / COLS) as f32,
+                GRID_X + (d.box_w + d.gap) * (f % COLS) as f32,
+                GRID_Y + (BOX_H + d.gap) * (f / COLS) as f32,
             );
             let fate = m.fate(f);
             let (word, short, class) = fate_look(fate);
@@ -64,11 +112,11 @@ fn servers(m: &Incast) -> Vec<Shape> {
             Shape::group(
                 format!("sender-{}", f + 1),
                 vec![
-                    Shape::rect("r", x, y, BOX_W, BOX_H).rounded(3.0),
-                    Shape::text("n", x + BOX_W / 2.0, y + 18.0, format!("{got}/{}", m.burst))
+                    Shape::rect("r", x, y, d.box_w, BOX_H).rounded(3.0),
+                    Shape::text("n", x + d.box_w / 2.0, y + 18.0, format!("{got}/{}", m.burst))
                         .mono()
                         .size(Size::Small),
-                    Shape::text("f", x + BOX_W / 2.0, y + 36.0, short).size(Size::Small),
+                    Shape::text("f", x + d.box_w / 2.0, y + 36.0, short).size(Size::Small),
                 ],
             )
             .class(class)
@@ -85,19 +133,20 @@ fn servers(m: &Incast) -> Vec<Shape> {
 }
 
 /// The switch's egress port: its buffer's fill, K, and what it dropped.
-fn port(m: &Incast, mid: f32) -> Shape {
+fn port(m: &Incast, mid: f32, d: &Dims) -> Shape {
     let p = &m.path;
-    let fill = PORT_W * p.queue.len() as f32 / p.buffer as f32;
+    let (port_x, port_w) = (d.port_x, d.port_w);
+    let fill = port_w * p.queue.len() as f32 / p.buffer as f32;
     let top = mid - 24.0;
     let mut parts = vec![
-        Shape::text("title", PORT_X, top - 30.0, "switch egress port")
+        Shape::text("title", port_x, top - 30.0, "switch egress port")
             .start()
             .class("strong"),
-        Shape::rect("track", PORT_X, top, PORT_W, 48.0).class("track"),
-        Shape::rect("fill", PORT_X, top, fill, 48.0).class("bar"),
+        Shape::rect("track", port_x, top, port_w, 48.0).class("track"),
+        Shape::rect("fill", port_x, top, fill, 48.0).class("bar"),
         Shape::text(
             "count",
-            PORT_X + 8.0,
+            port_x + 8.0,
             top + 30.0,
             format!("{}/{} packets", p.queue.len(), p.buffer),
         )
@@ -105,7 +154,7 @@ fn port(m: &Incast, mid: f32) -> Shape {
         .mono(),
         Shape::text(
             "drops",
-            PORT_X,
+            port_x,
             top + 74.0,
             format!("dropped {} · deepest {}", m.drops(), p.max_queue),
         )
@@ -114,7 +163,7 @@ fn port(m: &Incast, mid: f32) -> Shape {
         .size(Size::Small),
     ];
     if let Some(k) = p.mark_above {
-        let x = PORT_X + PORT_W * k as f32 / p.buffer as f32;
+        let x = port_x + port_w * k as f32 / p.buffer as f32;
         parts.push(Shape::line("k", (x, top - 8.0), (x, top + 56.0)).class("dashed"));
         parts.push(
             Shape::text("k-label", x, top - 12.0, format!("K = {k}"))
@@ -133,11 +182,32 @@ fn port(m: &Incast, mid: f32) -> Shape {
         .focus("port")
 }
 
-fn topology(m: &Incast) -> Figure {
+fn topology(m: &Incast, layout: Layout) -> Figure {
+    let d = Dims::of(layout);
     let rows = m.senders().div_ceil(COLS);
-    let height = (40.0 + (BOX_H + GAP) * rows as f32 + 40.0).max(220.0);
-    let mid = (40.0 + (BOX_H + GAP) * rows as f32 / 2.0).max(110.0);
-    let grid_right = 8.0 + (BOX_W + GAP) * m.senders().min(COLS) as f32;
+    let grid_h = (BOX_H + d.gap) * rows as f32;
+    let grid_right = GRID_X + (d.box_w + d.gap) * m.senders().min(COLS) as f32;
+    let grid_bottom = GRID_Y + grid_h;
+    // `mid` is the port's middle. Wide, it is level with the grid's, and the
+    // arrow runs right into the port. Narrow, the port sits under the grid
+    // with room above it for its title, and the arrow comes down from the
+    // grid right of the title, ending above where K's label may be.
+    let (height, mid, into_port) = match layout {
+        Layout::Wide => {
+            let mid = (GRID_Y + grid_h / 2.0).max(110.0);
+            let arrow = [(grid_right + 4.0, mid), (d.port_x - 8.0, mid)];
+            ((grid_bottom + 40.0).max(220.0), mid, arrow)
+        }
+        Layout::Narrow => {
+            let top = grid_bottom + 56.0;
+            let x = d.port_x + d.port_w - 20.0;
+            (
+                top + 108.0,
+                top + 24.0,
+                [(x, grid_bottom + 2.0), (x, top - 24.0)],
+            )
+        }
+    };
     let mut f = Figure::new(
         "incast",
         format!(
@@ -146,7 +216,7 @@ fn topology(m: &Incast) -> Figure {
             m.request.min(m.requests),
             m.path.buffer
         ),
-        960.0,
+        d.width,
         height,
     )
     .legend("driver", "sending")
@@ -155,28 +225,26 @@ fn topology(m: &Incast) -> Figure {
     f.push(
         Shape::text(
             "servers-title",
-            8.0,
+            GRID_X,
             26.0,
             format!("{} servers", m.senders()),
         )
         .start()
         .class("strong"),
     );
-    f.extend(servers(m));
-    f.push(Shape::arrow(
-        "into-port",
-        (grid_right + 4.0, mid),
-        (PORT_X - 8.0, mid),
-    ));
-    f.push(port(m, mid));
+    f.extend(servers(m, &d));
+    f.push(Shape::arrow("into-port", into_port[0], into_port[1]));
+    f.push(port(m, mid, &d));
+    let link_end = d.client_x - 4.0;
+    let client_mid = d.client_x + d.client_w / 2.0;
     f.push(
         Shape::group(
             "link",
             vec![
-                Shape::arrow("a", (PORT_X + PORT_W + 4.0, mid), (842.0, mid)).class("thick"),
+                Shape::arrow("a", (d.port_x + d.port_w + 4.0, mid), (link_end, mid)).class("thick"),
                 Shape::text(
                     "t",
-                    (PORT_X + PORT_W + 842.0) / 2.0,
+                    (d.port_x + d.port_w + link_end) / 2.0,
                     mid - 12.0,
                     format!("{} Mbit/s", m.link_mbps),
                 )
@@ -190,11 +258,11 @@ fn topology(m: &Incast) -> Figure {
         Shape::group(
             "client",
             vec![
-                Shape::rect("r", 846.0, mid - 30.0, 106.0, 60.0),
-                Shape::text("t", 899.0, mid - 6.0, "client"),
+                Shape::rect("r", d.client_x, mid - 30.0, d.client_w, 60.0),
+                Shape::text("t", client_mid, mid - 6.0, "client"),
                 Shape::text(
                     "req",
-                    899.0,
+                    client_mid,
                     mid + 16.0,
                     format!("{}/{}", m.request.min(m.requests), m.requests),
                 )
@@ -208,7 +276,7 @@ fn topology(m: &Incast) -> Figure {
     f.push(
         Shape::text(
             "clock",
-            PORT_X,
+            d.port_x,
             height - 12.0,
             format!(
                 "t = {} · RTO floor {}",
@@ -229,13 +297,14 @@ fn overflow_n(m: &Incast) -> u64 {
 }
 
 /// Goodput against N, one line per set of fixes swept.
-fn chart(m: &Incast) -> Figure {
+/// Narrow, the N axis is shorter: its seven ticks still have room.
+fn chart(m: &Incast, layout: Layout) -> Figure {
     let link = m.link_mbps as f64;
-    let plot = Plot::new(
-        (90.0, 40.0, 930.0, 290.0),
-        (1.0, 64.0, true),
-        (0.0, link * 1.1, false),
+    let (width, plot_box) = layout.pick(
+        (960.0, (90.0, 40.0, 930.0, 290.0)),
+        (NARROW_WIDTH, (56.0, 40.0, 404.0, 290.0)),
     );
+    let plot = Plot::new(plot_box, (1.0, 64.0, true), (0.0, link * 1.1, false));
     let x_ticks: Vec<(f64, String)> = [1u32, 2, 4, 8, 16, 32, 64]
         .iter()
         .map(|&n| (f64::from(n), n.to_string()))
@@ -250,7 +319,7 @@ fn chart(m: &Incast) -> Figure {
             m.sweeps.len(),
             if m.sweeps.len() == 1 { "" } else { "s" }
         ),
-        960.0,
+        width,
         340.0,
     );
     for (i, s) in m.sweeps.iter().enumerate() {
@@ -282,15 +351,20 @@ fn chart(m: &Incast) -> Figure {
         f.push(Shape::group(format!("curve-{i}"), parts).state(m.fixes_label(s.fixes)));
     }
     if m.sweeps.is_empty() {
-        f.push(
-            Shape::text(
-                "empty",
-                510.0,
-                210.0,
-                "Sweep N to measure goodput for 1 to 64 servers",
-            )
-            .class("muted"),
-        );
+        let hint = SWEEP_HINT.join(" ");
+        let lines = layout.pick(vec![hint.as_str()], SWEEP_HINT.to_vec());
+        for (i, line) in lines.into_iter().enumerate() {
+            let key = line_key("empty", i);
+            f.push(
+                Shape::text(
+                    key,
+                    (plot.left + plot.right) / 2.0,
+                    210.0 + 22.0 * i as f32,
+                    line,
+                )
+                .class("muted"),
+            );
+        }
     }
     let edge = overflow_n(m);
     if edge <= SENDERS_MAX as u64 {
@@ -302,14 +376,16 @@ fn chart(m: &Incast) -> Figure {
         ));
     }
     // The N running now, labelled low so it never meets the edge's label.
+    // At the right end of the axis the label goes left of its line.
     let x = plot.x.at(m.senders() as f64);
+    let leftward = plot.right - x < NOW_LABEL_ROOM;
     let label = Shape::text(
         "label",
-        x + 6.0,
+        if leftward { x - 6.0 } else { x + 6.0 },
         plot.bottom - 10.0,
         format!("N = {}", m.senders()),
     )
-    .start()
+    .anchor(if leftward { Anchor::End } else { Anchor::Start })
     .class("tone")
     .size(Size::Small);
     f.push(
@@ -366,7 +442,7 @@ fn restart(
 impl View for Incast {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let waiting = (0..self.senders())
             .filter(|&f| matches!(self.fate(f), Fate::WaitingRto(_)))
             .count();
@@ -383,8 +459,8 @@ impl View for Incast {
                 self.drops()
             ),
         )
-        .figure(topology(self))
-        .figure(chart(self))
+        .figure(topology(self, ui.layout()))
+        .figure(chart(self, ui.layout()))
         .table(requests(self))
     }
 

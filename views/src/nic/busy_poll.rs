@@ -4,6 +4,7 @@
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
 use crate::draw::waterfall::{compare, cost_editor, edited, waterfall};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Table};
 use demos::nic::busy_poll::{
@@ -15,6 +16,9 @@ use demos::text::{ns, tenths};
 /// What the prefer switch stands for. irq_suspend_timeout belongs to epoll
 /// only (Documentation/networking/napi.rst, "epoll-based busy polling").
 const PREFER_NOTE: &str = "SO_PREFER_BUSY_POLL with napi_defer_hard_irqs and gro_flush_timeout (5.11) keeps the IRQ masked while the app polls. irq_suspend_timeout (6.13) does the same only for busy polling from epoll_wait(), not for a socket spinning in recvmsg().";
+
+/// Half the width of the crossover's label ("crossover 167 k pkt/s").
+const CROSSOVER_LABEL_HALF: f32 = 80.0;
 
 /// What each mode costs at the chosen rate.
 fn cpu_table(m: &BusyPoll) -> Table {
@@ -57,10 +61,10 @@ fn cpu_table(m: &BusyPoll) -> Table {
 fn polling_name(m: &BusyPoll) -> &'static str {
     if m.pipe.uses(PMD) {
         "user-space polling"
-    } else if m.pipe.uses(PREFER) {
-        "busy polling, IRQs masked"
-    } else {
+    } else if m.irqs_fire() {
         "busy polling, IRQs still firing"
+    } else {
+        "busy polling, IRQs masked"
     }
 }
 
@@ -93,9 +97,15 @@ fn verdict(m: &BusyPoll) -> List {
 /// CPU per packet against packet rate, both logarithmic: the interrupt cost
 /// is flat, the polling core's cost falls as one core-second is shared by
 /// more packets, and the lines cross where interrupts would fill a core.
-fn chart(m: &BusyPoll) -> Figure {
+/// Narrow, the plot is shorter along the rate axis; its five decades still
+/// have room for their labels.
+fn chart(m: &BusyPoll, layout: Layout) -> Figure {
+    let (width, plot_box) = layout.pick(
+        (960.0, (100.0, 30.0, 930.0, 300.0)),
+        (NARROW_WIDTH, (62.0, 30.0, 404.0, 300.0)),
+    );
     let plot = Plot::new(
-        (100.0, 30.0, 930.0, 300.0),
+        plot_box,
         (f64::from(RATE.min), f64::from(RATE.max), true),
         (10.0, 1e6, true),
     );
@@ -111,7 +121,7 @@ fn chart(m: &BusyPoll) -> Figure {
             ns(now.irq_ns as i64),
             ns(now.busy_ns as i64)
         ),
-        960.0,
+        width,
         360.0,
     )
     .legend("driver", "interrupts: the stages' CPU work")
@@ -146,9 +156,15 @@ fn chart(m: &BusyPoll) -> Figure {
         .filter(|r| (u64::from(RATE.min)..=u64::from(RATE.max)).contains(r))
     {
         let (cx, cy) = plot.point((x as f64, now.irq_ns as f64));
+        // A crossover near either end of the axis would push its centred
+        // label past the figure's edge: it stays inside the plot.
+        let label_x = cx.clamp(
+            plot.left + CROSSOVER_LABEL_HALF,
+            plot.right - CROSSOVER_LABEL_HALF,
+        );
         let label = Shape::text(
             "label",
-            cx,
+            label_x,
             cy + 30.0,
             format!("crossover {}", rate_text(x)),
         )
@@ -186,6 +202,7 @@ impl View for BusyPoll {
 
     fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
         let w = self.pipe.waterfall(&SPEC);
+        let layout = ui.layout();
         Scene::new(
             "Interrupt vs busy-poll (RX)",
             format!(
@@ -197,11 +214,11 @@ impl View for BusyPoll {
                 ns(self.cpu().busy_ns as i64)
             ),
         )
-        .figure(waterfall(&w, "receive path", *selected, |i| ui.look(i)))
-        .figure(compare(&w, "receive path"))
+        .figure(waterfall(&w, "receive path", *selected, layout, |i| ui.look(i)))
+        .figure(compare(&w, "receive path", layout))
         .table(cpu_table(self))
         .list(verdict(self))
-        .figure(chart(self))
+        .figure(chart(self, layout))
     }
 
     fn controls(&self, selected: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
@@ -252,6 +269,19 @@ impl View for BusyPoll {
             ),
             Control::note("Step moves the packet through the next stage on the path."),
             editor,
+            Control::danger_group(
+                "Break it",
+                vec![
+                    Control::toggle(
+                        "zero-flush-timeout",
+                        "Prefer busy polling with napi_defer_hard_irqs set but gro_flush_timeout left at 0",
+                        self.zero_flush_timeout,
+                        ui.act(BusyPollAction::SetZeroFlushTimeout(!self.zero_flush_timeout)),
+                    )
+                    .danger(),
+                    Control::note("The deferral needs both settings, so the IRQ fires after every busy poll. Step walks the same path as before: the cost is CPU, in the table."),
+                ],
+            ),
         ]
     }
 }
@@ -296,6 +326,40 @@ mod tests {
             note.contains("only for busy polling from epoll_wait()"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn break_it_leaves_gro_flush_timeout_at_zero_and_the_table_shows_the_irq() {
+        let mut m = BusyPoll::new(&Default::default());
+        let (_, controls, ui) = crate::build(&m, &0);
+        let group = Control::danger_zone(&controls).expect("a Break it group");
+        assert_eq!(group.label, "Break it");
+        let Some(Control::Toggle(t)) = Control::find(&group.controls, "zero-flush-timeout") else {
+            panic!("the gro_flush_timeout toggle");
+        };
+        assert!(!t.on);
+        let command = ui.resolve(t.send, &crate::Input::Press).unwrap();
+        assert_eq!(
+            command,
+            Command::Do(BusyPollAction::SetZeroFlushTimeout(true))
+        );
+        let Command::Do(action) = command else {
+            unreachable!()
+        };
+        m.apply(&BusyPollAction::SetRate(1_000_000)).unwrap();
+        m.apply(&action).unwrap();
+        let scene = crate::build(&m, &0).0;
+        let table = scene.table_named("cpu-panel").unwrap();
+        assert_eq!(
+            table.rows[1].cells[0].text,
+            "busy polling, IRQs still firing (in use)"
+        );
+        assert_eq!(table.rows[1].cells[1].text, "2,000 ns");
+        let (_, controls, _) = crate::build(&m, &0);
+        let Some(Control::Toggle(t)) = Control::find(&controls, "zero-flush-timeout") else {
+            panic!("the gro_flush_timeout toggle");
+        };
+        assert!(t.on);
     }
 
     #[test]

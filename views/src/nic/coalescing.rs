@@ -3,8 +3,9 @@
 //! what other settings would give at this rate.
 
 use crate::control::Control;
-use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
+use crate::draw::lanes::{heading, Axis, Bar};
 use crate::knob::bounded;
+use crate::layout::Layout;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::nic::coalescing::{
@@ -14,17 +15,23 @@ use demos::text::{duration, grouped, tenths};
 
 const LANE: f32 = 34.0;
 const TOP: f32 = 56.0;
+/// Between one lane and the heading of the next.
+const LANE_GAP: f32 = 16.0;
 
 /// µs on the window's axis for an absolute time in ns.
 fn at(from: u64, t: u64) -> f64 {
     t.saturating_sub(from) as f64 / 1_000.0
 }
 
-fn timeline(m: &Coalescing) -> Figure {
+fn timeline(m: &Coalescing, layout: Layout) -> Figure {
     let from = m.now.saturating_sub(WINDOW_NS);
-    let axis = Axis::new(WINDOW_NS as f64 / 1_000.0);
+    let axis = Axis::laid_out(WINDOW_NS as f64 / 1_000.0, layout);
+    let (left, right) = (axis.span.left, axis.span.right);
+    // The lanes' headings name them; on a phone they sit over the lanes,
+    // where the lanes' names would.
+    let gap = LANE_GAP + axis.span.name_room;
     let now = at(from, m.now);
-    let height = TOP + 3.0 * (LANE + 16.0) + 40.0;
+    let height = TOP + 3.0 * (LANE + gap) + 40.0;
     let mut f = Figure::new(
         "timeline",
         format!(
@@ -33,16 +40,21 @@ fn timeline(m: &Coalescing) -> Figure {
             m.recent_arrivals.len(),
             m.recent_irqs.len()
         ),
-        WIDTH,
+        axis.span.width,
         height,
     )
     .legend("nic", "a packet arrives at the NIC")
     .legend("idle dashed", "the NIC holds the interrupt")
     .legend("driver", "the CPU polls (packets per poll)");
-    // Time labels every 50 µs of absolute time.
+    // Time labels every 50 µs of absolute time; every 100 µs on a phone,
+    // where 50 µs is about one label's width.
+    let every = layout.pick(50_000, 100_000);
     let mut ticks = Vec::new();
-    let first = from.div_ceil(50_000) * 50_000;
-    for (i, t) in (first..=from + WINDOW_NS).step_by(50_000).enumerate() {
+    let first = from.div_ceil(every) * every;
+    for (i, t) in (first..=from + WINDOW_NS)
+        .step_by(every as usize)
+        .enumerate()
+    {
         let x = axis.x(at(from, t));
         ticks.push(Shape::line(format!("g{i}"), (x, 28.0), (x, height - 24.0)).class("grid"));
         ticks.push(
@@ -66,7 +78,7 @@ fn timeline(m: &Coalescing) -> Figure {
         Shape::group(
             "arrivals",
             [
-                vec![Shape::rect("track", LEFT, TOP, RIGHT - LEFT, LANE)
+                vec![Shape::rect("track", left, TOP, right - left, LANE)
                     .class("track")
                     .rounded(2.0)],
                 arrivals,
@@ -90,7 +102,7 @@ fn timeline(m: &Coalescing) -> Figure {
             track: 0,
         })
         .collect();
-    let y_nic = TOP + LANE + 16.0;
+    let y_nic = TOP + LANE + gap;
     f.push(heading("h-nic", y_nic - 6.0, "NIC holds IRQ".into()));
     f.push(axis.lane("nic-lane", y_nic, LANE, "", &waits, now + 0.001));
     let polls: Vec<Bar> = m
@@ -104,14 +116,14 @@ fn timeline(m: &Coalescing) -> Figure {
             track: 0,
         })
         .collect();
-    let y_cpu = y_nic + LANE + 16.0;
+    let y_cpu = y_nic + LANE + gap;
     f.push(heading("h-cpu", y_cpu - 6.0, "CPU polls".into()));
     f.push(axis.lane("cpu-lane", y_cpu, LANE, "", &polls, now + 0.001));
     let armed = m.line == Line::Armed;
     f.push(
         Shape::text(
             "line",
-            RIGHT,
+            right,
             height - 6.0,
             if armed {
                 format!("IRQ armed, {} packet(s) waiting", m.coalesced)
@@ -165,7 +177,7 @@ fn trade_off(m: &Coalescing) -> Table {
 impl View for Coalescing {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(
             "Interrupt moderation",
             format!(
@@ -179,7 +191,7 @@ impl View for Coalescing {
                 tenths(self.cpu_tenths())
             ),
         )
-        .figure(timeline(self))
+        .figure(timeline(self, ui.layout()))
         .table(trade_off(self))
     }
 

@@ -4,8 +4,9 @@
 //! table of counts.
 
 use crate::control::Control;
-use crate::draw::lanes::{heading, Axis, Bar, LEFT, RIGHT, WIDTH};
+use crate::draw::lanes::{heading, Axis, Bar};
 use crate::knob::bounded;
+use crate::layout::Layout;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Table};
 use demos::nic::cut_through::{
@@ -14,8 +15,41 @@ use demos::nic::cut_through::{
 use demos::text::decimal;
 
 const LANE: f32 = 28.0;
+/// Between a lane and the next row.
+const LANE_GAP: f32 = 6.0;
+/// From one timeline's first lane to the next one's, where the rows have
+/// their names beside them; each of a timeline's three rows (PCIe, wire,
+/// chunks) adds its name's room on a phone.
 const GROUP: f32 = 166.0;
+/// The first timeline's first lane, where lanes have their names beside them.
 const TOP: f32 = 64.0;
+const STRIP: f32 = 24.0;
+/// Below the last marker's label, to the figure's foot.
+const FOOT: f32 = 48.0;
+
+/// The rows of one timeline whose first lane's top is at `y`: its first
+/// marker's label (its heading above that), its wire lane, its strip of
+/// chunks, and the last marker's label under the strip.
+struct Rows {
+    first_label: f32,
+    wire: f32,
+    strip: f32,
+    last_label: f32,
+}
+
+impl Rows {
+    fn at(y: f32, name_room: f32) -> Rows {
+        let wire = y + LANE + LANE_GAP + name_room;
+        let strip = wire + LANE + LANE_GAP + 16.0 + name_room;
+        Rows {
+            // Above the first lane and, on a phone, its name.
+            first_label: y - 8.0 - name_room,
+            wire,
+            strip,
+            last_label: strip + STRIP + 18.0,
+        }
+    }
+}
 
 /// Semantic class and glyph of a chunk's state (the glyph says it without colour).
 fn look(state: ChunkState) -> (&'static str, &'static str) {
@@ -97,35 +131,39 @@ fn wire_bars(m: &CutThrough, plan: &Plan) -> Vec<Bar> {
 fn timeline(m: &CutThrough, axis: Axis, y: f32, plan: &Plan, name: &str, key: &str) -> Shape {
     let now_units = m.now_units();
     let now = m.ns(now_units);
-    let cell = ((RIGHT - LEFT) / plan.chunks as f32).min(36.0);
-    let strip_y = y + 2.0 * (LANE + 6.0) + 16.0;
+    let (left, right, name_room) = (axis.span.left, axis.span.right, axis.span.name_room);
+    let cell = ((right - left) / plan.chunks as f32).min(36.0);
+    let Rows {
+        first_label,
+        wire: wire_y,
+        strip: strip_y,
+        last_label,
+    } = Rows::at(y, name_room);
     let mut shapes = vec![
         // A line above the markers' labels ("first bit …"), which start
         // where the frame does and would run into a long heading.
-        heading("heading", y - 24.0, name.to_string()),
+        heading("heading", first_label - 16.0, name.to_string()),
         axis.lane("pcie", y, LANE, "PCIe → NIC", &pcie_bars(m, plan), now),
         axis.lane(
             &format!("{key}-wire"),
-            y + LANE + 6.0,
+            wire_y,
             LANE,
             "NIC → wire",
             &wire_bars(m, plan),
             now,
         )
         .focus(key),
-        Shape::text("strip-name", LEFT - 10.0, strip_y + 17.0, "chunks now")
-            .end()
-            .class("muted"),
+        axis.name("strip-name", strip_y, STRIP, "chunks now"),
     ];
     for k in 0..plan.chunks {
         let state = plan.state(k, now_units);
         let (class, glyph) = look(state);
-        let x = LEFT + k as f32 * cell;
+        let x = left + k as f32 * cell;
         shapes.push(
             Shape::group(
                 format!("{key}-chunk-{k}"),
                 vec![
-                    Shape::rect("r", x + 1.0, strip_y, cell - 2.0, 24.0).rounded(3.0),
+                    Shape::rect("r", x + 1.0, strip_y, cell - 2.0, STRIP).rounded(3.0),
                     Shape::text("g", x + cell / 2.0, strip_y + 17.0, glyph).class("strong"),
                 ],
             )
@@ -137,8 +175,8 @@ fn timeline(m: &CutThrough, axis: Axis, y: f32, plan: &Plan, name: &str, key: &s
     shapes.push(axis.marker(
         "first",
         m.ns(plan.start),
-        (y - 4.0, y + 2.0 * LANE + 6.0),
-        y - 8.0,
+        (first_label + 4.0, wire_y + LANE),
+        first_label,
         format!("first bit {}", ns_text(m, plan.start)),
         "driver",
     ));
@@ -149,19 +187,24 @@ fn timeline(m: &CutThrough, axis: Axis, y: f32, plan: &Plan, name: &str, key: &s
     shapes.push(axis.marker(
         "last",
         m.ns(plan.end),
-        (y + LANE + 6.0, strip_y + 28.0),
-        strip_y + 42.0,
+        (wire_y, strip_y + STRIP + 4.0),
+        last_label,
         last,
         class,
     ));
     Shape::group(format!("{key}-timeline"), shapes)
 }
 
-fn timelines(m: &CutThrough) -> Figure {
+fn timelines(m: &CutThrough, layout: Layout) -> Figure {
     let (sf, ct) = (m.store_and_forward(), m.cut_through());
     let end = m.ns(sf.end.max(ct.end).max(m.chunks as u64 * m.tick_units()));
-    let axis = Axis::new(end);
-    let height = TOP + 2.0 * GROUP + 8.0;
+    let axis = Axis::laid_out(end, layout);
+    let name_room = axis.span.name_room;
+    let top = TOP + name_room;
+    // On a phone the second timeline's heading sits under the first one's
+    // last label, not beside it: a little more room between them.
+    let group = GROUP + 3.0 * name_room + layout.pick(0.0, 14.0);
+    let height = Rows::at(top + group, name_room).last_label + FOOT;
     let mut f = Figure::new(
         "ct-timelines",
         format!(
@@ -177,7 +220,7 @@ fn timelines(m: &CutThrough) -> Figure {
             },
             ns_text(m, ct.end)
         ),
-        WIDTH,
+        axis.span.width,
         height,
     )
     .legend("idle dashed", "· not yet arrived")
@@ -188,8 +231,8 @@ fn timelines(m: &CutThrough) -> Figure {
     f.push(axis.ticks(18.0, height - 8.0, "ns"));
     let sf_name = lane_name(m, "Store-and-forward", false);
     let ct_name = lane_name(m, "Cut-through", true);
-    f.push(timeline(m, axis, TOP, &sf, &sf_name, "sf"));
-    f.push(timeline(m, axis, TOP + GROUP, &ct, &ct_name, "ct"));
+    f.push(timeline(m, axis, top, &sf, &sf_name, "sf"));
+    f.push(timeline(m, axis, top + group, &ct, &ct_name, "ct"));
     f.push(axis.cursor(m.ns(m.now_units()), 22.0, height - 8.0));
     f
 }
@@ -216,7 +259,7 @@ fn counts(m: &CutThrough) -> Table {
 impl View for CutThrough {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let (sf, ct) = (self.store_and_forward(), self.cut_through());
         Scene::new(
             "Cut-through (CTPIO)",
@@ -232,7 +275,7 @@ impl View for CutThrough {
                 if ct.underrun.is_some() { ", and runs dry" } else { "" }
             ),
         )
-        .figure(timelines(self))
+        .figure(timelines(self, ui.layout()))
         .table(counts(self))
     }
 
@@ -314,7 +357,7 @@ impl View for CutThrough {
                 "Break it",
                 vec![
                     Control::button(
-                        "break-it",
+                        "break",
                         "ct at 10 GbE, threshold 1, a CPU stall",
                         ui.act(CtAction::BreakIt),
                     )

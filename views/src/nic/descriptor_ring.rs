@@ -3,6 +3,7 @@
 
 use crate::control::Control;
 use crate::draw::geometry::{polar, sector};
+use crate::layout::Layout;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::descriptor_ring::{
@@ -10,11 +11,124 @@ use demos::nic::descriptor_ring::{
 };
 use demos::text::plural;
 
-const CX: f32 = 450.0;
-const CY: f32 = 240.0;
-const INNER: f32 = 92.0;
-const OUTER: f32 = 158.0;
 const SLICE: f32 = 360.0 / RING_SIZE as f32;
+/// A pointer whose direction has a horizontal part above this is "beside"
+/// the ring: its words start (or end) at its tail instead of centring on it.
+const BESIDE: f32 = 0.35;
+/// A slot whose middle's direction has a horizontal part above this is on
+/// the ring's flank (#1, #2, #5, #6), where a phone has no room for words
+/// further out: see `Dims::flank`.
+const FLANK: f32 = 0.6;
+/// Line height of a pointer's words split over two lines.
+const POINTER_LINE: f32 = 16.0;
+
+/// How far out a slot's pointers put their words, and how far off the
+/// slot's middle HEAD and TAIL point (either side of the NIC's TAIL).
+#[derive(Clone, Copy)]
+struct Reach {
+    /// Radius of HEAD's and TAIL's words.
+    near: f32,
+    /// Radius of the NIC's TAIL's words.
+    far: f32,
+    /// Degrees.
+    spread: f32,
+}
+
+/// The wide figure's pointers, everywhere; a phone's above and below the
+/// ring (it has the height).
+const REACH: Reach = Reach {
+    near: 182.0,
+    far: 214.0,
+    spread: 12.0,
+};
+
+/// Where everything goes. Wide: driver panel, ring, NIC panel side by side.
+/// On a phone they stand one under the other in the same order, the ring a
+/// little smaller (still wide enough for POSTED in a slot), its pointers on
+/// its flanks closer, the NIC's TAIL on two lines.
+#[derive(Clone, Copy)]
+struct Dims {
+    layout: Layout,
+    width: f32,
+    height: f32,
+    cx: f32,
+    cy: f32,
+    inner: f32,
+    outer: f32,
+    /// How far the pointers reach, at a slot above or below the ring and at
+    /// one on its flank.
+    reach: Reach,
+    flank: Reach,
+    /// A pointer's tip stops this far out of the ring; its tail starts this
+    /// far in from its words.
+    tip_gap: f32,
+    tail_gap: f32,
+    panel_w: f32,
+    /// Height of the driver's and of the NIC's panel.
+    driver_h: f32,
+    nic_h: f32,
+    /// The NIC panel's left edge (the driver's is at 10).
+    nic_x: f32,
+    /// Where each panel is moved from the top of the figure.
+    driver_at: (f32, f32),
+    nic_at: (f32, f32),
+}
+
+impl Dims {
+    fn new(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => Dims {
+                layout,
+                width: 900.0,
+                height: 480.0,
+                cx: 450.0,
+                cy: 240.0,
+                inner: 92.0,
+                outer: 158.0,
+                reach: REACH,
+                flank: REACH,
+                tip_gap: 4.0,
+                tail_gap: 10.0,
+                panel_w: 230.0,
+                driver_h: 420.0,
+                nic_h: 420.0,
+                nic_x: 660.0,
+                driver_at: (0.0, 0.0),
+                nic_at: (0.0, 0.0),
+            },
+            // The ring first, so a phone's first screen shows it: ring 8–453
+            // (words included), driver panel 463–883, NIC panel 893–1223
+            // (it holds at most two FIFO frames).
+            Layout::Narrow => Dims {
+                layout,
+                width: 420.0,
+                height: 1232.0,
+                cx: 210.0,
+                cy: 229.0,
+                inner: 76.0,
+                outer: 136.0,
+                reach: REACH,
+                // A phone's ring has too little room on its flanks for the
+                // NIC's TAIL further out than HEAD and TAIL: all three share
+                // one radius there, spread wider so that their words (the
+                // NIC's TAIL's on two lines) stack without touching.
+                flank: Reach {
+                    near: 154.0,
+                    far: 154.0,
+                    spread: 16.0,
+                },
+                tip_gap: 2.0,
+                tail_gap: 8.0,
+                panel_w: 400.0,
+                driver_h: 420.0,
+                nic_h: 330.0,
+                nic_x: 10.0,
+                driver_at: (0.0, 433.0),
+                nic_at: (0.0, 863.0),
+            },
+        }
+    }
+}
 
 /// The colour of a slot's word: the driver's, the NIC's, or done.
 fn label_class(label: &str) -> &'static str {
@@ -48,10 +162,10 @@ fn direction_word(m: &DescriptorRing) -> &'static str {
 }
 
 /// One sector of the ring: index, state, and a note when it is not what it seems.
-fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
+fn descriptor(m: &DescriptorRing, d: Dims, i: usize) -> Shape {
     let from = i as f32 * SLICE + 1.5;
     let to = (i + 1) as f32 * SLICE - 1.5;
-    let (tx, ty) = polar(CX, CY, (INNER + OUTER) / 2.0, (from + to) / 2.0);
+    let (tx, ty) = polar(d.cx, d.cy, (d.inner + d.outer) / 2.0, (from + to) / 2.0);
     let word = m.slot_label(i);
     let pending = m.store_buffer.iter().any(|s| s.slot == i);
     let note = if pending { "in flight" } else { "" };
@@ -62,7 +176,7 @@ fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
     Shape::group(
         format!("desc-{i}"),
         vec![
-            Shape::path("sector", sector(CX, CY, INNER, OUTER, from, to)),
+            Shape::path("sector", sector(d.cx, d.cy, d.inner, d.outer, from, to)),
             Shape::text("index", tx, ty - 12.0, format!("#{i}"))
                 .mono()
                 .size(Size::Small),
@@ -81,49 +195,92 @@ fn descriptor(m: &DescriptorRing, i: usize) -> Shape {
     .focus(format!("desc-{i}"))
 }
 
-/// A pointer from outside the ring to the descriptor at `index`.
-fn pointer(key: &str, text: String, index: usize, radius: f32, offset: f32, class: &str) -> Shape {
-    let mid = index as f32 * SLICE + SLICE / 2.0 + offset;
-    let tip = polar(CX, CY, OUTER + 4.0, mid);
-    let tail = polar(CX, CY, radius - 10.0, mid);
-    let (lx, ly) = polar(CX, CY, radius, mid);
-    let side = polar(0.0, 0.0, 1.0, mid).0;
-    let text = Shape::text("label", lx, ly + 6.0, text)
-        .mono()
-        .class("tone");
-    let text = match side {
-        x if x > 0.35 => text.start(),
-        x if x < -0.35 => text.end(),
-        _ => text,
-    };
-    Shape::group(
-        key,
-        vec![Shape::arrow("arrow", tail, tip).class("thick"), text],
-    )
-    .class(class)
+/// Which of a slot's pointers: HEAD and TAIL point either side of the
+/// NIC's TAIL, whose words are further out.
+#[derive(Clone, Copy)]
+enum Which {
+    Head,
+    Doorbell,
+    Tail,
 }
 
-/// A panel: a box with a title and lines of text below it.
-fn panel(key: &str, x: f32, title: &str, class: &str, lines: Vec<Shape>) -> Shape {
+/// A pointer from outside the ring to the descriptor at `index`, its words
+/// on one line or more.
+fn pointer(
+    d: Dims,
+    key: &str,
+    lines: Vec<String>,
+    index: usize,
+    which: Which,
+    class: &str,
+) -> Shape {
+    let slot_mid = index as f32 * SLICE + SLICE / 2.0;
+    let on_flank = polar(0.0, 0.0, 1.0, slot_mid).0.abs() > FLANK;
+    let reach = if on_flank { d.flank } else { d.reach };
+    let (offset, radius) = match which {
+        Which::Head => (-reach.spread, reach.near),
+        Which::Doorbell => (0.0, reach.far),
+        Which::Tail => (reach.spread, reach.near),
+    };
+    let mid = slot_mid + offset;
+    let side = polar(0.0, 0.0, 1.0, mid).0;
+    let tip = polar(d.cx, d.cy, d.outer + d.tip_gap, mid);
+    let tail = polar(d.cx, d.cy, radius - d.tail_gap, mid);
+    let (lx, ly) = polar(d.cx, d.cy, radius, mid);
+    // More than one line stacks away from the ring, clear of the arrow:
+    // upwards above its middle, downwards below it.
+    let above = ly < d.cy;
+    let first = if above {
+        ly + 6.0 - POINTER_LINE * (lines.len() - 1) as f32
+    } else {
+        ly + 6.0
+    };
+    let mut children = vec![Shape::arrow("arrow", tail, tip).class("thick")];
+    children.extend(lines.into_iter().enumerate().map(|(n, line)| {
+        let key = match n {
+            0 => "label".to_string(),
+            n => format!("label-{n}"),
+        };
+        let text = Shape::text(key, lx, first + POINTER_LINE * n as f32, line)
+            .mono()
+            .class("tone");
+        match side {
+            x if x > BESIDE => text.start(),
+            x if x < -BESIDE => text.end(),
+            _ => text,
+        }
+    }));
+    Shape::group(key, children).class(class)
+}
+
+/// A panel: a box with a title and lines of text below it, moved to `at`.
+fn panel(
+    key: &str,
+    (x, w, h): (f32, f32, f32),
+    at: (f32, f32),
+    title: &str,
+    class: &str,
+    lines: Vec<Shape>,
+) -> Shape {
     let mut children = vec![
-        Shape::rect("box", x, 30.0, 230.0, 420.0).class("panel"),
+        Shape::rect("box", x, 30.0, w, h).class("panel"),
         Shape::text("title", x + 14.0, 60.0, title)
             .start()
             .size(Size::Title),
     ];
     children.extend(lines);
-    Shape::group(key, children).class(class)
+    Shape::group(key, children).class(class).at(at.0, at.1)
 }
 
-/// A register: its name and value on one line.
-fn register(key: &str, x: f32, y: f32, name: &str, value: String) -> Shape {
+/// A register: its name and value on one line, in a panel `w` wide.
+fn register(key: &str, (x, w): (f32, f32), y: f32, name: &str, value: String) -> Shape {
     Shape::group(
         key,
         vec![
             Shape::text("name", x + 14.0, y, name)
                 .start()
                 .class("muted"),
-            Shape::text("value", x + 216.0, y, value)
+            Shape::text("value", x + w - 14.0, y, value)
                 .end()
                 .mono()
                 .size(Size::Large),
@@ -131,13 +288,14 @@ fn register(key: &str, x: f32, y: f32, name: &str, value: String) -> Shape {
     )
 }
 
-fn driver_panel(m: &DescriptorRing) -> Shape {
+fn driver_panel(m: &DescriptorRing, d: Dims) -> Shape {
     let x = 10.0;
+    let w = d.panel_w;
     let mut lines = vec![
-        register("reg-tail", x, 100.0, "TAIL", m.tail.to_string()),
+        register("reg-tail", (x, w), 100.0, "TAIL", m.tail.to_string()),
         register(
             "reg-reap",
-            x,
+            (x, w),
             132.0,
             "next to reap",
             m.next_to_clean.to_string(),
@@ -159,7 +317,7 @@ fn driver_panel(m: &DescriptorRing) -> Shape {
         lines.push(Shape::group(
             format!("store-{n}"),
             vec![
-                Shape::rect("chip", x + 10.0, y, 210.0, 24.0).class("warn"),
+                Shape::rect("chip", x + 10.0, y, w - 20.0, 24.0).class("warn"),
                 Shape::text("text", x + 18.0, y + 17.0, format!("#{} {value}", s.slot))
                     .start()
                     .mono()
@@ -167,19 +325,27 @@ fn driver_panel(m: &DescriptorRing) -> Shape {
             ],
         ));
     }
-    panel("driver-panel", x, "Driver · CPU", "driver", lines)
-        .focus("store-buffer")
-        .label(format!(
-            "Driver: TAIL {}, next to reap {}, {} store{} in flight",
-            m.tail,
-            m.next_to_clean,
-            m.store_buffer.len(),
-            plural(m.store_buffer.len())
-        ))
+    panel(
+        "driver-panel",
+        (x, w, d.driver_h),
+        d.driver_at,
+        "Driver · CPU",
+        "driver",
+        lines,
+    )
+    .focus("store-buffer")
+    .label(format!(
+        "Driver: TAIL {}, next to reap {}, {} store{} in flight",
+        m.tail,
+        m.next_to_clean,
+        m.store_buffer.len(),
+        plural(m.store_buffer.len())
+    ))
 }
 
-fn nic_panel(m: &DescriptorRing) -> Shape {
-    let x = 660.0;
+fn nic_panel(m: &DescriptorRing, d: Dims) -> Shape {
+    let x = d.nic_x;
+    let w = d.panel_w;
     let dma = match m.nic {
         NicPhase::Idle => vec!["idle".to_string()],
         NicPhase::Fetched { slot, seen } => vec![
@@ -197,10 +363,10 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
         }
     };
     let mut lines = vec![
-        register("reg-head", x, 100.0, "HEAD", m.head.to_string()),
+        register("reg-head", (x, w), 100.0, "HEAD", m.head.to_string()),
         register(
             "nic-tail",
-            x,
+            (x, w),
             132.0,
             "TAIL register",
             m.doorbell.to_string(),
@@ -240,7 +406,7 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
                 Shape::group(
                     format!("frame-{}", f.id),
                     vec![
-                        Shape::rect("chip", x + 10.0, y, 210.0, 24.0).class("nic"),
+                        Shape::rect("chip", x + 10.0, y, w - 20.0, 24.0).class("nic"),
                         Shape::text("t", x + 18.0, y + 17.0, format!("#{} · {} B", f.id, f.len))
                             .start()
                             .mono()
@@ -258,7 +424,7 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
         }
         lines.push(Shape::group("fifo", chips));
     }
-    panel("nic-panel", x, "NIC", "nic", lines)
+    panel("nic-panel", (x, w, d.nic_h), d.nic_at, "NIC", "nic", lines)
         .focus("nic")
         .label(format!(
             "NIC: HEAD {}, TAIL register {}, DMA engine {}",
@@ -268,52 +434,58 @@ fn nic_panel(m: &DescriptorRing) -> Shape {
         ))
 }
 
-fn ring(m: &DescriptorRing) -> Figure {
+fn ring(m: &DescriptorRing, layout: Layout) -> Figure {
+    let d = Dims::new(layout);
     let mut f = Figure::new(
         "ring",
         format!("{} descriptor ring", direction_word(m)),
-        900.0,
-        480.0,
+        d.width,
+        d.height,
     )
     .legend("driver", "FREE / POSTED · driver's")
     .legend("nic", "NIC · HEAD up to the NIC's TAIL")
     .legend("done", "DD · written back, to reap");
-    f.push(driver_panel(m));
-    f.push(nic_panel(m));
-    f.extend((0..RING_SIZE).map(|i| descriptor(m, i)));
+    f.push(driver_panel(m, d));
+    f.push(nic_panel(m, d));
+    f.extend((0..RING_SIZE).map(|i| descriptor(m, d, i)));
     f.push(
         Shape::text(
             "ring-mode",
-            CX,
-            CY - 6.0,
+            d.cx,
+            d.cy - 6.0,
             format!("{} ring", direction_word(m)),
         )
         .size(Size::Large),
     );
-    f.push(Shape::text("ring-fill", CX, CY + 20.0, m.fill_label()).class("muted"));
+    f.push(Shape::text("ring-fill", d.cx, d.cy + 20.0, m.fill_label()).class("muted"));
     f.push(pointer(
+        d,
         "ptr-head",
-        format!("HEAD {}", m.head),
+        vec![format!("HEAD {}", m.head)],
         m.head,
-        182.0,
-        -12.0,
+        Which::Head,
         "nic",
     ));
     f.push(pointer(
+        d,
         "ptr-tail",
-        format!("TAIL {}", m.tail),
+        vec![format!("TAIL {}", m.tail)],
         m.tail,
-        182.0,
-        12.0,
+        Which::Tail,
         "driver",
     ));
+    // On a phone "NIC" goes above "TAIL n": as narrow as HEAD's words.
+    let doorbell = match d.layout {
+        Layout::Wide => vec![format!("NIC TAIL {}", m.doorbell)],
+        Layout::Narrow => vec!["NIC".to_string(), format!("TAIL {}", m.doorbell)],
+    };
     f.push(
         pointer(
+            d,
             "ptr-doorbell",
-            format!("NIC TAIL {}", m.doorbell),
+            doorbell,
             m.doorbell,
-            214.0,
-            0.0,
+            Which::Doorbell,
             "idle",
         )
         .class("dashed")
@@ -381,7 +553,7 @@ fn memory_table(m: &DescriptorRing) -> Table {
 impl View for DescriptorRing {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let m = self;
         let delivered = m.delivered.iter().rev().take(8).fold(
             List::new(
@@ -427,7 +599,7 @@ impl View for DescriptorRing {
                 plural(m.store_buffer.len())
             ),
         )
-        .figure(ring(m))
+        .figure(ring(m, ui.layout()))
         .table(memory_table(m))
         .list(delivered)
         .list(damage)

@@ -4,6 +4,8 @@
 //! mapped and recycled as real RX paths do.
 
 use crate::control::Control;
+use crate::draw::text::wrap_words;
+use crate::layout::Layout;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::dma_map::{
@@ -14,15 +16,72 @@ use demos::text::plural;
 
 const ROW: f32 = 40.0;
 const TOP: f32 = 78.0;
+/// Rows a panel has room for in the wide layout, where the three panels
+/// stand side by side and share one height.
+const WIDE_ROWS: usize = 7;
+/// Gap between panels stacked on a phone.
+const STACK_GAP: f32 = 14.0;
+/// Characters of the note under the panels per line on a phone: 420 units
+/// of small text (about 7 units a character).
+const NARROW_NOTE_CHARS: usize = 54;
+/// Line height of the note when it wraps.
+const NOTE_LINE: f32 = 18.0;
+
+/// Where the three panels go: side by side on a wide screen, one under the
+/// other on a phone, where each is as tall as its own rows.
+#[derive(Clone, Copy)]
+struct Dims {
+    layout: Layout,
+    panel_w: f32,
+}
+
+impl Dims {
+    fn new(layout: Layout) -> Self {
+        Dims {
+            layout,
+            panel_w: layout.pick(296.0, 400.0),
+        }
+    }
+
+    fn rows_room(self, rows: usize) -> usize {
+        self.layout.pick(WIDE_ROWS, rows)
+    }
+
+    fn panel_h(self, rows: usize) -> f32 {
+        TOP + ROW * self.rows_room(rows) as f32 - 4.0
+    }
+
+    /// Top-left corner of panel `n` (0, 1, 2), given the rows of those
+    /// above it.
+    fn origin(self, n: usize, rows_above: &[usize]) -> (f32, f32) {
+        match self.layout {
+            Layout::Wide => (10.0 + 322.0 * n as f32, 0.0),
+            Layout::Narrow => (
+                10.0,
+                rows_above
+                    .iter()
+                    .map(|&r| self.panel_h(r) + 10.0 + STACK_GAP)
+                    .sum(),
+            ),
+        }
+    }
+}
 
 fn hex(a: u64) -> String {
     format!("{a:#x}")
 }
 
 /// A titled panel with rows of (key, text, class, state).
-fn panel(key: &str, x: f32, title: &str, rows: Vec<(String, String, &str, String)>) -> Shape {
+fn panel(
+    key: &str,
+    dims: Dims,
+    (x, y0): (f32, f32),
+    title: &str,
+    rows: Vec<(String, String, &str, String)>,
+) -> Shape {
+    let w = dims.panel_w;
     let mut shapes = vec![
-        Shape::rect("frame", x, 10.0, 296.0, TOP + ROW * 7.0 - 4.0)
+        Shape::rect("frame", x, 10.0, w, dims.panel_h(rows.len()))
             .rounded(10.0)
             .class("panel"),
         Shape::text("title", x + 14.0, 42.0, title)
@@ -35,7 +94,7 @@ fn panel(key: &str, x: f32, title: &str, rows: Vec<(String, String, &str, String
             Shape::group(
                 k,
                 vec![
-                    Shape::rect("r", x + 12.0, y, 272.0, ROW - 6.0).rounded(4.0),
+                    Shape::rect("r", x + 12.0, y, w - 24.0, ROW - 6.0).rounded(4.0),
                     Shape::text("t", x + 22.0, y + 24.0, text).start().mono(),
                 ],
             )
@@ -43,11 +102,11 @@ fn panel(key: &str, x: f32, title: &str, rows: Vec<(String, String, &str, String
             .state(state),
         );
     }
-    Shape::group(key, shapes)
+    Shape::group(key, shapes).at(0.0, y0)
 }
 
-fn slots(m: &DmaMap) -> Shape {
-    let rows = (0..SLOTS)
+fn slot_rows(m: &DmaMap) -> Vec<(String, String, &'static str, String)> {
+    (0..SLOTS)
         .map(|i| {
             let (text, class, state) = match m.slots[i] {
                 SlotState::Free => (format!("#{i} free"), "idle dashed", "free"),
@@ -62,11 +121,10 @@ fn slots(m: &DmaMap) -> Shape {
             };
             (format!("slot-{i}"), text, class, state.to_string())
         })
-        .collect();
-    panel("ring", 10.0, "Driver: RX buffers", rows).focus("ring")
+        .collect()
 }
 
-fn iommu(m: &DmaMap) -> Shape {
+fn iommu_rows(m: &DmaMap) -> Vec<(String, String, &'static str, String)> {
     let mut rows: Vec<(String, String, &str, String)> = (0..IOTLB_ENTRIES)
         .map(|i| match m.iotlb.get(i) {
             Some(e) => (
@@ -112,10 +170,10 @@ fn iommu(m: &DmaMap) -> Shape {
         "idle",
         m.page_table.len().to_string(),
     ));
-    panel("iommu", 332.0, "IOTLB (page numbers)", rows).focus("iotlb")
+    rows
 }
 
-fn pages(m: &DmaMap) -> Shape {
+fn page_rows(m: &DmaMap) -> Vec<(String, String, &'static str, String)> {
     let hit = m
         .last
         .filter(|a| a.fate == Fate::StaleHit)
@@ -140,7 +198,7 @@ fn pages(m: &DmaMap) -> Shape {
             owner,
         )
     }));
-    panel("pages", 654.0, "Host pages", rows)
+    rows
 }
 
 /// How the driver treats its RX buffers, said under the panels.
@@ -155,8 +213,18 @@ fn buffers_note(m: &DmaMap) -> String {
     }
 }
 
-fn picture(m: &DmaMap) -> Figure {
-    let bottom = TOP + ROW * 7.0 + 16.0;
+fn picture(m: &DmaMap, layout: Layout) -> Figure {
+    let dims = Dims::new(layout);
+    let (ring, iotlb, pages) = (slot_rows(m), iommu_rows(m), page_rows(m));
+    let counts = [ring.len(), iotlb.len(), pages.len()];
+    let (_, last_y) = dims.origin(2, &counts[..2]);
+    let bottom = last_y + TOP + ROW * dims.rows_room(counts[2]) as f32 + 16.0;
+    // The note is one line under the three panels; a phone wraps it.
+    let note = match layout {
+        Layout::Wide => vec![buffers_note(m)],
+        Layout::Narrow => wrap_words(&buffers_note(m), NARROW_NOTE_CHARS),
+    };
+    let note_h = NOTE_LINE * (note.len() - 1) as f32;
     let mut f = Figure::new(
         "dma-map",
         format!(
@@ -171,22 +239,50 @@ fn picture(m: &DmaMap) -> Figure {
             m.stale_entries(),
             m.flush_queue.len()
         ),
-        960.0,
-        bottom + 24.0,
+        layout.pick(960.0, 420.0),
+        bottom + 24.0 + note_h,
     )
     .legend("nic", "mapped for the NIC")
     .legend("driver", "live translation")
     .legend("fault", "stale: unmapped, still cached")
     .legend("done", "a frame or a buffer")
     .legend("idle", "reused: another task's page now");
-    f.push(slots(m));
-    f.push(iommu(m));
-    f.push(pages(m));
     f.push(
-        Shape::text("buffers-note", 20.0, bottom + 8.0, buffers_note(m))
-            .start()
-            .size(Size::Small),
+        panel(
+            "ring",
+            dims,
+            dims.origin(0, &[]),
+            "Driver: RX buffers",
+            ring,
+        )
+        .focus("ring"),
     );
+    f.push(
+        panel(
+            "iommu",
+            dims,
+            dims.origin(1, &counts[..1]),
+            "IOTLB (page numbers)",
+            iotlb,
+        )
+        .focus("iotlb"),
+    );
+    f.push(panel(
+        "pages",
+        dims,
+        dims.origin(2, &counts[..2]),
+        "Host pages",
+        pages,
+    ));
+    f.extend(note.into_iter().enumerate().map(|(i, line)| {
+        let key = match i {
+            0 => "buffers-note".to_string(),
+            i => format!("buffers-note-{i}"),
+        };
+        Shape::text(key, 20.0, bottom + 8.0 + NOTE_LINE * i as f32, line)
+            .start()
+            .size(Size::Small)
+    }));
     f
 }
 
@@ -228,7 +324,7 @@ fn faults(m: &DmaMap) -> List {
 impl View for DmaMap {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let c = &self.counters;
         Scene::new(
             "Driver DMA behind the IOMMU",
@@ -249,7 +345,7 @@ impl View for DmaMap {
                 c.faults
             ),
         )
-        .figure(picture(self))
+        .figure(picture(self, ui.layout()))
         .table(page_table(self))
         .list(faults(self))
     }

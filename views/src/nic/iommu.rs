@@ -4,19 +4,87 @@
 
 use crate::control::{Control, Field};
 use crate::draw::geometry::PathData;
+use crate::layout::Layout;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::iommu::{
     hex, region_at, Access, Iommu, IommuAction, Owner, Verdict, PAGE, PAGES, REGIONS,
 };
 
-const TOP: f32 = 64.0;
-const ROW: f32 = 32.0;
-const IOVA_X: f32 = 64.0;
-const IOVA_W: f32 = 130.0;
-const PA_X: f32 = 430.0;
-const PA_W: f32 = 300.0;
-const WIDTH: f32 = PA_X + PA_W + 6.0;
+/// Size of the latest DMA's pill, whose two lines say what and what became of it.
+const PILL_W: f32 = 206.0;
+const PILL_H: f32 = 50.0;
+
+/// Where the two address spaces and the IOMMU between them go. On a phone
+/// the columns are narrower and the rows taller: a one-page region's note
+/// goes under its name, a taller one's range and owner on two lines, and
+/// the IOMMU between the columns is a strip with the latest DMA's pill on
+/// top of it and its mode under it.
+#[derive(Clone, Copy)]
+struct Dims {
+    layout: Layout,
+    /// The first IOVA row's top.
+    top: f32,
+    row: f32,
+    iova_x: f32,
+    iova_w: f32,
+    pa_x: f32,
+    pa_w: f32,
+    width: f32,
+    /// The IOMMU band: left, top, width; it ends under the last row.
+    band: (f32, f32, f32),
+    /// Top-left of the latest DMA's pill.
+    pill: (f32, f32),
+    /// Where the IOMMU's mode is written: x, and y from the rows' bottom.
+    mode: (f32, f32),
+    /// How far under a one-page region's name its note goes (0: beside it).
+    note_drop: f32,
+}
+
+impl Dims {
+    fn new(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => Dims {
+                layout,
+                top: 64.0,
+                row: 32.0,
+                iova_x: 64.0,
+                iova_w: 130.0,
+                pa_x: 430.0,
+                pa_w: 300.0,
+                width: 736.0,
+                band: (206.0, 60.0, 214.0),
+                pill: (210.0, 68.0),
+                mode: (313.0, -10.0),
+                note_drop: 0.0,
+            },
+            // The physical column is as wide as "another process's memory"
+            // needs, the IOVA column as "0x1000" and "R W"; the latest
+            // DMA's arrow and its words fit left of it, and the links cross
+            // the 26 units between the columns. The pill sits above the rows.
+            Layout::Narrow => Dims {
+                layout,
+                top: 124.0,
+                row: 40.0,
+                iova_x: 40.0,
+                iova_w: 100.0,
+                pa_x: 166.0,
+                pa_w: 250.0,
+                width: 420.0,
+                band: (141.0, 56.0, 24.0),
+                pill: (107.0, 62.0),
+                mode: (153.0, 24.0),
+                note_drop: 16.0,
+            },
+        }
+    }
+
+    /// Below the last row.
+    fn bottom(self) -> f32 {
+        self.top + self.row * PAGES as f32
+    }
+}
+
 const PRESETS: &[(&str, &str)] = &[
     ("0x1000", "RX buffer"),
     ("0x1234", "inside RX page"),
@@ -26,30 +94,32 @@ const PRESETS: &[(&str, &str)] = &[
     ("0xf000", "stray, high"),
 ];
 
-fn row_y(addr: u64) -> f32 {
-    TOP + (addr as f32 / PAGE as f32) * ROW
+fn row_y(d: Dims, addr: u64) -> f32 {
+    d.top + (addr as f32 / PAGE as f32) * d.row
 }
 
 /// The middle of the row holding page `addr`.
-fn row_mid(addr: u64) -> f32 {
-    row_y(addr & !(PAGE - 1)) + ROW / 2.0
+fn row_mid(d: Dims, addr: u64) -> f32 {
+    row_y(d, addr & !(PAGE - 1)) + d.row / 2.0
 }
 
 /// A curve from an IOVA page's right edge to a physical page's left edge.
-fn link(iova: u64, pa: u64) -> PathData {
-    let (y0, y1) = (row_mid(iova), row_mid(pa));
-    let (x0, x1) = (IOVA_X + IOVA_W, PA_X);
+fn link(d: Dims, iova: u64, pa: u64) -> PathData {
+    let (y0, y1) = (row_mid(d, iova), row_mid(d, pa));
+    let (x0, x1) = (d.iova_x + d.iova_w, d.pa_x);
     let mid = (x0 + x1) / 2.0;
     PathData::new()
         .move_to(x0, y0)
         .curve_to((mid, y0), (mid, y1), (x1, y1))
 }
 
-fn iova_pages(m: &Iommu) -> Vec<Shape> {
+fn iova_pages(m: &Iommu, d: Dims) -> Vec<Shape> {
+    // The address's baseline, a little under the row's middle.
+    let text_dy = d.row / 2.0 + 5.0;
     (0..PAGES)
         .map(|p| {
             let addr = p * PAGE;
-            let y = row_y(addr);
+            let y = row_y(d, addr);
             let entry = m.mapping(addr);
             let hit = m
                 .last
@@ -62,11 +132,11 @@ fn iova_pages(m: &Iommu) -> Vec<Shape> {
             Shape::group(
                 format!("iova-{addr:#x}"),
                 vec![
-                    Shape::rect("r", IOVA_X, y + 1.0, IOVA_W, ROW - 2.0).rounded(3.0),
-                    Shape::text("a", IOVA_X + 8.0, y + 21.0, hex(addr))
+                    Shape::rect("r", d.iova_x, y + 1.0, d.iova_w, d.row - 2.0).rounded(3.0),
+                    Shape::text("a", d.iova_x + 8.0, y + text_dy, hex(addr))
                         .start()
                         .mono(),
-                    Shape::text("p", IOVA_X + IOVA_W - 8.0, y + 21.0, perm)
+                    Shape::text("p", d.iova_x + d.iova_w - 8.0, y + text_dy, perm)
                         .end()
                         .mono()
                         .size(Size::Small),
@@ -83,13 +153,14 @@ fn iova_pages(m: &Iommu) -> Vec<Shape> {
         .collect()
 }
 
-fn regions(m: &Iommu) -> Vec<Shape> {
+fn regions(m: &Iommu, d: Dims) -> Vec<Shape> {
+    let (x, w, row) = (d.pa_x, d.pa_w, d.row);
     REGIONS
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let y = row_y(r.start);
-            let h = (r.end - r.start) as f32 / PAGE as f32 * ROW;
+            let y = row_y(d, r.start);
+            let h = (r.end - r.start) as f32 / PAGE as f32 * row;
             let t = m.touched[i];
             let harmed = r.owner != Owner::App && (t.written > 0 || t.read > 0);
             let note = if r.owner == Owner::App {
@@ -104,9 +175,14 @@ fn regions(m: &Iommu) -> Vec<Shape> {
             } else {
                 String::new()
             };
-            // One-page regions carry their state beside the name; taller ones on their last row.
-            let note_y = if h > ROW { y + h - 10.0 } else { y + 20.0 };
-            let note = if note.is_empty() && h <= ROW {
+            // One-page regions carry their state beside the name (under
+            // it on a phone); taller ones on their last row.
+            let note_y = if h > row {
+                y + h - 10.0
+            } else {
+                y + 20.0 + d.note_drop
+            };
+            let note = if note.is_empty() && h <= row {
                 hex(r.start)
             } else {
                 note
@@ -118,28 +194,36 @@ fn regions(m: &Iommu) -> Vec<Shape> {
                 (false, Owner::OtherProcess) => "idle dashed",
             };
             let mut shapes = vec![
-                Shape::rect("r", PA_X, y + 1.0, PA_W, h - 2.0),
-                Shape::text("name", PA_X + 8.0, y + 20.0, r.name)
+                Shape::rect("r", x, y + 1.0, w, h - 2.0),
+                Shape::text("name", x + 8.0, y + 20.0, r.name)
                     .start()
                     .class("strong"),
-                Shape::text("note", PA_X + PA_W - 8.0, note_y, note)
+                Shape::text("note", x + w - 8.0, note_y, note)
                     .end()
                     .mono()
                     .size(Size::Small)
                     .class("tone"),
             ];
-            if h > ROW {
-                shapes.push(
-                    Shape::text(
+            if h > row {
+                let range = format!("{}–{:#06x}", hex(r.start), r.end - 1);
+                let range_text = |key: &str, dy: f32, text: String| {
+                    Shape::text(key, x + 8.0, y + 20.0 + row + dy, text)
+                        .start()
+                        .mono()
+                        .size(Size::Small)
+                };
+                // A phone's column is too narrow for range and owner on one line.
+                match d.layout {
+                    Layout::Wide => shapes.push(range_text(
                         "range",
-                        PA_X + 8.0,
-                        y + 20.0 + ROW,
-                        format!("{}–{:#06x} · {}", hex(r.start), r.end - 1, r.owner.label()),
-                    )
-                    .start()
-                    .mono()
-                    .size(Size::Small),
-                );
+                        0.0,
+                        format!("{range} · {}", r.owner.label()),
+                    )),
+                    Layout::Narrow => {
+                        shapes.push(range_text("range", 0.0, range));
+                        shapes.push(range_text("owner", 18.0, r.owner.label().to_string()));
+                    }
+                }
             }
             Shape::group(format!("region-{}", r.key), shapes)
                 .class(class)
@@ -175,28 +259,36 @@ fn fate(verdict: Verdict) -> (&'static str, &'static str, String, Option<u64>) {
 }
 
 /// The latest DMA: an arrow into its IOVA row, and what became of it.
-fn last_dma(m: &Iommu) -> Option<Shape> {
+fn last_dma(m: &Iommu, d: Dims) -> Option<Shape> {
     let r = m.last?;
     let y = if r.iova < 0x1_0000 {
-        row_mid(r.iova)
+        row_mid(d, r.iova)
     } else {
-        TOP + ROW * PAGES as f32 + 16.0
+        d.bottom() + 16.0
     };
     let (state, class, outcome, to) = fate(r.verdict);
-    let mut shapes = vec![
-        Shape::arrow("in", (6.0, y), (IOVA_X - 4.0, y)),
-        Shape::text("access", 2.0, y - 7.0, r.access.label())
+    let access = |key: &str, y: f32, text: &str| {
+        Shape::text(key, 2.0, y, text)
             .start()
             .size(Size::Small)
-            .class("tone"),
-    ];
+            .class("tone")
+    };
+    let mut shapes = vec![Shape::arrow("in", (6.0, y), (d.iova_x - 4.0, y))];
+    // On a phone the arrow is short: its words go one above the other.
+    match (d.layout, r.access.label().split_once(' ')) {
+        (Layout::Narrow, Some((first, rest))) => {
+            shapes.push(access("access", y - 22.0, first));
+            shapes.push(access("access-2", y - 7.0, rest));
+        }
+        _ => shapes.push(access("access", y - 7.0, r.access.label())),
+    }
     if let Some(pa) = to {
         let path = if m.translating {
-            link(r.iova, pa)
+            link(d, r.iova, pa)
         } else {
             PathData::new()
-                .move_to(IOVA_X + IOVA_W, y)
-                .line_to(PA_X, row_mid(pa))
+                .move_to(d.iova_x + d.iova_w, y)
+                .line_to(d.pa_x, row_mid(d, pa))
         };
         shapes.push(
             Shape::path("path", path)
@@ -204,12 +296,14 @@ fn last_dma(m: &Iommu) -> Option<Shape> {
                 .arrowhead(crate::scene::Arrow::End),
         );
     }
-    shapes.push(Shape::rect("pill", 210.0, 68.0, 206.0, 50.0).rounded(12.0));
+    let (px, py) = d.pill;
+    let pill_mid = px + PILL_W / 2.0;
+    shapes.push(Shape::rect("pill", px, py, PILL_W, PILL_H).rounded(12.0));
     shapes.push(
         Shape::text(
             "what",
-            313.0,
-            89.0,
+            pill_mid,
+            py + 21.0,
             format!("{} {}", r.access.label(), hex(r.iova)),
         )
         .mono()
@@ -217,7 +311,7 @@ fn last_dma(m: &Iommu) -> Option<Shape> {
         .class("strong"),
     );
     shapes.push(
-        Shape::text("outcome", 313.0, 109.0, outcome)
+        Shape::text("outcome", pill_mid, py + 41.0, outcome)
             .mono()
             .size(Size::Small)
             .class("strong"),
@@ -225,8 +319,10 @@ fn last_dma(m: &Iommu) -> Option<Shape> {
     Some(Shape::group("last-dma", shapes).class(class).state(state))
 }
 
-fn spaces(m: &Iommu) -> Figure {
-    let height = TOP + ROW * PAGES as f32 + 34.0;
+fn spaces(m: &Iommu, layout: Layout) -> Figure {
+    let d = Dims::new(layout);
+    // A phone writes the IOMMU's mode under the rows, above the footnote.
+    let height = d.bottom() + layout.pick(34.0, 58.0);
     let mut f = Figure::new(
         "iommu-spaces",
         format!(
@@ -238,14 +334,15 @@ fn spaces(m: &Iommu) -> Figure {
                 "in passthrough"
             }
         ),
-        WIDTH,
+        d.width,
         height,
     )
     .legend("driver", "mapped IOVA page")
     .legend("done", "device owner's memory")
     .legend("idle", "kernel / other process")
     .legend("fault", "harmed by stray DMA");
-    let (iova_mid, pa_mid) = (IOVA_X + IOVA_W / 2.0, PA_X + PA_W / 2.0);
+    let (iova_mid, pa_mid) = (d.iova_x + d.iova_w / 2.0, d.pa_x + d.pa_w / 2.0);
+    let (band_x, band_y, band_w) = d.band;
     f.push(Shape::text("col-iova", iova_mid, 28.0, "Device's IOVA space").class("strong"));
     f.push(Shape::text("col-iova-sub", iova_mid, 48.0, "what the NIC addresses").size(Size::Small));
     f.push(Shape::text("col-pa", pa_mid, 28.0, "Host physical memory").class("strong"));
@@ -254,11 +351,12 @@ fn spaces(m: &Iommu) -> Figure {
         Shape::group(
             "iommu-mode",
             vec![
-                Shape::rect("band", 206.0, 60.0, 214.0, ROW * PAGES as f32 + 8.0).rounded(10.0),
+                Shape::rect("band", band_x, band_y, band_w, d.bottom() + 4.0 - band_y)
+                    .rounded(10.0),
                 Shape::text(
                     "mode",
-                    313.0,
-                    TOP + ROW * PAGES as f32 - 10.0,
+                    d.mode.0,
+                    d.bottom() + d.mode.1,
                     if m.translating {
                         "IOMMU · TRANSLATING"
                     } else {
@@ -282,8 +380,8 @@ fn spaces(m: &Iommu) -> Figure {
         })
         .focus("iommu"),
     );
-    f.extend(iova_pages(m));
-    f.extend(regions(m));
+    f.extend(iova_pages(m, d));
+    f.extend(regions(m, d));
     let hot_page = m.last.and_then(|r| match r.verdict {
         Verdict::Allowed { .. } => Some(r.iova & !(PAGE - 1)),
         _ => None,
@@ -293,7 +391,7 @@ fn spaces(m: &Iommu) -> Figure {
         m.mappings
             .iter()
             .map(|e| {
-                Shape::path(format!("pte-link-{:x}", e.iova), link(e.iova, e.pa))
+                Shape::path(format!("pte-link-{:x}", e.iova), link(d, e.iova, e.pa))
                     .class("line")
                     .class(if m.translating {
                         "driver"
@@ -304,11 +402,11 @@ fn spaces(m: &Iommu) -> Figure {
             })
             .collect(),
     ));
-    f.extend(last_dma(m));
+    f.extend(last_dma(m, d));
     f.push(
         Shape::text(
             "outside",
-            IOVA_X,
+            d.iova_x,
             height - 8.0,
             "≥ 0x10000: not drawn, no entry",
         )
@@ -384,7 +482,7 @@ impl View for Iommu {
     /// Whether the presets and the address form make the device read or write.
     type Look = Access;
 
-    fn scene(&self, _: &Access, _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &Access, ui: &mut Ui<Self>) -> Scene {
         let last = self.last.map_or("No DMA yet.".to_string(), |r| {
             format!(
                 "The latest DMA, a {} to {}: {}.",
@@ -405,7 +503,7 @@ impl View for Iommu {
                 self.mappings.len()
             ),
         )
-        .figure(spaces(self))
+        .figure(spaces(self, ui.layout()))
         .table(page_table(self))
         .list(fault_log(self))
         .list(damage(self))

@@ -2,8 +2,9 @@
 //! below, and (break it) a per-packet loop with and without a register read.
 
 use crate::control::Control;
-use crate::draw::lanes::{assign_tracks, heading, Axis, Bar, LEFT, WIDTH};
+use crate::draw::lanes::{assign_tracks, heading, wrapped, Axis, Bar};
 use crate::knob::bounded;
+use crate::layout::Layout;
 use crate::live::{Command, Ui, View};
 use crate::scene::{Figure, Item, List, Scene, Shape, Size};
 use demos::nic::mmio::{Mmio, MmioAction, OpKind, Segment, SegmentKind, COUNT, ISSUE, RTT, WORK};
@@ -11,6 +12,13 @@ use demos::text::plural;
 use demos::Quantity;
 
 const LANE: f32 = 32.0;
+/// Between a core lane and the link lane under it.
+const LANE_GAP: f32 = 4.0;
+/// A row of small text under a heading: the "break it" note's, and on a
+/// phone, where headings take the whole width, a marker's label's too.
+const LABEL_ROW: f32 = 18.0;
+/// Between the two lines of the loop's count on a phone.
+const COUNT_LINE: f32 = 20.0;
 
 /// Semantic class of each kind of bar, with the border style telling apart
 /// the kinds that share a colour.
@@ -48,10 +56,33 @@ fn bars(segments: Vec<Segment>, stack: bool) -> Vec<Bar> {
         .collect()
 }
 
-fn timeline(m: &Mmio) -> Figure {
-    let height = if m.hot_read { 390.0 } else { 272.0 };
+fn timeline(m: &Mmio, layout: Layout) -> Figure {
+    let axis = Axis::laid_out(m.horizon() as f64, layout);
+    let label_row = layout.pick(0.0, LABEL_ROW);
+    // Top to bottom: each section's heading, the row of its marker's label
+    // (beside the heading in the wide layout), then its lanes, each with
+    // room for its name above it on a phone.
+    let lane_pitch = LANE + LANE_GAP + axis.span.name_room;
+    let writes_heading = 46.0;
+    let writes_label = writes_heading + label_row;
+    let writes_core = writes_label + 8.0 + axis.span.name_room;
+    let writes_link = writes_core + lane_pitch;
+    let reads_heading = writes_link + LANE + 44.0;
+    let reads_label = reads_heading + label_row;
+    let reads_core = reads_label + 8.0 + axis.span.name_room;
+    let reads_link = reads_core + lane_pitch;
+    let loop_heading = reads_link + LANE + 34.0;
+    let loop_note = loop_heading + LABEL_ROW;
+    let loop_plain = loop_heading + 8.0 + label_row + axis.span.name_room;
+    let loop_read = loop_plain + lane_pitch;
+    let loop_count = loop_read + LANE + 22.0;
+    // The count is one line in the wide layout, two on a phone.
+    let height = if m.hot_read {
+        loop_count + layout.pick(0.0, COUNT_LINE) + 16.0
+    } else {
+        reads_link + LANE + 30.0
+    };
     let bottom = height - 24.0;
-    let axis = Axis::new(m.horizon() as f64);
     let now = m.now as f64;
     let t = |ns: u64| ns as f64;
     let mut f = Figure::new(
@@ -66,7 +97,7 @@ fn timeline(m: &Mmio) -> Figure {
             m.retired_reads(m.now),
             m.count
         ),
-        WIDTH,
+        axis.span.width,
         height,
     )
     .legend("driver", "issue: the core sends it")
@@ -76,10 +107,10 @@ fn timeline(m: &Mmio) -> Figure {
     .legend("nic dashed", "Completion coming back")
     .legend("idle", "real work per packet");
     f.push(axis.ticks(18.0, bottom, "ns"));
-    f.push(heading("h-writes", 46.0, "Posted writes".into()));
+    f.push(heading("h-writes", writes_heading, "Posted writes".into()));
     f.push(axis.lane(
         "writes-core",
-        54.0,
+        writes_core,
         LANE,
         "core",
         &bars(m.core_segments(OpKind::Write), false),
@@ -87,7 +118,7 @@ fn timeline(m: &Mmio) -> Figure {
     ));
     f.push(axis.lane(
         "writes-link",
-        90.0,
+        writes_link,
         LANE,
         "PCIe → device",
         &bars(m.link_segments(OpKind::Write), true),
@@ -96,23 +127,23 @@ fn timeline(m: &Mmio) -> Figure {
     f.push(axis.marker(
         "m-writes-free",
         t(m.writes_core_free()),
-        (42.0, 88.0),
-        46.0,
+        (writes_label - 4.0, writes_link - 2.0),
+        writes_label,
         format!("core free {} ns", m.writes_core_free()),
         "done",
     ));
     f.push(axis.marker(
         "m-writes-land",
         t(m.last_write_lands()),
-        (88.0, 134.0),
-        138.0,
+        (writes_link - 2.0, writes_link + LANE + 12.0),
+        writes_link + LANE + 16.0,
         format!("last write lands {} ns", m.last_write_lands()),
         "nic",
     ));
-    f.push(heading("h-reads", 166.0, "Non-posted reads".into()));
+    f.push(heading("h-reads", reads_heading, "Non-posted reads".into()));
     f.push(axis.lane(
         "reads-core",
-        174.0,
+        reads_core,
         LANE,
         "core",
         &bars(m.core_segments(OpKind::Read), false),
@@ -120,7 +151,7 @@ fn timeline(m: &Mmio) -> Figure {
     ));
     f.push(axis.lane(
         "reads-link",
-        210.0,
+        reads_link,
         LANE,
         "PCIe ⇄ device",
         &bars(m.link_segments(OpKind::Read), false),
@@ -129,23 +160,23 @@ fn timeline(m: &Mmio) -> Figure {
     f.push(axis.marker(
         "m-reads-free",
         t(m.reads_core_free()),
-        (162.0, 242.0),
-        166.0,
+        (reads_label - 4.0, reads_link + LANE),
+        reads_label,
         format!("core free {} ns", m.reads_core_free()),
         "done",
     ));
     if m.hot_read {
         let (plain, read) = m.loop_packets(m.now);
-        f.push(heading("h-loop", 276.0, "Per-packet loop".into()));
+        f.push(heading("h-loop", loop_heading, "Per-packet loop".into()));
         f.push(
-            Shape::text("h-loop-sub", 8.0, 294.0, "break it")
+            Shape::text("h-loop-sub", 8.0, loop_note, "break it")
                 .start()
                 .size(Size::Small)
                 .class("fault tone"),
         );
         f.push(axis.lane(
             "hot-loop",
-            284.0,
+            loop_plain,
             LANE,
             "work only",
             &bars(m.loop_segments(false), false),
@@ -154,7 +185,7 @@ fn timeline(m: &Mmio) -> Figure {
         f.push(
             axis.lane(
                 "hot-loop-read",
-                320.0,
+                loop_read,
                 LANE,
                 "work + readl()",
                 &bars(m.loop_segments(true), false),
@@ -162,19 +193,22 @@ fn timeline(m: &Mmio) -> Figure {
             )
             .focus("hot-loop"),
         );
-        f.push(
-            Shape::text(
+        let without = format!(
+            "by {} ns: {plain} packet{} without the read,",
+            m.now,
+            plural(plain as usize)
+        );
+        let with = format!("{read} with it");
+        f.extend(
+            wrapped(
                 "loop-count",
-                LEFT,
-                374.0,
-                format!(
-                    "by {} ns: {plain} packet{} without the read, {read} with it",
-                    m.now,
-                    plural(plain as usize)
-                ),
+                (axis.span.left, loop_count),
+                COUNT_LINE,
+                (&without, " ", &with),
+                layout,
             )
-            .start()
-            .class("muted"),
+            .into_iter()
+            .map(|line| line.class("muted")),
         );
     }
     f.push(axis.cursor(now, 22.0, bottom));
@@ -184,7 +218,7 @@ fn timeline(m: &Mmio) -> Figure {
 impl View for Mmio {
     type Look = ();
 
-    fn scene(&self, _: &(), _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let m = self;
         let states = List::new("core-states", "The two cores now", "")
             .chips()
@@ -218,7 +252,7 @@ impl View for Mmio {
                 n = m.count
             ),
         )
-        .figure(timeline(m))
+        .figure(timeline(m, ui.layout()))
         .list(states)
     }
 

@@ -5,8 +5,10 @@
 
 use crate::control::Control;
 use crate::draw::geometry::PathData;
+use crate::draw::text::wrap_words;
+use crate::layout::Layout;
 use crate::live::{Command, Ui, View};
-use crate::scene::{Arrow, Cell, Figure, Item, List, Scene, Shape, Size, Table};
+use crate::scene::{Anchor, Arrow, Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::rdma_qp::{
     Op, QpState, RdmaAction, RdmaConfig, RdmaQp, Stage, WcStatus, WorkRequest, CQ_DEPTH, LKEY,
     MR_ADDR, MR_LEN, MSG_BYTES, PEER_MR_ADDR, PEER_MR_LEN, RKEY, RNR_RETRY, RQ_DEPTH, SQ_DEPTH,
@@ -14,19 +16,107 @@ use demos::nic::rdma_qp::{
 use demos::text::plural;
 use demos::Quantity;
 
-const QUEUE_W: f32 = 220.0;
-const SQ_X: f32 = 272.0;
-const CQ_X: f32 = 518.0;
-const QUEUE_Y: f32 = 74.0;
+/// Characters of the kernel band's syscall count per line on a phone, where
+/// it shares the band's width with the arrows that cross it.
+const NARROW_SYSCALL_CHARS: usize = 18;
+
+/// A rectangle: x, y, width, height.
+type Area = (f32, f32, f32, f32);
+
+/// Where the parts go. Wide: userspace, kernel and hardware are bands one
+/// above the other with the peer beside them. On a phone the memory region
+/// sits above the two queues, the NIC above the wire, the peer under the
+/// hardware with its receive queue and its region side by side; the arrows
+/// that cross the kernel band leave room for its words.
+#[derive(Clone, Copy)]
+struct Dims {
+    width: f32,
+    height: f32,
+    user_band: Area,
+    mr_w: f32,
+    queue_w: f32,
+    sq_x: f32,
+    cq_x: f32,
+    queue_y: f32,
+    kernel_band: Area,
+    kernel_label: (f32, f32),
+    /// The syscall count: where, and whether it ends (not starts) there.
+    syscalls: (f32, f32, bool),
+    hw_band: Area,
+    /// The NIC's and the wire's panels: left, top, width.
+    nic: (f32, f32, f32),
+    wire: (f32, f32, f32),
+    peer: PeerDims,
+}
+
+/// The peer's panel, and where its region and its CPU's words go in it.
+#[derive(Clone, Copy)]
+struct PeerDims {
+    frame: Area,
+    /// Offsets from the panel's corner.
+    mr: (f32, f32),
+    cpu: (f32, f32),
+}
+
+impl Dims {
+    fn new(layout: Layout) -> Self {
+        match layout {
+            Layout::Wide => Dims {
+                width: 960.0,
+                height: 450.0,
+                user_band: (4.0, 4.0, 752.0, 196.0),
+                mr_w: 236.0,
+                queue_w: 220.0,
+                sq_x: 272.0,
+                cq_x: 518.0,
+                queue_y: 74.0,
+                kernel_band: (4.0, 212.0, 752.0, 40.0),
+                kernel_label: (16.0, 237.0),
+                syscalls: (744.0, 237.0, true),
+                hw_band: (4.0, 264.0, 752.0, 182.0),
+                nic: (150.0, 300.0, 330.0),
+                wire: (520.0, 300.0, 220.0),
+                peer: PeerDims {
+                    frame: (772.0, 4.0, 184.0, 442.0),
+                    mr: (12.0, 232.0),
+                    cpu: (12.0, 392.0),
+                },
+            },
+            Layout::Narrow => Dims {
+                width: 420.0,
+                height: 1002.0,
+                // The queues fill the width but for a gap where the DMA
+                // arrow passes; "Completion Queue 16/16" just fits.
+                user_band: (2.0, 4.0, 416.0, 302.0),
+                mr_w: 388.0,
+                queue_w: 196.0,
+                sq_x: 6.0,
+                cq_x: 208.0,
+                queue_y: 222.0,
+                kernel_band: (2.0, 318.0, 416.0, 80.0),
+                kernel_label: (216.0, 342.0),
+                syscalls: (216.0, 364.0, false),
+                hw_band: (2.0, 410.0, 416.0, 342.0),
+                nic: (16.0, 450.0, 388.0),
+                wire: (16.0, 602.0, 388.0),
+                peer: PeerDims {
+                    frame: (4.0, 766.0, 412.0, 232.0),
+                    mr: (204.0, 40.0),
+                    cpu: (204.0, 196.0),
+                },
+            },
+        }
+    }
+}
 
 /// Cell of entry `i` in a queue of `depth` entries: (x, y, w, h).
-fn cell(x0: f32, depth: usize, i: usize) -> (f32, f32, f32, f32) {
+fn cell(d: Dims, x0: f32, depth: usize, i: usize) -> (f32, f32, f32, f32) {
     let cols = depth.clamp(1, 8);
-    let w = QUEUE_W / cols as f32;
+    let w = d.queue_w / cols as f32;
     let h = if depth > 8 { 34.0 } else { 52.0 };
     (
         x0 + (i % cols) as f32 * w,
-        QUEUE_Y + (i / cols) as f32 * (h + 4.0),
+        d.queue_y + (i / cols) as f32 * (h + 4.0),
         w - 4.0,
         h,
     )
@@ -51,7 +141,7 @@ fn op_short(op: Op) -> &'static str {
 }
 
 /// View-only choice: whether the post buttons set IBV_SEND_SIGNALED.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RdmaLook {
     pub unsignaled: bool,
 }
@@ -75,7 +165,7 @@ fn queue_cell(key: String, (x, y, w, h): (f32, f32, f32, f32), lines: Vec<String
     shapes
 }
 
-fn queues(m: &RdmaQp) -> Vec<Shape> {
+fn queues(m: &RdmaQp, d: Dims) -> Vec<Shape> {
     let sq = (0..m.config.sq_depth)
         .map(|i| {
             let entry = m.sq.get(i).copied();
@@ -96,7 +186,7 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
             });
             Shape::group(
                 format!("sq-{i}"),
-                queue_cell("c".into(), cell(SQ_X, m.config.sq_depth, i), lines),
+                queue_cell("c".into(), cell(d, d.sq_x, m.config.sq_depth, i), lines),
             )
             .class(class)
             .state(entry.map_or("empty", |e| e.stage.label()))
@@ -115,7 +205,7 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
             });
             Shape::group(
                 format!("cq-{i}"),
-                queue_cell("c".into(), cell(CQ_X, m.config.cq_depth, i), lines),
+                queue_cell("c".into(), cell(d, d.cq_x, m.config.cq_depth, i), lines),
             )
             .class(class)
             .state(entry.map_or("empty", |e| e.status.label()))
@@ -127,8 +217,8 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
             [
                 vec![Shape::text(
                     "title",
-                    SQ_X,
-                    60.0,
+                    d.sq_x,
+                    d.queue_y - 14.0,
                     format!("Send Queue {}/{}", m.sq.len(), m.config.sq_depth),
                 )
                 .start()
@@ -144,8 +234,8 @@ fn queues(m: &RdmaQp) -> Vec<Shape> {
             [
                 vec![Shape::text(
                     "title",
-                    CQ_X,
-                    60.0,
+                    d.cq_x,
+                    d.queue_y - 14.0,
                     format!("Completion Queue {}/{}", m.cq.len(), m.config.cq_depth),
                 )
                 .start()
@@ -176,20 +266,22 @@ fn engine_text(m: &RdmaQp) -> String {
 }
 
 /// The peer host: its receive queue and its remotely accessible region.
-fn peer(m: &RdmaQp) -> Shape {
-    let x = 772.0;
+fn peer(m: &RdmaQp, d: PeerDims) -> Shape {
+    let (x, top, w, h) = d.frame;
+    let (mx, my) = (x + d.mr.0, top + d.mr.1);
+    let (cx, cy) = (x + d.cpu.0, top + d.cpu.1);
     let c = &m.counters;
     let mut shapes = vec![
-        Shape::rect("frame", x, 4.0, 184.0, 442.0)
+        Shape::rect("frame", x, top, w, h)
             .rounded(10.0)
             .class("panel"),
-        Shape::text("t", x + 12.0, 30.0, "Peer host")
+        Shape::text("t", x + 12.0, top + 26.0, "Peer host")
             .start()
             .class("strong"),
         Shape::text(
             "rq-title",
             x + 12.0,
-            62.0,
+            top + 58.0,
             format!("RQ {}/{RQ_DEPTH}", m.peer_rq),
         )
         .start()
@@ -198,7 +290,7 @@ fn peer(m: &RdmaQp) -> Shape {
     ];
     let cells = (0..RQ_DEPTH)
         .map(|i| {
-            let y = 74.0 + i as f32 * 30.0;
+            let y = top + 70.0 + i as f32 * 30.0;
             let posted = i < m.peer_rq;
             Shape::group(
                 format!("rq-{i}"),
@@ -223,7 +315,7 @@ fn peer(m: &RdmaQp) -> Shape {
         Shape::text(
             "recvs",
             x + 12.0,
-            214.0,
+            top + 210.0,
             format!(
                 "{} Send{} received",
                 c.peer_recvs,
@@ -237,31 +329,31 @@ fn peer(m: &RdmaQp) -> Shape {
         Shape::group(
             "peer-mr",
             vec![
-                Shape::rect("r", x + 12.0, 236.0, 160.0, 130.0).rounded(8.0),
-                Shape::text("t", x + 22.0, 258.0, "Its memory region")
+                Shape::rect("r", mx, my, 160.0, 130.0).rounded(8.0),
+                Shape::text("t", mx + 10.0, my + 22.0, "Its memory region")
                     .start()
                     .size(Size::Small)
                     .class("strong"),
-                Shape::text("a", x + 22.0, 280.0, format!("{PEER_MR_ADDR:#x}"))
+                Shape::text("a", mx + 10.0, my + 44.0, format!("{PEER_MR_ADDR:#x}"))
                     .start()
                     .mono()
                     .size(Size::Small),
-                Shape::text("k", x + 22.0, 302.0, format!("rkey {RKEY:#x}"))
+                Shape::text("k", mx + 10.0, my + 66.0, format!("rkey {RKEY:#x}"))
                     .start()
                     .mono()
                     .size(Size::Small),
                 Shape::text(
                     "written",
-                    x + 22.0,
-                    326.0,
+                    mx + 10.0,
+                    my + 90.0,
                     format!("written {} B", c.bytes_written_remote),
                 )
                 .start()
                 .size(Size::Small),
                 Shape::text(
                     "read",
-                    x + 22.0,
-                    350.0,
+                    mx + 10.0,
+                    my + 114.0,
                     format!("read {} B", c.bytes_read_remote),
                 )
                 .start()
@@ -272,12 +364,12 @@ fn peer(m: &RdmaQp) -> Shape {
         .focus("peer-mr"),
     );
     shapes.push(
-        Shape::text("cpu", x + 12.0, 396.0, "its CPU: only Sends")
+        Shape::text("cpu", cx, cy, "its CPU: only Sends")
             .start()
             .size(Size::Small),
     );
     shapes.push(
-        Shape::text("cpu2", x + 12.0, 418.0, "wake it up")
+        Shape::text("cpu2", cx, cy + 22.0, "wake it up")
             .start()
             .size(Size::Small),
     );
@@ -303,7 +395,101 @@ fn flow(key: &str, d: PathData, label: (f32, f32, &str, bool), focus: &str, dash
     .focus(focus)
 }
 
-fn diagram(m: &RdmaQp) -> Figure {
+/// An arrow between the parts: key, the points it passes through, its
+/// label (x, y, words, whether the words end there), focus, dashed.
+type FlowSpec = (
+    &'static str,
+    Vec<(f32, f32)>,
+    (f32, f32, &'static str, bool),
+    &'static str,
+    bool,
+);
+
+/// The arrows, laid out for `layout`.
+fn flows(layout: Layout) -> [FlowSpec; 6] {
+    [
+        (
+            "flow-dma",
+            layout.pick(
+                vec![(200.0, 186.0), (200.0, 298.0)],
+                vec![(203.0, 186.0), (203.0, 448.0)],
+            ),
+            layout.pick(
+                (194.0, 294.0, "DMA payload", true),
+                (209.0, 444.0, "DMA payload", false),
+            ),
+            "mr",
+            false,
+        ),
+        (
+            "flow-doorbell",
+            layout.pick(
+                vec![(300.0, 132.0), (300.0, 298.0)],
+                vec![(18.0, 280.0), (18.0, 448.0)],
+            ),
+            layout.pick(
+                (306.0, 294.0, "doorbell", false),
+                (24.0, 444.0, "doorbell", false),
+            ),
+            "doorbell",
+            true,
+        ),
+        (
+            "flow-fetch",
+            layout.pick(
+                vec![(380.0, 132.0), (380.0, 298.0)],
+                vec![(90.0, 280.0), (90.0, 448.0)],
+            ),
+            layout.pick(
+                (386.0, 294.0, "fetch WQE", false),
+                (96.0, 444.0, "fetch WQE", false),
+            ),
+            "sq",
+            false,
+        ),
+        (
+            "flow-cqe",
+            layout.pick(
+                vec![
+                    (470.0, 300.0),
+                    (470.0, 164.0),
+                    (628.0, 164.0),
+                    (628.0, 134.0),
+                ],
+                vec![(396.0, 450.0), (396.0, 280.0)],
+            ),
+            layout.pick(
+                (520.0, 158.0, "write CQE", false),
+                (390.0, 444.0, "write CQE", true),
+            ),
+            "cq",
+            false,
+        ),
+        (
+            "flow-wire",
+            layout.pick(
+                vec![(480.0, 358.0), (518.0, 358.0)],
+                vec![(300.0, 566.0), (300.0, 600.0)],
+            ),
+            layout.pick((480.0, 350.0, "", false), (300.0, 584.0, "", false)),
+            "wire",
+            false,
+        ),
+        (
+            "flow-peer",
+            layout.pick(
+                vec![(740.0, 358.0), (770.0, 358.0)],
+                vec![(300.0, 718.0), (300.0, 764.0)],
+            ),
+            layout.pick((740.0, 350.0, "", false), (300.0, 740.0, "", false)),
+            "wire",
+            false,
+        ),
+    ]
+}
+
+fn diagram(m: &RdmaQp, layout: Layout) -> Figure {
+    let d = Dims::new(layout);
     let msg_w = 212.0 * MSG_BYTES as f32 / MR_LEN as f32;
     let mut f = Figure::new(
         "rdma",
@@ -315,15 +501,16 @@ fn diagram(m: &RdmaQp) -> Figure {
             m.cq.len(),
             m.config.cq_depth
         ),
-        960.0,
-        450.0,
+        d.width,
+        d.height,
     )
     .legend("driver", "posted")
     .legend("nic", "with the NIC")
     .legend("done", "completed OK")
     .legend("fault", "error / flushed");
+    let (ux, uy, uw, uh) = d.user_band;
     f.push(
-        Shape::rect("band-user", 4.0, 4.0, 752.0, 196.0)
+        Shape::rect("band-user", ux, uy, uw, uh)
             .rounded(10.0)
             .class("driver ghost"),
     );
@@ -342,7 +529,7 @@ fn diagram(m: &RdmaQp) -> Figure {
         Shape::group(
             "mr",
             vec![
-                Shape::rect("frame", 16.0, 40.0, 236.0, 146.0)
+                Shape::rect("frame", 16.0, 40.0, d.mr_w, 146.0)
                     .rounded(8.0)
                     .class("panel"),
                 Shape::text("t", 28.0, 64.0, "Memory region")
@@ -380,31 +567,44 @@ fn diagram(m: &RdmaQp) -> Figure {
         .class("driver")
         .focus("mr"),
     );
-    f.extend(queues(m));
+    f.extend(queues(m, d));
+    let (kx, ky, kw, kh) = d.kernel_band;
     f.push(
-        Shape::rect("band-kernel", 4.0, 212.0, 752.0, 40.0)
+        Shape::rect("band-kernel", kx, ky, kw, kh)
             .rounded(8.0)
             .class("idle ghost"),
     );
     f.push(
-        Shape::text("kernel-label", 16.0, 237.0, "KERNEL · bypassed")
-            .start()
-            .mono()
-            .class("muted"),
-    );
-    f.push(
         Shape::text(
-            "kernel-syscalls",
-            744.0,
-            237.0,
-            format!("{} syscalls on the data path", m.counters.data_syscalls),
+            "kernel-label",
+            d.kernel_label.0,
+            d.kernel_label.1,
+            "KERNEL · bypassed",
         )
-        .end()
+        .start()
         .mono()
         .class("muted"),
     );
+    let syscalls = format!("{} syscalls on the data path", m.counters.data_syscalls);
+    // On a phone the count shares the band with the arrows: it wraps.
+    let syscalls = match layout {
+        Layout::Wide => vec![syscalls],
+        Layout::Narrow => wrap_words(&syscalls, NARROW_SYSCALL_CHARS),
+    };
+    let (sx, sy, ends) = d.syscalls;
+    f.extend(syscalls.into_iter().enumerate().map(|(i, line)| {
+        let key = match i {
+            0 => "kernel-syscalls".to_string(),
+            i => format!("kernel-syscalls-{i}"),
+        };
+        Shape::text(key, sx, sy + 22.0 * i as f32, line)
+            .anchor(if ends { Anchor::End } else { Anchor::Start })
+            .mono()
+            .class("muted")
+    }));
+    let (hx, hy, hw, hh) = d.hw_band;
     f.push(
-        Shape::rect("band-hw", 4.0, 264.0, 752.0, 182.0)
+        Shape::rect("band-hw", hx, hy, hw, hh)
             .rounded(10.0)
             .class("nic ghost"),
     );
@@ -412,7 +612,7 @@ fn diagram(m: &RdmaQp) -> Figure {
         Shape::text(
             "band-hw-label",
             16.0,
-            436.0,
+            hy + hh - 10.0,
             "HARDWARE · RDMA NIC and the wire",
         )
         .start()
@@ -420,24 +620,25 @@ fn diagram(m: &RdmaQp) -> Figure {
         .class("strong"),
     );
     let err = m.qp == QpState::Err;
+    let (nx, ny, nw) = d.nic;
     f.push(
         Shape::group(
             "nic",
             vec![
-                Shape::rect("frame", 150.0, 300.0, 330.0, 116.0)
+                Shape::rect("frame", nx, ny, nw, 116.0)
                     .rounded(8.0)
                     .class("panel"),
-                Shape::text("t", 166.0, 326.0, "RDMA NIC")
+                Shape::text("t", nx + 16.0, ny + 26.0, "RDMA NIC")
                     .start()
                     .class("strong"),
-                Shape::text("nic-engine", 166.0, 352.0, engine_text(m))
+                Shape::text("nic-engine", nx + 16.0, ny + 52.0, engine_text(m))
                     .start()
                     .size(Size::Small),
                 Shape::group(
                     "qp-state",
                     vec![
-                        Shape::rect("pill", 166.0, 366.0, 150.0, 38.0).rounded(19.0),
-                        Shape::text("t", 241.0, 391.0, format!("QP {}", m.qp.label()))
+                        Shape::rect("pill", nx + 16.0, ny + 66.0, 150.0, 38.0).rounded(19.0),
+                        Shape::text("t", nx + 91.0, ny + 91.0, format!("QP {}", m.qp.label()))
                             .mono()
                             .class("strong"),
                     ],
@@ -454,23 +655,24 @@ fn diagram(m: &RdmaQp) -> Figure {
         Some((id, len, op)) => format!("last: WR #{id}, {len} B {}", op_short(op)),
         None => "quiet".to_string(),
     };
+    let (wx, wy, ww) = d.wire;
     f.push(
         Shape::group(
             "wire",
             vec![
-                Shape::rect("frame", 520.0, 300.0, 220.0, 116.0)
+                Shape::rect("frame", wx, wy, ww, 116.0)
                     .rounded(8.0)
                     .class("panel"),
-                Shape::text("t", 536.0, 326.0, "Wire")
+                Shape::text("t", wx + 16.0, wy + 26.0, "Wire")
                     .start()
                     .class("strong"),
-                Shape::text("l1", 536.0, 352.0, wire)
+                Shape::text("l1", wx + 16.0, wy + 52.0, wire)
                     .start()
                     .size(Size::Small),
                 Shape::text(
                     "l2",
-                    536.0,
-                    378.0,
+                    wx + 16.0,
+                    wy + 78.0,
                     format!("{} B sent in total", m.counters.bytes_sent),
                 )
                 .start()
@@ -480,53 +682,14 @@ fn diagram(m: &RdmaQp) -> Figure {
         .class("done")
         .focus("wire"),
     );
-    f.push(flow(
-        "flow-dma",
-        PathData::new().move_to(200.0, 186.0).line_to(200.0, 298.0),
-        (194.0, 294.0, "DMA payload", true),
-        "mr",
-        false,
-    ));
-    f.push(flow(
-        "flow-doorbell",
-        PathData::new().move_to(300.0, 132.0).line_to(300.0, 298.0),
-        (306.0, 294.0, "doorbell", false),
-        "doorbell",
-        true,
-    ));
-    f.push(flow(
-        "flow-fetch",
-        PathData::new().move_to(380.0, 132.0).line_to(380.0, 298.0),
-        (386.0, 294.0, "fetch WQE", false),
-        "sq",
-        false,
-    ));
-    f.push(flow(
-        "flow-cqe",
-        PathData::new()
-            .move_to(470.0, 300.0)
-            .line_to(470.0, 164.0)
-            .line_to(628.0, 164.0)
-            .line_to(628.0, 134.0),
-        (520.0, 158.0, "write CQE", false),
-        "cq",
-        false,
-    ));
-    f.push(flow(
-        "flow-wire",
-        PathData::new().move_to(480.0, 358.0).line_to(518.0, 358.0),
-        (480.0, 350.0, "", false),
-        "wire",
-        false,
-    ));
-    f.push(flow(
-        "flow-peer",
-        PathData::new().move_to(740.0, 358.0).line_to(770.0, 358.0),
-        (740.0, 350.0, "", false),
-        "wire",
-        false,
-    ));
-    f.push(peer(m));
+    for (key, points, label, focus, dashed) in flows(layout) {
+        let path = points[1..].iter().fold(
+            PathData::new().move_to(points[0].0, points[0].1),
+            |p, &(x, y)| p.line_to(x, y),
+        );
+        f.push(flow(key, path, label, focus, dashed));
+    }
+    f.push(peer(m, d.peer));
     f
 }
 
@@ -593,7 +756,7 @@ fn polled(m: &RdmaQp) -> List {
 impl View for RdmaQp {
     type Look = RdmaLook;
 
-    fn scene(&self, _: &RdmaLook, _: &mut Ui<Self>) -> Scene {
+    fn scene(&self, _: &RdmaLook, ui: &mut Ui<Self>) -> Scene {
         Scene::new(
             "RDMA queue pair",
             format!(
@@ -605,7 +768,7 @@ impl View for RdmaQp {
                 self.counters.data_syscalls
             ),
         )
-        .figure(diagram(self))
+        .figure(diagram(self, ui.layout()))
         .table(contrast(self))
         .list(polled(self))
     }

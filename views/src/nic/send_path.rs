@@ -17,6 +17,7 @@ impl View for SendPath {
 
     fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
         let w = self.pipe.waterfall(&SPEC);
+        let layout = ui.layout();
         Scene::new(
             "Send path latency",
             format!(
@@ -27,8 +28,8 @@ impl View for SendPath {
                 ns(w.baseline_ns)
             ),
         )
-        .figure(waterfall(&w, "send path", *selected, |i| ui.look(i)))
-        .figure(compare(&w, "send path"))
+        .figure(waterfall(&w, "send path", *selected, layout, |i| ui.look(i)))
+        .figure(compare(&w, "send path", layout))
     }
 
     fn controls(&self, selected: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
@@ -52,8 +53,16 @@ impl View for SendPath {
         ];
         let conditions = vec![
             toggle("use-contended", "qdisc busy on another CPU", CONTENDED),
-            toggle("use-stopped", "TX queue stopped (TX ring full or BQL limit)", STOPPED),
-            Control::note("Otherwise send() runs the driver in the caller's own context: no softirq. Contended, the packet waits for the qdisc's owner or NET_TX; with the queue stopped, a TX completion wakes it and NET_TX sends it."),
+            Control::note("Otherwise send() runs the driver in the caller's own context: no softirq. Contended, the packet waits for the qdisc's owner or NET_TX."),
+        ];
+        let breaks = vec![
+            toggle(
+                "use-stopped",
+                "TX ring too small for the app's bursts: it fills, the driver stops the queue",
+                STOPPED,
+            )
+            .danger(),
+            Control::note("A TX completion then wakes the queue and NET_TX sends the frame; TX push needs an empty ring, so it turns off. Step walks the frame through this broken path."),
         ];
         // Refused (and drawn so, with the reason) while a packet waits at the start.
         let new_packet = Control::button(
@@ -74,6 +83,7 @@ impl View for SendPath {
             new_packet,
             Control::note("Step moves the packet through the next stage on the path."),
             cost_editor(&w, *selected, |i| ui.look(i), set_cost, restore),
+            Control::danger_group("Break it", breaks),
         ]
     }
 }
@@ -124,18 +134,44 @@ mod tests {
     }
 
     #[test]
-    fn a_stopped_queue_is_a_condition_the_learner_can_set() {
+    fn break_it_fills_the_tx_ring_and_the_queue_stops() {
         let m = SendPath::new(&Default::default());
         let (_, controls, ui) = crate::build(&m, &0);
-        let Some(Control::Toggle(t)) = Control::find(&controls, "use-stopped") else {
+        let group = Control::danger_zone(&controls).expect("a Break it group");
+        assert_eq!(group.label, "Break it");
+        assert!(group
+            .controls
+            .iter()
+            .any(|c| matches!(c, Control::Note(n) if n.contains("Step walks"))));
+        let Some(Control::Toggle(t)) = Control::find(&group.controls, "use-stopped") else {
             panic!("stopped toggle");
         };
+        assert_eq!(t.emphasis, crate::control::Emphasis::Danger);
         assert_eq!(
             ui.resolve(t.send, &crate::Input::Press).unwrap(),
             Command::Do(StageAction::Use {
                 technique: STOPPED,
                 on: true
             })
+        );
+    }
+
+    #[test]
+    fn the_broken_path_draws_the_net_tx_wait_on_the_waterfall() {
+        let mut m = SendPath::new(&Default::default());
+        m.apply(&StageAction::Use {
+            technique: STOPPED,
+            on: true,
+        })
+        .unwrap();
+        let scene = crate::build(&m, &0).0;
+        assert_ne!(
+            scene.find("row-net-tx").unwrap().state.as_deref(),
+            Some("off")
+        );
+        assert_eq!(
+            scene.find("total").unwrap().text_content(),
+            Some("1,620 ns")
         );
     }
 

@@ -17,6 +17,16 @@ pub enum Damage {
 }
 
 impl Damage {
+    /// The damage in a few words, to follow a colon.
+    pub fn phrase(self) -> String {
+        match self {
+            Damage::FreedReachable(n) => format!("{} freed yet reachable from head", name(n)),
+            Damage::Lost(n) => format!("{} lost from the stack", name(n)),
+            Damage::Cycle(n) => format!("a loop back to {}", name(n)),
+            Damage::DoubleFree(n) => format!("{} freed a second time", name(n)),
+        }
+    }
+
     pub fn sentence(self) -> String {
         match self {
             Damage::FreedReachable(n) => format!(

@@ -11,6 +11,19 @@
 //! Fixes: a tagged head (the stale CAS fails on the version) and deferred
 //! reclamation by hazard pointers (A cannot be reused while T1 holds it).
 //! Rules are cited in `stack.rs`.
+//!
+//! Break it ([`AbaAction::Unprotect`], [`Aba::reuse`]): the unprotected
+//! stack, a bare head pointer compared by CAS, is the one IBM's System/370
+//! Principles of Operation warns about (GA22-7000-4, 1975, appendix,
+//! "Free-Pool-List Manipulation": a remover interrupted between fetching
+//! the first element's pointer and the CS finds A and C at the top, and its
+//! CS stores B into the header, "destroying the list"; the remedy there is a
+//! counter beside the header, updated by CDS). Treiber's stack (IBM Research
+//! Report RJ 5118, 1986) is that list as a stack; Michael, "Hazard
+//! Pointers", IEEE TPDS 15(6), 2004, prevents the reuse instead; Dechev,
+//! Pirkelbauer and Stroustrup, "Understanding and Effectively Preventing the
+//! ABA Problem in Descriptor-based Lock-free Designs", ISORC 2010,
+//! pp. 185–192, analyse when ABA arises and compare these remedies.
 
 mod audit;
 mod stack;
@@ -97,6 +110,9 @@ pub enum AbaAction {
     SetTagged(bool),
     /// Turn hazard-pointer reclamation on or off (the stack starts over).
     SetDeferred(bool),
+    /// Break it: start over with the unprotected stack (both fixes off, the
+    /// head a bare pointer), with Step at the start of the classic run.
+    Unprotect,
 }
 
 /// The classic interleaving, T1 = thread 0 and T2 = thread 1.
@@ -215,6 +231,68 @@ impl Aba {
         .at("fix")])
     }
 
+    /// Break it: the unprotected stack, started over. Raw CAS is also the
+    /// default, so from a fresh raw stack there is nothing to break.
+    fn unprotect(&mut self) -> Outcome {
+        let fresh = Aba::new(&AbaConfig::default());
+        let ahead = fresh.damage_ahead();
+        let reach = ahead.map_or(String::new(), |(n, d)| {
+            format!(
+                " {n} Step{} reach the damage: {}.",
+                crate::text::plural(n),
+                d.phrase()
+            )
+        });
+        if *self == fresh {
+            return Err(Refusal::new(format!(
+                "The stack is already unprotected, its default, and untouched: Step plays the classic interleaving.{reach}"
+            )));
+        }
+        *self = fresh;
+        Ok(vec![
+            Event::warn(
+                "The stack starts over unprotected: head is a bare pointer that CAS compares alone, with no tag, and a popped node is freed at once, with no hazard pointer to hold it.",
+            )
+            .at("fix")
+            .at("head"),
+            Event::info(format!(
+                "Step now plays the classic interleaving from its start.{reach}"
+            )),
+        ])
+    }
+
+    /// What Step leads to from here: how many Steps until the first damage
+    /// not yet on record, and that damage; `None` if Step reaches none
+    /// (a fix holds, or Step runs out of moves first).
+    pub fn damage_ahead(&self) -> Option<(usize, Damage)> {
+        let mut m = self.clone();
+        // A generous bound: twice the classic run, and once that is over
+        // Step only finishes the operations in flight (a few steps each).
+        for n in 1..=2 * CLASSIC.len() + 3 * THREADS {
+            let action = m.next_auto().ok()?;
+            m.apply(&action).ok()?;
+            if let Some(&d) = m.damage.get(self.damage.len()) {
+                return Some((n, d));
+            }
+        }
+        None
+    }
+
+    /// The move that makes ABA: a pop waits to CAS head from node `n` to
+    /// the `next` it read, `n` has left the stack, and head has moved past
+    /// that `next`. Pushing `n` back makes head `n` again, so (untagged)
+    /// the stale CAS succeeds and installs the old `next`. Returns the idle
+    /// thread that would push, the thread whose pop holds `n`, and `n`.
+    pub fn reuse(&self) -> Option<(usize, usize, u8)> {
+        let idle = self.workers.iter().position(|w| w.task == Task::Idle)?;
+        self.workers.iter().enumerate().find_map(|(holder, w)| {
+            let n = w.seen?;
+            let gone = matches!(self.nodes[usize::from(n)].home, Home::Free | Home::Retired);
+            let stale = w.task == Task::Pop && w.next_step == Next::Cas && w.next != self.head;
+            (gone && stale).then_some((idle, holder, n))
+        })
+    }
+
     pub fn fix_label(&self) -> &'static str {
         match (self.tagged, self.deferred) {
             (false, false) => "raw CAS",
@@ -274,6 +352,7 @@ impl Model for Aba {
             AbaAction::Step(t) => self.step(t),
             AbaAction::SetTagged(on) => self.set_fix(on, self.deferred),
             AbaAction::SetDeferred(on) => self.set_fix(self.tagged, on),
+            AbaAction::Unprotect => self.unprotect(),
         }?;
         for d in self.audit() {
             self.damage.push(d);
@@ -281,7 +360,12 @@ impl Model for Aba {
         }
         self.script = match self.script {
             Some(i) if CLASSIC.get(i) == Some(action) => Some(i + 1),
-            Some(_) if matches!(action, AbaAction::SetTagged(_) | AbaAction::SetDeferred(_)) => {
+            Some(_)
+                if matches!(
+                    action,
+                    AbaAction::SetTagged(_) | AbaAction::SetDeferred(_) | AbaAction::Unprotect
+                ) =>
+            {
                 Some(0)
             }
             _ => None,

@@ -151,3 +151,100 @@ fn the_tag_width_depends_on_where_it_is_kept() {
         .unwrap()
         .contains("whole word beside the pointer"));
 }
+
+/// Issue 37, Break it: Unprotect starts over with the bare-pointer head and
+/// no hazard pointers, and Step then reaches the corruption the audit finds.
+#[test]
+fn unprotect_starts_over_raw_and_step_reaches_the_damage() {
+    let mut m = Aba::new(&AbaConfig {
+        tagged: true,
+        deferred: true,
+    });
+    assert_eq!(m.damage_ahead(), None, "both fixes hold");
+    m.apply(&AbaAction::Pop(0)).unwrap();
+    let events = m.apply(&AbaAction::Unprotect).unwrap();
+    assert_eq!((m.tagged, m.deferred), (false, false));
+    assert_eq!(m, Aba::new(&AbaConfig::default()));
+    assert_eq!(
+        m.script,
+        Some(0),
+        "Step plays the classic run from its start"
+    );
+    assert_eq!(
+        m.damage_ahead(),
+        Some((CLASSIC.len(), Damage::FreedReachable(1)))
+    );
+    assert!(events.iter().any(|e| e.text
+        == "Step now plays the classic interleaving from its start. 11 Steps reach the damage: B freed yet reachable from head."));
+    for n in 1..=CLASSIC.len() {
+        let action = m.next_auto().unwrap();
+        assert_eq!(action, CLASSIC[n - 1]);
+        m.apply(&action).unwrap();
+        m.check().unwrap();
+        if n < CLASSIC.len() {
+            assert_eq!(m.damage_ahead().map(|(k, _)| k), Some(CLASSIC.len() - n));
+        }
+    }
+    assert_eq!(m.damage, vec![Damage::FreedReachable(1)]);
+    assert_eq!(m.damage_ahead(), None, "both threads idle: Step stops");
+}
+
+/// Raw CAS is the default: a fresh raw stack has nothing to unprotect, and
+/// the refusal says what Step does instead.
+#[test]
+fn unprotect_is_refused_on_the_untouched_default() {
+    let mut m = Aba::new(&AbaConfig::default());
+    let refusal = m.apply(&AbaAction::Unprotect).unwrap_err();
+    assert_eq!(
+        refusal.reason,
+        "The stack is already unprotected, its default, and untouched: Step plays the classic interleaving. 11 Steps reach the damage: B freed yet reachable from head."
+    );
+    // Mid-run it starts the raw stack over.
+    for a in &CLASSIC[..4] {
+        m.apply(a).unwrap();
+    }
+    m.apply(&AbaAction::Unprotect).unwrap();
+    assert_eq!(m, Aba::new(&AbaConfig::default()));
+}
+
+/// The reuse move is offered exactly when pushing the node back makes the
+/// stale CAS install a `next` that is no longer next.
+#[test]
+fn reuse_is_the_push_that_makes_the_stale_cas_harmful() {
+    let mut m = Aba::new(&AbaConfig::default());
+    for (i, a) in CLASSIC[..8].iter().enumerate() {
+        assert_eq!(m.reuse(), None, "before action {i}");
+        m.apply(a).unwrap();
+    }
+    // T2 popped A and B: head is C, T1 still holds A and next = B.
+    assert_eq!(m.reuse(), Some((1, 0, 0)));
+    assert_eq!(CLASSIC[8], AbaAction::Push(1, 0));
+    // After only A was popped, head is B, T1's next: pushing A back is
+    // harmless, so it is not the break.
+    let mut once = Aba::new(&AbaConfig::default());
+    for a in &CLASSIC[..5] {
+        once.apply(a).unwrap();
+    }
+    assert_eq!(once.head, Some(1));
+    assert_eq!(once.reuse(), None);
+    // With a tag the same push is possible, and the CAS fails on the version.
+    let mut tagged = Aba::new(&AbaConfig {
+        tagged: true,
+        deferred: false,
+    });
+    for a in &CLASSIC[..8] {
+        tagged.apply(a).unwrap();
+    }
+    assert_eq!(tagged.reuse(), Some((1, 0, 0)));
+    assert_eq!(tagged.damage_ahead(), None);
+    // With hazard pointers A is retired, and the push is refused.
+    let mut held = Aba::new(&AbaConfig {
+        tagged: false,
+        deferred: true,
+    });
+    for a in &CLASSIC[..8] {
+        held.apply(a).unwrap();
+    }
+    assert_eq!(held.reuse(), Some((1, 0, 0)));
+    assert!(held.refusal(&AbaAction::Push(1, 0)).is_some());
+}

@@ -102,8 +102,14 @@ fn analyse(text: &str) -> Result<Analysis, String> {
 }
 
 impl Reordering {
+    /// Whether the explorer has a machine to step under `model`: SC and TSO
+    /// only; ARMv8 and RC11 are judged from their axioms.
+    pub fn schedules(model: MemModel) -> bool {
+        matches!(model, MemModel::Sc | MemModel::Tso)
+    }
+
     fn steppable(&self) -> bool {
-        matches!(self.model, MemModel::Sc | MemModel::Tso)
+        Self::schedules(self.model)
     }
 
     fn test(&self) -> &crate::memory::litmus::Test {
@@ -142,6 +148,7 @@ impl Reordering {
     fn load(&mut self, text: String, entry: Option<usize>, analysis: Analysis) -> Event {
         let name = analysis.test.name.clone();
         let rows = analysis.rows.len();
+        let dropped = self.steppable() && !self.steps.is_empty();
         self.text = text;
         self.entry = entry;
         self.analysis = Arc::new(analysis);
@@ -149,8 +156,13 @@ impl Reordering {
         self.reached.clear();
         self.restart_run();
         let teaches = entry.map_or(String::new(), |i| format!(" {}", CATALOGUE[i].teaches));
+        let restart = if dropped {
+            " The run in progress is dropped: Step starts the new test from its first instruction."
+        } else {
+            ""
+        };
         Event::info(format!(
-            "Loaded {name}: {rows} distinct outcome{}, {} allowed under {}.{teaches}",
+            "Loaded {name}: {rows} distinct outcome{}, {} allowed under {}.{teaches}{restart}",
             crate::text::plural(rows),
             self.allowed_count(),
             self.model.label()
@@ -392,6 +404,12 @@ impl Model for Reordering {
     }
 
     fn next_auto(&self) -> Result<ReorderingAction, Refusal> {
+        if !self.steppable() {
+            return Err(Refusal::new(format!(
+                "Step has nothing to run under {}, which is judged from its axioms alone: switch the model to SC or TSO to schedule a run.",
+                self.model.label()
+            )));
+        }
         if let Some(r) = self.scheduler_refusal() {
             return Err(r);
         }

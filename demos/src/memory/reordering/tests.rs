@@ -212,3 +212,46 @@ fn why_compares_the_models_on_this_test_instead_of_ranking_them() {
         "{why}"
     );
 }
+
+/// Issue 37: weakening to ARMv8 (the Break it button) takes away the
+/// machine; Step then refuses, and its reason names Step and the way back.
+#[test]
+fn step_under_an_axiomatic_model_refuses_and_says_why() {
+    let mut t = crate::Timeline::<Reordering>::new(ReorderingConfig::default());
+    assert!(t.model().next_auto().is_ok(), "TSO steps");
+    t.apply(ReorderingAction::ChooseModel(MemModel::Armv8))
+        .unwrap();
+    let reason = "Step has nothing to run under ARMv8, which is judged from its axioms alone: switch the model to SC or TSO to schedule a run.";
+    assert_eq!(t.model().next_auto().unwrap_err().reason, reason);
+    assert!(t.step().is_err());
+    let last = t.narration().last().unwrap();
+    assert_eq!(last.tone, crate::Tone::Refused);
+    assert_eq!(last.text, reason);
+    // Run and Drain keep their own refusal.
+    assert!(t
+        .model()
+        .refusal(&ReorderingAction::Run(0))
+        .unwrap()
+        .reason
+        .starts_with("ARMv8 has no machine to step here"));
+    assert!(!Reordering::schedules(MemModel::Rc11));
+    assert!(Reordering::schedules(MemModel::Sc));
+}
+
+/// Loading a test (Break it's "Remove the fences and orders" among them)
+/// mid-run drops the run, and the narration says where Step starts.
+#[test]
+fn a_load_mid_run_says_step_starts_the_new_test_over() {
+    use ReorderingAction::*;
+    let mut r = at("SB+mfences", MemModel::Tso);
+    let sb = find("SB").unwrap().text.to_string();
+    let fresh = r.clone().apply(&LoadText(sb.clone())).unwrap();
+    assert!(!fresh[0].text.contains("Step"), "{}", fresh[0].text);
+    play(&mut r, &[Run(0)]);
+    let events = r.apply(&LoadText(sb)).unwrap();
+    assert!(events[0].text.ends_with(
+        " The run in progress is dropped: Step starts the new test from its first instruction."
+    ));
+    assert!(r.steps.is_empty());
+    assert_eq!(r.next_auto().unwrap(), Run(0));
+}

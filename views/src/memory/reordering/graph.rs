@@ -5,6 +5,7 @@
 //! of its edges named as in the textbook (`po`, `rfe`, `fre`, `dob`…).
 
 use crate::draw::geometry::PathData;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::scene::{Arrow, Figure, Shape};
 use demos::memory::litmus::analysis::{Cell, Row};
 use demos::memory::litmus::explain::event_text;
@@ -16,6 +17,52 @@ const NODE_H: f32 = 36.0;
 const INIT_Y: f32 = 40.0;
 const FIRST_Y: f32 = 136.0;
 const ROW: f32 = 80.0;
+/// On a phone: the least room between two threads' boxes, an event box's
+/// width at most (its text, `a: W x=1`, is short), and room kept right of
+/// the last column, when a thread has three events or more, for the edges
+/// that bow out along it (`po` past a neighbour) and their labels.
+const NARROW_GUTTER: f32 = 12.0;
+const NARROW_NODE_W: f32 = 100.0;
+const NARROW_BOW_ROOM: f32 = 56.0;
+
+/// The graph's width, the width its columns are centred in, a thread's
+/// column and an event box's width.
+#[derive(Clone, Copy)]
+struct Dims {
+    width: f32,
+    span: f32,
+    col: f32,
+    node_w: f32,
+}
+
+impl Dims {
+    /// Wide: columns of [`COL`], centred. Narrow: the threads share the
+    /// phone's width, less the bows' room if a thread is `depth` 3 or more.
+    fn new(layout: Layout, threads: f32, depth: f32) -> Self {
+        match layout {
+            Layout::Wide => {
+                let width = (threads * COL + 40.0).max(560.0);
+                Dims {
+                    width,
+                    span: width,
+                    col: COL,
+                    node_w: NODE_W,
+                }
+            }
+            Layout::Narrow => {
+                let bows = depth >= 3.0;
+                let span = NARROW_WIDTH - if bows { NARROW_BOW_ROOM } else { 0.0 };
+                let col = ((span - 10.0) / threads).min(COL);
+                Dims {
+                    width: NARROW_WIDTH,
+                    span,
+                    col,
+                    node_w: (col - NARROW_GUTTER).min(NARROW_NODE_W),
+                }
+            }
+        }
+    }
+}
 
 /// The four base relations; anything else is a cycle-only edge.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -88,10 +135,11 @@ struct Edge {
 }
 
 /// Where each event's box is centred.
-fn centres(a: &Analysis, width: f32) -> Vec<(f32, f32)> {
+fn centres(a: &Analysis, d: Dims) -> Vec<(f32, f32)> {
     let sk = &a.skeleton;
     let threads = a.test.threads.len() as f32;
-    let left = (width - threads * COL) / 2.0;
+    let (width, col) = (d.width, d.col);
+    let left = (d.span - threads * col) / 2.0;
     sk.events
         .iter()
         .map(|e| match e.thread {
@@ -100,7 +148,7 @@ fn centres(a: &Analysis, width: f32) -> Vec<(f32, f32)> {
                 (gap * (e.index as f32 + 1.0), INIT_Y)
             }
             Some(t) => (
-                left + COL * (t as f32 + 0.5),
+                left + col * (t as f32 + 0.5),
                 FIRST_Y + ROW * e.index as f32,
             ),
         })
@@ -108,12 +156,12 @@ fn centres(a: &Analysis, width: f32) -> Vec<(f32, f32)> {
 }
 
 /// Where the segment from `c` towards `other` leaves `c`'s box.
-fn border(c: (f32, f32), other: (f32, f32)) -> (f32, f32) {
+fn border(node_w: f32, c: (f32, f32), other: (f32, f32)) -> (f32, f32) {
     let (dx, dy) = (other.0 - c.0, other.1 - c.1);
     let tx = if dx == 0.0 {
         f32::MAX
     } else {
-        (NODE_W / 2.0 + 4.0) / dx.abs()
+        (node_w / 2.0 + 4.0) / dx.abs()
     };
     let ty = if dy == 0.0 {
         f32::MAX
@@ -125,7 +173,7 @@ fn border(c: (f32, f32), other: (f32, f32)) -> (f32, f32) {
 }
 
 /// The edge's path and the point to put its label.
-fn route(from: (f32, f32), to: (f32, f32)) -> (PathData, (f32, f32)) {
+fn route(node_w: f32, from: (f32, f32), to: (f32, f32)) -> (PathData, (f32, f32)) {
     if (from.0 - to.0).abs() < 1.0 {
         let down = to.1 > from.1;
         if down && to.1 - from.1 < ROW + 1.0 {
@@ -135,7 +183,7 @@ fn route(from: (f32, f32), to: (f32, f32)) -> (PathData, (f32, f32)) {
             return (path, (from.0, (y0 + y1) / 2.0));
         }
         // Further along the same column: bow out to the right.
-        let x = from.0 + NODE_W / 2.0;
+        let x = from.0 + node_w / 2.0;
         let bow = x + 34.0 + 0.25 * (to.1 - from.1).abs();
         let mid = (from.1 + to.1) / 2.0;
         let path = PathData::new()
@@ -143,7 +191,7 @@ fn route(from: (f32, f32), to: (f32, f32)) -> (PathData, (f32, f32)) {
             .quad_to(bow, mid, x, to.1);
         return (path, ((x + bow) / 2.0, mid));
     }
-    let (s, e) = (border(from, to), border(to, from));
+    let (s, e) = (border(node_w, from, to), border(node_w, to, from));
     let (dx, dy) = (e.0 - s.0, e.1 - s.1);
     // Bend to the left of the direction, so opposite edges part.
     let c = ((s.0 + e.0) / 2.0 + dy * 0.14, (s.1 + e.1) / 2.0 - dx * 0.14);
@@ -217,10 +265,11 @@ fn base_edges(a: &Analysis, cell: &Cell) -> Vec<Edge> {
 
 /// The execution graph of `row` under the model at `model` (an index of
 /// `MemModel::ALL`), or a note when there is none to draw.
-pub fn graph(a: &Analysis, row: &Row, model: usize, title: String) -> Figure {
+pub fn graph(a: &Analysis, row: &Row, model: usize, title: String, layout: Layout) -> Figure {
     let threads = a.test.threads.len() as f32;
-    let width = (threads * COL + 40.0).max(560.0);
     let depth = a.test.threads.iter().map(Vec::len).max().unwrap_or(1) as f32;
+    let dims = Dims::new(layout, threads, depth);
+    let (width, node_w) = (dims.width, dims.node_w);
     let height = FIRST_Y + ROW * (depth - 1.0) + NODE_H / 2.0 + 14.0;
     let mut f = LEGEND.iter().fold(
         Figure::new("graph", title, width, height),
@@ -233,7 +282,7 @@ pub fn graph(a: &Analysis, row: &Row, model: usize, title: String) -> Figure {
         );
         return f;
     };
-    let at = centres(a, width);
+    let at = centres(a, dims);
     let edges = base_edges(a, cell);
     let in_cycle = |e: usize| edges.iter().any(|x| x.cycle && (x.from == e || x.to == e));
     let race = |e: usize| {
@@ -252,7 +301,7 @@ pub fn graph(a: &Analysis, row: &Row, model: usize, title: String) -> Figure {
         let node = Shape::group(
             format!("ev-{e}"),
             vec![
-                Shape::rect("box", x - NODE_W / 2.0, y - NODE_H / 2.0, NODE_W, NODE_H)
+                Shape::rect("box", x - node_w / 2.0, y - NODE_H / 2.0, node_w, NODE_H)
                     .class("panel"),
                 Shape::text("t", x, y + 6.0, text.clone()).mono(),
             ],
@@ -264,7 +313,7 @@ pub fn graph(a: &Analysis, row: &Row, model: usize, title: String) -> Figure {
     // Strokes first, then every label on top, so no edge hides a label.
     let mut labels = Vec::new();
     for (i, e) in edges.iter().enumerate() {
-        let (path, (lx, ly)) = route(at[e.from], at[e.to]);
+        let (path, (lx, ly)) = route(node_w, at[e.from], at[e.to]);
         let (colour, stroke) = e.family.classes();
         let colour = if e.cycle { "fault" } else { colour };
         let lw = 10.0 + 9.0 * e.label.chars().count() as f32;

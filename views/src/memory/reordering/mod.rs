@@ -19,6 +19,7 @@ use demos::memory::litmus::explain::{event_text, letter, outcome_text, weaker_he
 use demos::memory::litmus::syntax::Syntax;
 use demos::memory::litmus::{MemModel, Verdict};
 use demos::memory::reordering::{Reordering, ReorderingAction};
+use demos::Model;
 
 fn status_word(s: Status) -> &'static str {
     match s {
@@ -29,7 +30,7 @@ fn status_word(s: Status) -> &'static str {
 }
 
 fn steppable(r: &Reordering) -> bool {
-    matches!(r.model, MemModel::Sc | MemModel::Tso)
+    Reordering::schedules(r.model)
 }
 
 /// The outcome row the graph shows: the selected one, else the one that
@@ -303,7 +304,7 @@ impl View for Reordering {
                 self.model.label()
             );
             scene = scene
-                .figure(graph::graph(a, row, self.model.index(), title))
+                .figure(graph::graph(a, row, self.model.index(), title, ui.layout()))
                 .list(explanation(self, row));
         }
         scene
@@ -361,10 +362,9 @@ impl View for Reordering {
                 ui.act(Restart),
             ));
             out.push(Control::group("You are the scheduler", buttons));
-        } else {
-            out.push(Control::note(
-                "ARMv8 and RC11 are judged from their axioms only: pick SC or TSO to schedule a run yourself.",
-            ));
+        } else if let Err(refusal) = self.next_auto() {
+            // What Step does now, in the model's own words.
+            out.push(Control::note(refusal.reason));
         }
         out.push(Control::form(
             "load-test",
@@ -391,6 +391,13 @@ impl View for Reordering {
                 )
                 .danger(),
             );
+            // Weakening from SC or TSO also takes away the machine Step runs.
+            if steppable(self) && !Reordering::schedules(MemModel::Armv8) {
+                breaks.push(Control::note(format!(
+                    "Weakening also stops Step: {} is judged from its axioms alone, with no machine here to run, so Step refuses until the model is SC or TSO again.",
+                    MemModel::Armv8.label()
+                )));
+            }
         }
         let plain = stripped(self);
         if plain != self.text {

@@ -305,3 +305,71 @@ fn weaken_is_offered_only_where_armv8_allows_more_here() {
     // LB: ARMv8 allows r1=1, r2=1, which RC11 forbids, so here it is weaker.
     assert!(has_weaken(&at("LB", MemModel::Rc11)));
 }
+
+fn weaken_note(controls: &[Control]) -> Option<&str> {
+    let Some(Control::Group(g)) = Control::find(controls, "Break it") else {
+        return None;
+    };
+    g.controls.iter().find_map(|c| match c {
+        Control::Note(text) if text.starts_with("Weakening also stops Step") => Some(text.as_str()),
+        _ => None,
+    })
+}
+
+/// Issue 37: where Break it would stop Step (weakening from SC or TSO to
+/// ARMv8, which has no machine), the Break it zone says so; nowhere else.
+#[test]
+fn the_break_it_note_appears_exactly_when_weakening_stops_step() {
+    let mut seen = (0, 0);
+    for entry in CATALOGUE {
+        for model in MemModel::ALL {
+            let r = at(entry.name, model);
+            let (_, controls, _) = crate::build(&r, &());
+            let weaken = Control::find(&controls, "weaken").is_some();
+            let stops = weaken && Reordering::schedules(model);
+            assert_eq!(
+                weaken_note(&controls).is_some(),
+                stops,
+                "{} under {}",
+                entry.name,
+                model.label()
+            );
+            if weaken {
+                if stops {
+                    seen.0 += 1;
+                } else {
+                    seen.1 += 1;
+                }
+            }
+        }
+    }
+    assert!(seen.0 > 0 && seen.1 > 0, "both cases occur: {seen:?}");
+    let (_, controls, _) = crate::build(&at("MP", MemModel::Tso), &());
+    assert_eq!(
+        weaken_note(&controls),
+        Some("Weakening also stops Step: ARMv8 is judged from its axioms alone, with no machine here to run, so Step refuses until the model is SC or TSO again.")
+    );
+}
+
+/// After weakening, the controls say what Step does now, in the words of
+/// the refusal Step narrates.
+#[test]
+fn after_weakening_the_page_says_what_step_does() {
+    use crate::live::LiveDemo;
+    let (live, _) = crate::live::open::<Reordering>(None);
+    let mut live: Box<dyn LiveDemo> = live;
+    let frame = live.frame();
+    let Some(Control::Button(weaken)) = Control::find(&frame.controls, "weaken") else {
+        panic!("weaken is offered on MP under TSO");
+    };
+    live.send(weaken.send, &crate::Input::Press).unwrap();
+    let frame = live.frame();
+    let step = "Step has nothing to run under ARMv8, which is judged from its axioms alone: switch the model to SC or TSO to schedule a run.";
+    assert!(frame
+        .controls
+        .iter()
+        .any(|c| matches!(c, Control::Note(text) if text == step)));
+    assert!(weaken_note(&frame.controls).is_none());
+    assert!(!live.step());
+    assert_eq!(live.narration().last().unwrap().text, step);
+}

@@ -1,0 +1,84 @@
+// On a phone every picture is arranged for the phone (views::layout): each
+// figure fills the width without being cut off, its text is readable, and the
+// first screen shows the picture above the dock. Turning the screen (or
+// resizing the window) across the line rearranges it, losing nothing.
+import { test, expect } from './fixtures.js';
+import { demoRoutes } from './routes.js';
+
+/** The smallest on-screen size of 16-unit text we call readable, in px. */
+const READABLE_PX = 12;
+/** How much of the picture, in px, the first screen must show above the dock. */
+const FIRST_SCREEN_PX = 120;
+
+/** Each figure's drawing: whether its box cuts it off, its scale, its place. */
+function figures(page) {
+  return page.locator('.scene-figure').evaluateAll((els) =>
+    els.map((el) => {
+      const svg = el.querySelector('svg.scene');
+      const box = svg.getBoundingClientRect();
+      return {
+        key: svg.dataset.testid,
+        units: svg.viewBox.baseVal.width,
+        cut: el.scrollWidth > el.clientWidth + 1,
+        scale: box.width / svg.viewBox.baseVal.width,
+        top: box.top,
+        height: box.height,
+      };
+    }),
+  );
+}
+
+async function open(page, path) {
+  await page.goto(path);
+  await expect(page.getByTestId('demo')).toBeVisible();
+  await expect(page.getByTestId('narration-latest')).not.toHaveText('');
+}
+
+test.describe('at 390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('every figure of every demo fits the width at a readable scale, and the first screen shows the picture', async ({ page }) => {
+    const problems = [];
+    for (const path of demoRoutes()) {
+      await open(page, path);
+      await expect(page.getByTestId('demo'), path).toHaveClass(/\bnarrow\b/);
+      const drawn = await figures(page);
+      expect(drawn.length, path).toBeGreaterThan(0);
+      for (const f of drawn) {
+        if (f.cut) problems.push(`${path} ${f.key}: cut off`);
+        if (f.scale * 16 < READABLE_PX) {
+          problems.push(`${path} ${f.key}: 16-unit text at ${(f.scale * 16).toFixed(1)} px`);
+        }
+      }
+      const dockTop = await page.locator('.dock').evaluate((el) => el.getBoundingClientRect().top);
+      const first = drawn[0];
+      if (first.top + Math.min(FIRST_SCREEN_PX, first.height) > dockTop) {
+        problems.push(`${path}: the picture starts at ${Math.round(first.top)} px, the dock at ${Math.round(dockTop)} px`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('across the line', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('narrowing the window rearranges the picture for a phone and widening it restores it, at the same step', async ({ page }) => {
+    await open(page, '/net/encapsulation');
+    await page.getByTestId('step').click();
+    const step = await page.getByTestId('step-count').textContent();
+    const text = await page.getByTestId('as-text').textContent();
+    const wide = await figures(page);
+    expect(wide.some((f) => f.units > 420)).toBe(true);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId('demo')).toHaveClass(/\bnarrow\b/);
+    for (const f of await figures(page)) expect(f.units, f.key).toBeLessThanOrEqual(420);
+    await expect(page.getByTestId('step-count')).toHaveText(step);
+    await expect(page.getByTestId('as-text')).toHaveText(text);
+
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await expect(page.getByTestId('demo')).not.toHaveClass(/\bnarrow\b/);
+    expect((await figures(page)).map((f) => f.units)).toEqual(wide.map((f) => f.units));
+  });
+});
