@@ -63,9 +63,19 @@ fn locate<'a>(controls: &'a [Control], at: &At) -> Option<&'a Control> {
     found
 }
 
+/// The top-level rows in the order the panel shows them: the "Break it"
+/// zone last on every demo, wherever the demo lists it.
+fn panel_order(controls: &[Control]) -> Vec<(usize, String)> {
+    let (breaks, mut rest): (Vec<_>, Vec<_>) = keys(controls)
+        .into_iter()
+        .partition(|(i, _)| matches!(&controls[*i], Control::Group(g) if g.danger));
+    rest.extend(breaks);
+    rest
+}
+
 /// The controls panel of `page`.
 pub fn controls(page: Page) -> AnyView {
-    let top = crate::dom::memo(move || page.controls.with(|c| keys(c)));
+    let top = crate::dom::memo(move || page.controls.with(|c| panel_order(c)));
     keyed(
         move || top.get(),
         move |index, key| control(page, vec![(index, key)]),
@@ -163,13 +173,16 @@ fn group(page: Page, at: At, danger: bool) -> El {
         })
     };
     let label = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
-    h("div")
-        .class(if danger {
-            "button-group danger-zone"
-        } else {
-            "button-group"
-        })
-        .set("role", "group")
+    // The danger zone is in the same place, with the same look and the same
+    // test id, on every demo.
+    let zone = if danger {
+        h("div")
+            .class("button-group danger-zone")
+            .testid("break-it")
+    } else {
+        h("div").class("button-group")
+    };
+    zone.set("role", "group")
         .bind("aria-label", text(label))
         .child(
             h("span")
@@ -500,4 +513,33 @@ fn number(page: Page, at: &At, id: String, slider: bool) -> El {
                 .view(),
             None => ().into_any(),
         }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use views::control::{Control, Group};
+
+    fn group(label: &str, danger: bool) -> Control {
+        Control::Group(Group {
+            label: label.into(),
+            danger,
+            controls: vec![Control::Note(format!("{label} note"))],
+        })
+    }
+
+    #[test]
+    fn the_break_it_zone_comes_last_wherever_the_demo_lists_it() {
+        let controls = vec![
+            group("Break it", true),
+            Control::Note("a note".into()),
+            group("Load", false),
+        ];
+        let order: Vec<usize> = panel_order(&controls).into_iter().map(|(i, _)| i).collect();
+        assert_eq!(order, [1, 2, 0]);
+        // Each row keeps its own index: it is found again where it is.
+        for (i, key) in panel_order(&controls) {
+            assert!(locate(&controls, &vec![(i, key)]).is_some());
+        }
+    }
 }
