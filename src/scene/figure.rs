@@ -2,12 +2,12 @@
 //! and Enter/Space on a clickable shape are heard once, on the drawing.
 
 use super::at::{self, PartAt, ShapeAt};
-use super::shape::{drawn, shapes};
+use super::shape::{drawn, shapes, tab_stop};
 use super::Click;
 use crate::dom::{dynamic, h, s, text, El};
 use leptos::prelude::*;
 use views::page::svg::num;
-use views::Scene;
+use views::{Scene, NARROW_WIDTH};
 use wasm_bindgen::JsCast;
 
 /// The clickable shape an event happened on: its test id and slot.
@@ -20,6 +20,61 @@ fn clicked(e: &web_sys::Event) -> Option<(String, u32)> {
         .ok()??;
     let slot = el.get_attribute("data-slot")?.parse().ok()?;
     Some((el.get_attribute("data-testid").unwrap_or_default(), slot))
+}
+
+/// Where an arrow key, Home or End moves focus from the clickable shape
+/// `at` of `count`: the next or previous one, stopping at the ends, the
+/// first or the last. `None` for any other key.
+fn roved(key: &str, at: usize, count: usize) -> Option<usize> {
+    let last = count.checked_sub(1)?;
+    Some(match key {
+        "ArrowRight" | "ArrowDown" => (at + 1).min(last),
+        "ArrowLeft" | "ArrowUp" => at.saturating_sub(1),
+        "Home" => 0,
+        "End" => last,
+        _ => return None,
+    })
+}
+
+/// Arrow keys, Home and End on a clickable shape move focus among the
+/// clickable shapes of its picture, which is one Tab stop (`shape::tab_stop`),
+/// and the Tab stop with it. True when the key was used: it is then not a
+/// page shortcut (→ is Step elsewhere), the default being prevented.
+fn rove(e: &web_sys::KeyboardEvent) -> bool {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return false;
+    }
+    let Some(here) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    if here.get_attribute("role").as_deref() != Some("button") || !here.has_attribute("data-slot") {
+        return false;
+    }
+    let Some(picture) = here.closest("svg.scene").ok().flatten() else {
+        return false;
+    };
+    let Ok(all) = picture.query_selector_all("[role=button][data-slot]") else {
+        return false;
+    };
+    let shapes: Vec<web_sys::Element> = (0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .collect();
+    let Some(at) = shapes.iter().position(|s| *s == here) else {
+        return false;
+    };
+    let Some(to) = roved(&e.key(), at, shapes.len()) else {
+        return false;
+    };
+    e.prevent_default();
+    if to != at {
+        let _ = here.set_attribute("tabindex", "-1");
+        let _ = shapes[to].set_attribute("tabindex", "0");
+        crate::platform::focus(&shapes[to]);
+    }
+    true
 }
 
 pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
@@ -60,6 +115,10 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                     .unwrap_or_default()
             })
         }
+    });
+    let first = crate::dom::memo({
+        let at = at.clone();
+        move || scene.with(|s| at::figure(s, &at).and_then(tab_stop))
     });
     let root = ShapeAt {
         figure: at,
@@ -102,6 +161,9 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
             }
         })
         .on_keydown(move |e| {
+            if rove(&e) {
+                return;
+            }
             if matches!(e.key().as_str(), "Enter" | " ") {
                 if let Some(sent) = clicked(&e) {
                     e.prevent_default();
@@ -109,14 +171,21 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                 }
             }
         })
-        .view_child(shapes(scene, root, move || each.get(), false));
+        .view_child(shapes(scene, root, move || each.get(), false, first));
     h("figure")
         .bind(
             "class",
             text(move || {
                 head.with(|h| {
                     let extra = h.as_ref().map_or("", |h| h.3.as_str());
-                    Some(format!("scene-figure {extra}").trim_end().to_string())
+                    // A figure no wider than a narrow layout's may fill a
+                    // phone's width instead of keeping the minimum that keeps
+                    // wide figures legible.
+                    let fits = match h {
+                        Some(h) if h.0 <= NARROW_WIDTH => " fits-narrow",
+                        _ => "",
+                    };
+                    Some(format!("scene-figure{fits} {extra}").trim_end().to_string())
                 })
             }),
         )
@@ -136,4 +205,21 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                     .view()
             })
         }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::roved;
+
+    #[test]
+    fn the_arrow_keys_move_among_a_pictures_shapes_and_stop_at_its_ends() {
+        assert_eq!(roved("ArrowRight", 0, 3), Some(1));
+        assert_eq!(roved("ArrowDown", 2, 3), Some(2));
+        assert_eq!(roved("ArrowLeft", 0, 3), Some(0));
+        assert_eq!(roved("ArrowUp", 2, 3), Some(1));
+        assert_eq!(roved("Home", 2, 3), Some(0));
+        assert_eq!(roved("End", 0, 3), Some(2));
+        assert_eq!(roved("Enter", 0, 3), None);
+        assert_eq!(roved("ArrowRight", 0, 0), None);
+    }
 }

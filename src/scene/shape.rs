@@ -14,7 +14,23 @@ use crate::dom::{keyed, s, words, Attrs, El};
 use leptos::prelude::*;
 use views::page::naming::accessible_name;
 use views::page::svg::{anchor, arrowhead, arrowheads, draws, num, text_class, translate};
-use views::{Kind, Scene, Shape};
+use views::{Figure, Kind, Scene, Shape, Slot};
+
+/// The slot of a figure's one Tab stop: its first clickable shape. The
+/// others are reached with the arrow keys (a roving tab index, WAI-ARIA APG
+/// "Developing a Keyboard Interface"; `figure::rove` moves it).
+pub fn tab_stop(f: &Figure) -> Option<Slot> {
+    f.walk().into_iter().find_map(|s| s.on_click)
+}
+
+/// A clickable shape's `tabindex`: 0 for the figure's Tab stop, else -1.
+fn tab_index(slot: Slot, first: Option<Slot>) -> &'static str {
+    if Some(slot) == first {
+        "0"
+    } else {
+        "-1"
+    }
+}
 
 /// What a shape's element is, as the last part of its row key: a change
 /// draws the shape anew.
@@ -146,8 +162,9 @@ fn pick(look: &Option<Look>, which: usize) -> Attrs {
     }
 }
 
-/// How the shape `s` looks on the page, drawn as `form` (see [`form`]).
-fn look(s: &Shape, heads: usize, inside: bool) -> Look {
+/// How the shape `s` looks on the page, drawn as `form` (see [`form`]);
+/// `first`: the slot of its figure's Tab stop.
+fn look(s: &Shape, heads: usize, inside: bool, first: Option<Slot>) -> Look {
     let clickable = s.on_click.is_some();
     let class = match &s.kind {
         Kind::Text { size, mono, .. } => joined(&text_class(*size, *mono), &s.class),
@@ -158,6 +175,10 @@ fn look(s: &Shape, heads: usize, inside: bool) -> Look {
     let hover = if clickable {
         let (name, hover) = accessible_name(s);
         own.push(("data-slot", s.on_click.map(|slot| slot.to_string())));
+        own.push((
+            "tabindex",
+            s.on_click.map(|slot| tab_index(slot, first).into()),
+        ));
         own.push(("aria-label", name));
         hover.map(str::to_string)
     } else {
@@ -195,8 +216,14 @@ fn look(s: &Shape, heads: usize, inside: bool) -> Look {
 }
 
 /// The shape at `at`, drawn as `form`; `inside` when a shape around it is
-/// clickable.
-fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
+/// clickable; `first`: the slot of its figure's Tab stop.
+fn shape(
+    scene: RwSignal<Scene>,
+    at: ShapeAt,
+    form: &str,
+    inside: bool,
+    first: Memo<Option<Slot>>,
+) -> El {
     let mut chars = form.chars();
     let kind = chars.next().unwrap_or('g');
     let heads = chars.next().and_then(|c| c.to_digit(10)).unwrap_or(0) as usize;
@@ -206,7 +233,10 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
     let key = at.key().to_string();
     let seen = crate::dom::memo({
         let at = at.clone();
-        move || scene.with(|s| at::shape(s, &at).map(|shape| look(shape, heads, inside)))
+        move || {
+            let first = if clickable { first.get() } else { None };
+            scene.with(|s| at::shape(s, &at).map(|shape| look(shape, heads, inside, first)))
+        }
     });
     // The hover text: a clickable shape's comes after its words (its name
     // reads as its text does), any other's first.
@@ -226,7 +256,7 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
         .testid(key)
         .attrs(seen, OWN, pick);
     if clickable {
-        el = el.set("role", "button").set("tabindex", "0");
+        el = el.set("role", "button");
     }
     if heads > 0 {
         // With arrowheads: a group of the stroke and its heads.
@@ -263,7 +293,7 @@ fn shape(scene: RwSignal<Scene>, at: ShapeAt, form: &str, inside: bool) -> El {
                 }
             });
             el.maybe_child(first_title)
-                .view_child(shapes(scene, at, move || children.get(), within))
+                .view_child(shapes(scene, at, move || children.get(), within, first))
                 .maybe_child(last_title)
         }
         _ => el.maybe_child(first_title).maybe_child(last_title),
@@ -276,9 +306,42 @@ pub fn shapes(
     at: ShapeAt,
     each: impl Fn() -> Vec<(usize, String)> + Send + Sync + 'static,
     inside: bool,
+    first: Memo<Option<Slot>>,
 ) -> AnyView {
     keyed(each, move |index, row| {
         let (key, form) = split(&row);
-        shape(scene, at.child(index, key), &form, inside)
+        shape(scene, at.child(index, key), &form, inside, first)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_picture_is_one_tab_stop_however_many_shapes_it_lets_you_click() {
+        let mut figure = Figure::new("fig", "A picture", 100.0, 50.0);
+        figure.push(Shape::rect("plain", 0.0, 0.0, 5.0, 5.0));
+        for (i, key) in ["a", "b", "c"].into_iter().enumerate() {
+            figure.push(Shape::rect(key, 10.0 * i as f32, 10.0, 5.0, 5.0).on_click(7 + i as u32));
+        }
+        figure.push(Shape::group(
+            "g",
+            vec![Shape::rect("d", 0.0, 30.0, 5.0, 5.0).on_click(11)],
+        ));
+        let first = tab_stop(&figure);
+        let stops: Vec<(String, String)> = figure
+            .walk()
+            .into_iter()
+            .filter_map(|s| {
+                let look = look(s, 0, false, first);
+                let (_, index) = look.own.into_iter().find(|(n, _)| *n == "tabindex")?;
+                Some((s.key.clone(), index?))
+            })
+            .collect();
+        assert_eq!(
+            stops,
+            [("a", "0"), ("b", "-1"), ("c", "-1"), ("d", "-1")].map(|(k, i)| (k.into(), i.into()))
+        );
+    }
 }
