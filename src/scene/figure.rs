@@ -40,7 +40,11 @@ fn roved(key: &str, at: usize, count: usize) -> Option<usize> {
 /// clickable shapes of its picture, which is one Tab stop (`shape::tab_stop`),
 /// and the Tab stop with it. True when the key was used: it is then not a
 /// page shortcut (→ is Step elsewhere), the default being prevented.
-fn rove(e: &web_sys::KeyboardEvent) -> bool {
+///
+/// The page's keyboard listener asks this first (`demo_page`), so the key
+/// reaches the shortcuts only when the picture did not use it, whichever of
+/// the window's listeners the browser calls first.
+pub fn rove(e: &web_sys::KeyboardEvent) -> bool {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return false;
     }
@@ -161,9 +165,6 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
             }
         })
         .on_keydown(move |e| {
-            if rove(&e) {
-                return;
-            }
             if matches!(e.key().as_str(), "Enter" | " ") {
                 if let Some(sent) = clicked(&e) {
                     e.prevent_default();

@@ -12,6 +12,7 @@ mod shape;
 mod table;
 
 use crate::dom::{dynamic, h, keyed};
+pub use figure::rove;
 use leptos::prelude::*;
 use views::page::naming::describe;
 use views::{Part, Scene, Slot};

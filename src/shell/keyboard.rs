@@ -24,15 +24,21 @@ pub fn shortcut(e: &web_sys::KeyboardEvent, help_open: bool) -> Option<Act> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
         return None;
     }
-    let tag = e
+    let target = e
         .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let tag = target
+        .as_ref()
+        .and_then(|el| el.dyn_ref::<web_sys::HtmlElement>())
         .map(|el| (el.tag_name(), el.is_content_editable()));
     let (tag, editable) = tag.unwrap_or_default();
     if editable || matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") {
         return None;
     }
-    let pressable = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+    // A picture's clickable shape (an SVG element with role=button) is
+    // pressed with Space as a button is.
+    let shape = target.is_some_and(|el| el.get_attribute("role").as_deref() == Some("button"));
+    let pressable = shape || matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
     action(&e.key(), pressable, help_open)
 }
 
