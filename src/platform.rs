@@ -170,3 +170,8 @@ pub fn focus(el: &web_sys::Element) {
         }
     }
 }
+
+/// The window's width in CSS pixels (an embed's is its frame's).
+pub fn window_width() -> Option<f64> {
+    web_sys::window()?.inner_width().ok()?.as_f64()
+}

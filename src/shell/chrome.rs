@@ -120,9 +120,35 @@ pub fn status_line(page: Page) -> El {
         .view_child(keyed(move || each.get(), figure))
 }
 
-/// The latest line, read out as it changes, and the earlier ones under it.
-pub fn narration(page: Page) -> El {
+/// The newest narration line, read out as it changes: in the dock, beside
+/// Step, so what Step did (or why it was refused) is read where it was
+/// pressed.
+pub fn latest(page: Page) -> El {
     let latest = crate::dom::memo(move || page.narration.with(|lines| lines.last().cloned()));
+    h("div")
+        .class("live")
+        .set("aria-live", "polite")
+        .set("aria-atomic", "true")
+        .testid("narration-latest")
+        .bind(
+            "data-tone",
+            text(move || latest.with(|l| l.as_ref().map(|l| tone_word(l.tone).0.to_string()))),
+        )
+        .view_child(dynamic(move || match latest.get() {
+            Some(line) => {
+                let (class, word) = tone_word(line.tone);
+                h("p")
+                    .class(format!("latest tone-{class}"))
+                    .child(h("span").class("tone-word").text(word))
+                    .child(h("span").text(line.text))
+                    .view()
+            }
+            None => ().into_any(),
+        }))
+}
+
+/// The narration before the newest line (that one is in the dock).
+pub fn narration(page: Page) -> El {
     // Keyed from the oldest line, so a new step adds one row at the top.
     let each = move || {
         page.narration.with(|lines| {
@@ -151,29 +177,6 @@ pub fn narration(page: Page) -> El {
     h("section")
         .class("narration")
         .set("aria-label", "Narration")
-        .child(
-            h("div")
-                .set("aria-live", "polite")
-                .set("aria-atomic", "true")
-                .testid("narration-latest")
-                .bind(
-                    "data-tone",
-                    text(move || {
-                        latest.with(|l| l.as_ref().map(|l| tone_word(l.tone).0.to_string()))
-                    }),
-                )
-                .view_child(dynamic(move || match latest.get() {
-                    Some(line) => {
-                        let (class, word) = tone_word(line.tone);
-                        h("p")
-                            .class(format!("latest tone-{class}"))
-                            .child(h("span").class("tone-word").text(word))
-                            .child(h("span").text(line.text))
-                            .view()
-                    }
-                    None => ().into_any(),
-                })),
-        )
         .child(
             h("details")
                 .class("history")
@@ -261,6 +264,8 @@ pub fn shortcuts(page: Page) -> AnyView {
             .set("role", "dialog")
             .set("aria-label", "Keyboard shortcuts")
             .testid("shortcuts")
+            // Focus moves here when the list opens (`Page::act`).
+            .set("tabindex", "-1")
             .child(h("h2").text("Keyboard shortcuts"))
             .child(h("dl").children(keys))
             .child(button(page, Act::HelpClose, "help-close", "btn").text("Close"))

@@ -7,9 +7,11 @@
 use crate::catalogue::{Demo, Opened};
 use crate::controls::controls;
 use crate::dom::{dynamic, h, El};
-use crate::platform::mark;
+use crate::platform::{mark, window_width};
 use crate::scene::scene;
-use crate::shell::chrome::{control_bar, explain, narration, share, shortcuts, status_line};
+use crate::shell::chrome::{
+    control_bar, explain, latest, narration, share, shortcuts, status_line,
+};
 use crate::shell::keyboard;
 use crate::shell::page::{Act, Page};
 use leptos::ev;
@@ -17,6 +19,7 @@ use leptos::prelude::*;
 use std::time::Duration;
 use views::control::Input;
 use views::page::chrome::{failed, fetching};
+use views::Layout;
 
 /// Where the demo's code is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +65,8 @@ pub fn demo_page(demo: &'static Demo, embed: bool, link: Option<String>) -> El {
                 )
                 .view(),
             Arrival::Running => match opened.try_update_value(Option::take).flatten() {
-                Some((live, notice)) => {
+                Some((mut live, notice)) => {
+                    live.set_layout(screen_layout());
                     running(demo, embed, Page::new(demo.slug, live), notice).view()
                 }
                 None => ().into_any(),
@@ -107,16 +111,31 @@ fn fetch(
     });
 }
 
+/// The layout for the window the page is in.
+fn screen_layout() -> Layout {
+    window_width().map_or(Layout::Wide, Layout::for_screen)
+}
+
 /// The running demo's page: one `<article>` holding everything.
 fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>) -> El {
     mark("stack-lab:demo-frame");
     let keys = window_event_listener(ev::keydown, move |e| {
+        // Arrow keys on a picture's clickable shape move among its shapes.
+        if crate::scene::rove(&e) {
+            return;
+        }
         if let Some(act) = keyboard::shortcut(&e, page.help.get_untracked()) {
             e.prevent_default();
             page.act(act);
         }
     });
-    on_cleanup(move || keys.remove());
+    // A phone turned sideways (or a window narrowed) rearranges the
+    // figures, at the same step.
+    let resize = window_event_listener(ev::resize, move |_| page.set_layout(screen_layout()));
+    on_cleanup(move || {
+        keys.remove();
+        resize.remove();
+    });
     Effect::new(move |_| mark("stack-lab:demo-drawn"));
     let head = h("header")
         .class("demo-head")
@@ -140,13 +159,30 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
     });
     let click =
         Callback::new(move |(id, slot): (String, views::Slot)| page.send(&id, slot, Input::Press));
-    let mut visual = h("div").class("visual").testid("visual");
-    for part in scene(page.scene, click) {
-        visual = visual.view_child(part);
-    }
+    // The figures' shapes move between layouts: the picture is drawn anew
+    // in the other one, not moved shape by shape.
+    let visual = h("div")
+        .class("visual")
+        .testid("visual")
+        .view_child(dynamic(move || {
+            page.layout.track();
+            // Only the layout redraws it all: a step sets what changed.
+            untrack(|| scene(page.scene, click)).into_any()
+        }));
+    // The control bar and the latest narration line, together: what Step
+    // did, or why it was refused, is read where Step is pressed. The page's
+    // CSS keeps this dock in sight (at the top of the column beside the
+    // picture on wide screens, on the bottom edge on narrow ones). The
+    // column comes before the picture in the document, so Step is a few Tab
+    // presses from the top whatever the picture holds.
+    let dock = h("div")
+        .class("dock")
+        .testid("dock")
+        .child(control_bar(page))
+        .child(latest(page));
     let side = h("div")
         .class("side")
-        .child(control_bar(page))
+        .child(dock)
         .child(
             h("div")
                 .class("controls")
@@ -162,16 +198,34 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
                 .on_click(move |_| page.act(Act::Download))
                 .text("Download figure (SVG)"),
         );
+    // Everything else stands in one column beside the controls, so the
+    // controls' column is as tall as the page and its dock stays in sight
+    // down to the share link.
+    let column = h("div")
+        .class("column")
+        .child(visual)
+        .child(status_line(page))
+        .child(narration(page))
+        .child(explain(page))
+        .maybe_child((!embed).then(|| share(page)));
     h("article")
-        .class("demo")
+        .bind(
+            "class",
+            crate::dom::text(move || {
+                Some(
+                    if page.layout.get().is_narrow() {
+                        "demo narrow"
+                    } else {
+                        "demo"
+                    }
+                    .into(),
+                )
+            }),
+        )
         .testid("demo")
         .set("data-demo", demo.slug)
         .child(head)
         .maybe_child(notice)
-        .child(h("div").class("demo-body").child(visual).child(side))
-        .child(status_line(page))
-        .child(narration(page))
-        .child(explain(page))
-        .maybe_child((!embed).then(|| share(page)))
+        .child(h("div").class("demo-body").child(side).child(column))
         .view_child(shortcuts(page))
 }

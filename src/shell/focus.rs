@@ -2,7 +2,27 @@
 //! the document (a keyboard user would start again from the top).
 
 use crate::platform::focus;
+use leptos::prelude::set_timeout;
+use std::time::Duration;
 use web_sys::Element;
+
+/// Runs `then` once the page has drawn what the change just made stand for
+/// (Leptos sets the DOM from signals in microtasks; a zero timeout comes after
+/// all of them).
+pub fn after_redraw(then: impl FnOnce() + 'static) {
+    set_timeout(then, Duration::ZERO);
+}
+
+/// Runs `change`, and keeps focus usable after the redraw: a control that
+/// became disabled while it had focus hands it to its neighbour (Back at
+/// step 0 → Step) instead of dropping it to the page.
+pub fn kept(change: impl FnOnce()) {
+    let focused = active();
+    change();
+    if let Some(el) = focused {
+        after_redraw(move || keep(&el));
+    }
+}
 
 fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()

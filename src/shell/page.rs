@@ -5,13 +5,14 @@
 //! what reads a signal that changed.
 
 use crate::platform::{copy_to_clipboard, download, page_url};
+use crate::shell::focus;
 use demos::{Figure, NarrationLine};
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use views::control::{Control, Input};
 use views::export::{export, file_name};
 use views::page::chrome::{copied, START_SPEED};
-use views::{LiveDemo, Scene, Slot};
+use views::{Layout, LiveDemo, Scene, Slot};
 
 /// What the control bar, the keyboard and the share panel do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +49,10 @@ pub struct Page {
     /// Steps per second, in tenths.
     pub speed: RwSignal<u32>,
     pub help: RwSignal<bool>,
+    /// What had focus when the shortcuts list opened: it gets it back.
+    help_return: StoredValue<Option<web_sys::Element>, LocalStorage>,
+    /// The screen the figures are arranged for.
+    pub layout: RwSignal<Layout>,
     /// The link box, once "Copy link" was pressed, and what the copy said.
     pub share_shown: RwSignal<bool>,
     pub share_message: RwSignal<String>,
@@ -67,6 +72,7 @@ impl Page {
     /// The page of `live`, showing its current state.
     pub fn new(slug: &'static str, mut live: Box<dyn LiveDemo>) -> Page {
         let frame = live.frame();
+        let layout = live.layout();
         let page = Page {
             slug,
             scene: RwSignal::new(frame.scene),
@@ -83,6 +89,8 @@ impl Page {
             playing: RwSignal::new(false),
             speed: RwSignal::new(START_SPEED),
             help: RwSignal::new(false),
+            help_return: StoredValue::new_local(None),
+            layout: RwSignal::new(layout),
             share_shown: RwSignal::new(false),
             share_message: RwSignal::new(String::new()),
             messages: RwSignal::new(Vec::new()),
@@ -125,8 +133,24 @@ impl Page {
         });
     }
 
-    /// Uses control `id` (or clicks a shape) with `input`.
+    /// Arranges the figures for `layout` (a phone turned, a window
+    /// narrowed), at the same step.
+    pub fn set_layout(self, layout: Layout) {
+        if self.layout.get_untracked() == layout {
+            return;
+        }
+        self.live.update_value(|live| live.set_layout(layout));
+        self.refresh();
+        self.layout.set(layout);
+    }
+
+    /// Uses control `id` (or clicks a shape) with `input`; focus stays
+    /// usable ([`focus::kept`]).
     pub fn send(self, id: &str, slot: Slot, input: Input) {
+        focus::kept(|| self.sent(id, slot, input));
+    }
+
+    fn sent(self, id: &str, slot: Slot, input: Input) {
         let result = self.live.try_update_value(|live| live.send(slot, &input));
         if let Some(result) = result {
             self.say(id, result.err());
@@ -146,8 +170,37 @@ impl Page {
         self.say(id, Some(text));
     }
 
-    /// A page action.
+    /// A page action. Focus stays usable ([`focus::kept`]); the shortcuts
+    /// list takes focus when it opens and gives it back when it closes.
     pub fn act(self, act: Act) {
+        match act {
+            Act::Help | Act::HelpClose => self.help_list(act == Act::Help),
+            _ => focus::kept(|| self.run(act)),
+        }
+    }
+
+    /// Opens the shortcuts list (`?` again closes it), or closes it.
+    fn help_list(self, toggle: bool) {
+        let open = self.help.get_untracked();
+        if open {
+            self.help.set(false);
+            let back = self.help_return.try_update_value(Option::take).flatten();
+            focus::after_redraw(move || match back {
+                Some(el) if el.is_connected() => focus::keep(&el),
+                _ => {
+                    focus::to_testid("step");
+                }
+            });
+        } else if toggle {
+            self.help_return.set_value(focus::active());
+            self.help.set(true);
+            focus::after_redraw(|| {
+                focus::to_testid("shortcuts");
+            });
+        }
+    }
+
+    fn run(self, act: Act) {
         match act {
             Act::Step => {
                 let stepped = self.live.try_update_value(|live| live.step());
@@ -177,8 +230,7 @@ impl Page {
                 }
                 self.refresh();
             }
-            Act::Help => self.help.update(|open| *open = !*open),
-            Act::HelpClose => self.help.set(false),
+            Act::Help | Act::HelpClose => self.help_list(act == Act::Help),
             Act::Download => {
                 let svg = self.scene.with_untracked(export);
                 download(&file_name(self.slug), &svg);
@@ -203,7 +255,7 @@ impl Page {
     /// A clock that presses Step `tenths / 10` times a second; the model
     /// decides what a step is.
     fn play(self, tenths: u32) {
-        let clock = Interval::new(10_000 / tenths.max(1), move || self.act(Act::Step));
+        let clock = Interval::new(10_000 / tenths.max(1), move || self.run(Act::Step));
         self.clock.set_value(Some(clock));
         self.playing.set(true);
     }
