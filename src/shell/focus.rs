@@ -2,15 +2,14 @@
 //! the document (a keyboard user would start again from the top).
 
 use crate::platform::focus;
-use leptos::prelude::set_timeout;
-use std::time::Duration;
 use web_sys::Element;
 
-/// Runs `then` once the page has drawn what the change just made stand for
-/// (Leptos sets the DOM from signals in microtasks; a zero timeout comes after
-/// all of them).
+/// Runs `then` once the page has drawn what the change just made stand for.
+/// Leptos sets the DOM from signals in tasks it queues when a signal is set;
+/// this task is queued after them, and runs in the same turn, before the
+/// browser handles any more input.
 pub fn after_redraw(then: impl FnOnce() + 'static) {
-    set_timeout(then, Duration::ZERO);
+    leptos::task::spawn_local(async move { then() });
 }
 
 /// Runs `change`, and keeps focus usable after the redraw: a control that
@@ -20,7 +19,14 @@ pub fn kept(change: impl FnOnce()) {
     let focused = active();
     change();
     if let Some(el) = focused {
-        after_redraw(move || keep(&el));
+        after_redraw(move || {
+            // Only if focus is still there, or was dropped to the page: never
+            // take it back from where the learner has moved it since.
+            let now = active();
+            if now.is_none() || now.as_ref() == Some(&el) {
+                keep(&el);
+            }
+        });
     }
 }
 
