@@ -3,6 +3,8 @@
 //! and its freshness; the three protocols in lockstep; the textbook
 //! sequence table; the bus traffic compared.
 
+mod lesson;
+
 use super::kit::{part, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE};
 use crate::control::Control;
 use crate::layout::{Layout, NARROW_WIDTH};
@@ -523,6 +525,10 @@ fn traffic(m: &Mesi) -> Table {
 impl View for Mesi {
     /// The line the core buttons act on.
     type Look = usize;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, line: &usize, ui: &mut Ui<Self>) -> Scene {
         let s = self.system();
