@@ -164,7 +164,7 @@ pub fn lesson() -> Lesson<Mesi> {
                 question: None,
             },
         ],
-        next: &["/memory/false-sharing", "/cpu/numa"],
+        next: &["/cpu/numa"],
     }
 }
 
