@@ -1,6 +1,8 @@
 //! NAPI poll loop: the NIC, the RX ring, the interrupt line and the poll,
 //! and the last few polls as bars against their budget.
 
+mod lesson;
+
 use crate::control::{Control, Field};
 use crate::draw::geometry::PathData;
 use crate::knob::bounded;
@@ -346,6 +348,10 @@ fn history(m: &Napi, layout: Layout) -> Figure {
 
 impl View for Napi {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(
