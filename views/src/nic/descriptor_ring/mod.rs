@@ -1,6 +1,8 @@
 //! Descriptor ring: the driver, the ring and the NIC side by side; host
 //! memory as a table; what reached the stack or the wire; the damage.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::geometry::{polar, sector};
 use crate::layout::Layout;
@@ -552,6 +554,10 @@ fn memory_table(m: &DescriptorRing) -> Table {
 
 impl View for DescriptorRing {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let m = self;
