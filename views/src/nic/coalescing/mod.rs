@@ -2,6 +2,8 @@
 //! holding the interrupt back, the CPU's polls), the running totals, and
 //! what other settings would give at this rate.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::lanes::{heading, Axis, Bar};
 use crate::knob::bounded;
@@ -89,7 +91,8 @@ fn timeline(m: &Coalescing, layout: Layout) -> Figure {
         .label(format!(
             "{} packets arrived in view",
             m.recent_arrivals.len()
-        )),
+        ))
+        .focus("arrivals"),
     );
     let waits: Vec<Bar> = m
         .recent_irqs
@@ -104,7 +107,10 @@ fn timeline(m: &Coalescing, layout: Layout) -> Figure {
         .collect();
     let y_nic = TOP + LANE + gap;
     f.push(heading("h-nic", y_nic - 6.0, "NIC holds IRQ".into()));
-    f.push(axis.lane("nic-lane", y_nic, LANE, "", &waits, now + 0.001));
+    f.push(
+        axis.lane("nic-lane", y_nic, LANE, "", &waits, now + 0.001)
+            .focus("timeline"),
+    );
     let polls: Vec<Bar> = m
         .recent_irqs
         .iter()
@@ -118,7 +124,10 @@ fn timeline(m: &Coalescing, layout: Layout) -> Figure {
         .collect();
     let y_cpu = y_nic + LANE + gap;
     f.push(heading("h-cpu", y_cpu - 6.0, "CPU polls".into()));
-    f.push(axis.lane("cpu-lane", y_cpu, LANE, "", &polls, now + 0.001));
+    f.push(
+        axis.lane("cpu-lane", y_cpu, LANE, "", &polls, now + 0.001)
+            .focus("polls"),
+    );
     let armed = m.line == Line::Armed;
     f.push(
         Shape::text(
@@ -169,13 +178,18 @@ fn trade_off(m: &Coalescing) -> Table {
                 Cell::mono(duration(s.avg_latency_ns)).key(format!("try-{key}-wait")),
                 Cell::mono(tenths(s.cpu_tenths)),
             ],
-        );
+        )
+        .focus("trade-off");
     }
     t
 }
 
 impl View for Coalescing {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(
