@@ -278,13 +278,7 @@ mod tests {
         // one timer poll; a driver that unmasks processes all six.
         assert_eq!(
             moved,
-            [
-                "2",
-                "1",
-                "a hard IRQ from the next packet",
-                "1",
-                "6"
-            ]
+            ["2", "1", "a hard IRQ from the next packet", "1", "6"]
         );
     }
 }

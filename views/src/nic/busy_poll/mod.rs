@@ -1,6 +1,8 @@
 //! Interrupt vs busy-poll (RX): the receive waterfall, the CPU each mode
 //! spends at the chosen packet rate, and the crossover chart.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
 use crate::draw::waterfall::{compare, cost_editor, edited, waterfall};
@@ -199,6 +201,10 @@ fn chart(m: &BusyPoll, layout: Layout) -> Figure {
 impl View for BusyPoll {
     /// The stage picked for the cost editor.
     type Look = usize;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
         let w = self.pipe.waterfall(&SPEC);
