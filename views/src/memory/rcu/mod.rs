@@ -3,6 +3,8 @@
 //! reader CPU's pointer into the list, the updater; and a timeline of the
 //! readers' critical sections against the grace periods.
 
+mod lesson;
+
 use super::kit::{mono, panel, panel_height, text, Line};
 use crate::control::{Control, Group};
 use crate::draw::geometry::PathData;
@@ -533,6 +535,10 @@ fn timeline(m: &Rcu, layout: Layout) -> Figure {
 
 impl View for Rcu {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let inside = self.readers.iter().filter(|r| r.in_cs).count();

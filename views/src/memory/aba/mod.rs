@@ -3,6 +3,8 @@
 //! threads with what they read. A node sits in the row where the allocator
 //! believes it is, so a `next` pointer into the free list is damage you see.
 
+mod lesson;
+
 use super::kit::{mono, panel, text, Line};
 use crate::control::Control;
 use crate::draw::geometry::PathData;
@@ -424,6 +426,10 @@ fn damage(m: &Aba) -> List {
 
 impl View for Aba {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let (walk, cycle) = self.walk();

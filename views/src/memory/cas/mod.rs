@@ -2,6 +2,8 @@
 //! registers (click one to run it: you are the scheduler); under them the
 //! interleaving so far, one lane per thread, and the updates it lost.
 
+mod lesson;
+
 use super::kit::{chip, mono, panel, panel_height, text, Line};
 use crate::control::Control;
 use crate::layout::{Layout, NARROW_WIDTH};
@@ -426,6 +428,10 @@ fn lost_list(m: &Cas) -> List {
 
 impl View for Cas {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let lost = self.lost().count_ones();

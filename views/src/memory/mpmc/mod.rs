@@ -3,6 +3,8 @@
 //! consumers below (click one to step it). A table sets the CAS this run
 //! needed against SPSC's none.
 
+mod lesson;
+
 use super::kit::{mono, panel, panel_height, text, Line};
 use crate::control::Control;
 use crate::layout::{Layout, NARROW_WIDTH};
@@ -398,6 +400,10 @@ fn torn(m: &Mpmc) -> List {
 
 impl View for Mpmc {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(
