@@ -2,6 +2,8 @@
 //! cycles it cost, the address cut into tag / set / offset bits per level,
 //! each level's sets × ways, and a small address space to click.
 
+mod lesson;
+
 use super::kit::{
     exponents, part, pow2, power_in, rect, text, LARGE, MONO, SMALL, START, STRONG, TITLE, TONE,
 };
@@ -670,6 +672,10 @@ fn policy_choice(ui: &mut Ui<CacheHierarchy>, id: &str, level: usize, now: Polic
 
 impl View for CacheHierarchy {
     type Look = Look;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, look: &Look, ui: &mut Ui<Self>) -> Scene {
         let l1 = &self.sim.levels[0];
