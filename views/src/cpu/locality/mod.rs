@@ -2,6 +2,8 @@
 //! walk reached them, the cache's sets and ways, every walk's totals side by
 //! side, and the miss rate against stride.
 
+mod lesson;
+
 use super::kit::{exponents, pow2, power_in};
 use super::sets::{grid, shown_sets, WIDTH};
 use crate::control::Control;
@@ -383,6 +385,10 @@ fn chart(m: &Locality, d: &Dims) -> Figure {
 
 impl View for Locality {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let s = &self.sim.levels[0].stats;
