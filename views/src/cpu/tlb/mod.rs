@@ -3,6 +3,8 @@
 //! entry read at each level and the paging-structure caches beside it; the
 //! TLB's sets and ways.
 
+mod lesson;
+
 use super::kit::{part, rect, text, END, LARGE, MONO, SMALL, START, STRONG, TONE};
 use super::sets::{caption, grid_in, shown_sets, Arrangement, Mark};
 use crate::control::{Control, Field};
@@ -425,6 +427,10 @@ fn tlb(m: &Tlb, layout: Layout) -> Figure {
 
 impl View for Tlb {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let c = &self.counters;
