@@ -3,6 +3,8 @@
 //! index), the last 64 predictions against their outcomes, and every
 //! predictor's accuracy on the same data side by side.
 
+mod lesson;
+
 use crate::control::{Control, Field};
 use crate::draw::chart::Plot;
 use crate::draw::text::{lines_of, wrap_words};
@@ -689,6 +691,10 @@ fn data_index(d: Data) -> usize {
 
 impl View for Branch {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let g = Geometry::of(ui.layout());
