@@ -3,6 +3,8 @@
 //! the latest access's path; each recent access's latency; the cost of every
 //! socket-to-node path.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::PathData;
@@ -634,6 +636,10 @@ fn policy_value(p: Policy) -> String {
 
 impl View for Numa {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(
