@@ -151,8 +151,8 @@ pub fn lesson() -> Lesson<Branch> {
                     },
                     explain: |m| {
                         let mut next = m.clone();
-                        let said = texts(next.apply(&Run(3)));
-                        format!("{said} {}", finished(m, &[]).why().join(" "))
+                        let first: Vec<String> = (0..3).map(|_| texts(next.apply(&Step))).collect();
+                        format!("{} {}", first.join(" "), finished_why(m, &[]))
                     },
                     contrast: |config| config.length = 128,
                 }),

@@ -229,7 +229,7 @@ pub fn lesson() -> Lesson<CacheHierarchy> {
                 question: None,
             },
         ],
-        next: &["/memory/false-sharing", "/cpu/locality"],
+        next: &["/memory/false-sharing"],
     }
 }
 

@@ -112,7 +112,7 @@ pub fn lesson() -> Lesson<Numa> {
             },
             Stop {
                 title: "The pages stay behind",
-                text: "The pages stayed on the node where they were first touched, so every access after the move crossed the link. Linux leaves a page where it is unless automatic NUMA balancing migrates it later.",
+                text: "The pages stayed on the node where they were first touched, so every access after the move crossed the link. Linux does not move a page along with its thread: only automatic NUMA balancing, or an explicit migration, moves it later.",
                 state: at(&[SetBreakIt(true), Finish]),
                 focus: "link-0",
                 task: None,

@@ -5,7 +5,8 @@
 //! the loads the question asks about.
 
 use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::cpu::tlb::{Tlb, TlbAction, TlbConfig, LOOP_BASE};
+use demos::cpu::tlb::forecast::LoopForecast;
+use demos::cpu::tlb::{Tlb, TlbAction, TlbConfig, LOOP_BASE, LOOP_ROUNDS};
 use demos::{Model, Scenario};
 use TlbAction::*;
 
@@ -29,10 +30,7 @@ fn at(actions: &[TlbAction]) -> Scenario<Tlb> {
 /// `Loop(pages)` followed by a Step for each of its loads.
 fn looped(pages: usize) -> Vec<TlbAction> {
     let mut actions = vec![Loop(pages)];
-    actions.extend(std::iter::repeat_n(
-        Step,
-        pages * demos::cpu::tlb::LOOP_ROUNDS,
-    ));
+    actions.extend(std::iter::repeat_n(Step, pages * LOOP_ROUNDS));
     actions
 }
 
@@ -65,6 +63,16 @@ fn drained(m: &Tlb) -> Tlb {
     next
 }
 
+/// The model's forecast of the queued loop, from its sets, and the tally
+/// once it has run.
+fn loop_explain(m: &Tlb) -> String {
+    let pages = m.pending.len() / LOOP_ROUNDS;
+    let forecast = LoopForecast::new(&m.config, pages).sentence();
+    let run = drained(m);
+    let tally = run.why().get(1).cloned().unwrap_or_default();
+    format!("{forecast} {tally}")
+}
+
 /// The page-table entries the last load read.
 fn reads(m: &Tlb) -> f64 {
     m.last().map_or(0.0, |t| t.steps.len() as f64)
@@ -94,7 +102,7 @@ pub fn lesson() -> Lesson<Tlb> {
             },
             Stop {
                 title: "The TLB keeps the answer",
-                text: "The walk read one entry per table, one memory read each, and the TLB now holds this page's translation: another load from the same page needs no walk.",
+                text: "The walk read one entry per table, one read each, and the TLB now holds this page's translation: another load from the same page needs no walk.",
                 state: at(&[Access(FIRST)]),
                 focus: "va",
                 task: None,
@@ -127,7 +135,7 @@ pub fn lesson() -> Lesson<Tlb> {
                         tolerance: 0.0,
                         answer: |m| drained(m).counters.misses as f64,
                     },
-                    explain: |m| drained(m).why().join(" "),
+                    explain: loop_explain,
                     contrast: |config| config.entries = 4,
                 }),
             },
@@ -142,7 +150,7 @@ pub fn lesson() -> Lesson<Tlb> {
                         let (entries, _) = m.config.geometry();
                         m.pending.is_empty() && m.counters.misses > entries as u64
                     },
-                    witness: || vec![Step; OVER * demos::cpu::tlb::LOOP_ROUNDS],
+                    witness: || vec![Step; OVER * LOOP_ROUNDS],
                 }),
                 question: Some(Question {
                     ask: "Step through every queued load. How many of them hit in the TLB?",
@@ -152,7 +160,7 @@ pub fn lesson() -> Lesson<Tlb> {
                         tolerance: 0.0,
                         answer: |m| drained(m).counters.hits as f64,
                     },
-                    explain: |m| drained(m).why().join(" "),
+                    explain: loop_explain,
                     contrast: |config| config.entries = 16,
                 }),
             },
