@@ -84,7 +84,7 @@ pub fn lesson() -> Lesson<Tlb> {
         stops: vec![
             Stop {
                 title: "Every load needs a translation",
-                text: "On x86-64 a virtual address holds an index into each of four tables, then the offset within the page. The TLB is empty: the first load must walk the tables from CR3.",
+                text: "With x86-64's 4-level paging a virtual address holds an index into each of four tables, then the offset within the page. The TLB is empty: the first load must walk the tables from CR3.",
                 state: at(&[]),
                 focus: "walk-pml4",
                 task: None,
