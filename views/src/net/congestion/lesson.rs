@@ -136,7 +136,7 @@ pub fn lesson() -> Lesson<Congestion> {
             },
             Stop {
                 title: "A timeout",
-                text: "Slow start overshot and lost many packets of one window. Reno's fast retransmit resent only the first; with the other holes unfilled no more ACKs came, so the sender waited for its retransmission timer, cut cwnd to one segment and began slow start again.",
+                text: "Slow start overshot and lost many packets of one window. Reno's fast retransmit resent only the first lost packet, and the next ACK ended its recovery. With the other holes unfilled and the window full, no more ACKs came, so the sender waited for its retransmission timer, cut cwnd to one segment and began slow start again.",
                 state: at(vec![Rtt; 15]),
                 focus: "chart",
                 task: None,

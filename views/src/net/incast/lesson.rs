@@ -81,7 +81,7 @@ fn shorter_answers(c: &mut IncastConfig) {
 
 pub fn lesson() -> Lesson<Incast> {
     Lesson {
-        goal: "After this you can explain why many servers answering one client at once can make goodput collapse, and what a bigger buffer, a finer RTO and SACK change.",
+        goal: "After this you can explain why many servers answering one client at once can make goodput collapse, and what a bigger buffer or a finer retransmission timer changes.",
         stops: vec![
             Stop {
                 title: "A few servers answer",
