@@ -2,6 +2,8 @@
 //! GPU's buffer with its partial sums, and the α–β time of each algorithm
 //! against message size.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::polar;
@@ -28,7 +30,7 @@ const NCCL_TREE: &str = "NCCL's pipelined double binary tree (its tuner's estima
 /// Message sizes the slider offers: 1 KiB to 16 GiB, ×4 apart.
 const SIZES: usize = 13;
 /// The break-it faults: GPU 1's link 4× slower, or GPU 1 late by 1 ms.
-const SLOW: SlowLink = SlowLink { gpu: 1, factor: 4 };
+pub(crate) const SLOW: SlowLink = SlowLink { gpu: 1, factor: 4 };
 const STRAGGLER: Straggler = Straggler {
     gpu: 1,
     delay_ns: 1_000_000,
@@ -645,6 +647,10 @@ fn cost_table(m: &AllReduce) -> Table {
 
 impl View for AllReduce {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let d = dims(ui.layout());

@@ -1,6 +1,8 @@
 //! TCP congestion control: the senders, the bottleneck buffer packet by
 //! packet (click one to lose it), and cwnd, ssthresh and the queue over time.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::chart::{time_ticks, Plot};
 use crate::draw::lanes::{wrapped, Axis};
@@ -508,6 +510,10 @@ fn algorithm_choice(ui: &mut Ui<Congestion>, c: &CongestionConfig, f: usize) -> 
 
 impl View for Congestion {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let s = &self.path.flows[0].sender;

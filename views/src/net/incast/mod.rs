@@ -1,6 +1,8 @@
 //! TCP incast: every server's answer and its fate, the switch port's queue,
 //! and goodput against the number of servers for each set of fixes swept.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::layout::{Layout, NARROW_WIDTH};
@@ -440,6 +442,10 @@ fn restart(
 
 impl View for Incast {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let waiting = (0..self.senders())

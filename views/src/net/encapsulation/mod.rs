@@ -3,6 +3,8 @@
 //! growing layer by layer. Pick a field to see its bits; on the wire, click a
 //! bit to flip it.
 
+mod lesson;
+
 use crate::control::{Control, Field as Input};
 use crate::draw::text::wrap_caption;
 use crate::layout::{Layout, NARROW_WIDTH};
@@ -914,12 +916,16 @@ fn bit_in(m: &Encapsulation, key: &str, at: usize) -> usize {
 }
 
 /// The payload that overflows a 576-byte MTU: 1,000 digits.
-fn long_payload() -> String {
+pub(crate) fn long_payload() -> String {
     "0123456789".repeat(100)
 }
 
 impl View for Encapsulation {
     type Look = Pick;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, pick: &Pick, ui: &mut Ui<Self>) -> Scene {
         let k = pick.frame.min(self.buffers().len().saturating_sub(1));

@@ -2,6 +2,8 @@
 //! two endpoints (click one in flight to lose it), and both RFC 9293 state
 //! machines with the current state and the path taken.
 
+mod lesson;
+
 use crate::control::{Control, Field};
 use crate::draw::geometry::PathData;
 use crate::draw::text::pieces_as_lines;
@@ -591,6 +593,10 @@ fn within(values: &[String], i: usize, bound: &demos::Bound<u32>) -> Result<u32,
 
 impl View for Handshake {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(
