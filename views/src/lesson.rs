@@ -51,10 +51,50 @@ pub struct Question<M: View> {
     /// The model's own explanation of the answer (its why, cycle or
     /// narration), shown with the reveal, right or wrong.
     pub explain: fn(&M) -> String,
-    /// One configuration value changed, under which the right answer
-    /// differs: the tests replay the stop's actions on it and check that the
-    /// computed answer moves (it would not, were it written down).
-    pub contrast: fn(&mut M::Config),
+    /// One change to the stop's state (usually one configuration value;
+    /// for a demo with nothing to configure, one of its actions), under
+    /// which the right answer differs: the tests replay the changed state
+    /// and check that the computed answer moves (it would not, were it
+    /// written down).
+    pub contrast: fn(&mut Setup<M>),
+}
+
+/// A stop's state while a contrast changes it. It reads as its
+/// configuration (`setup.protocol = …` changes a configuration value), and
+/// `setup.actions` are the actions replayed on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup<M: Model> {
+    pub config: M::Config,
+    pub actions: Vec<M::Action>,
+}
+
+impl<M: Model> Setup<M> {
+    pub fn of(state: &Scenario<M>) -> Self {
+        Setup {
+            config: state.config.clone(),
+            actions: state.actions.clone(),
+        }
+    }
+
+    pub fn scenario(self) -> Scenario<M> {
+        Scenario {
+            config: self.config,
+            actions: self.actions,
+        }
+    }
+}
+
+impl<M: Model> std::ops::Deref for Setup<M> {
+    type Target = M::Config;
+    fn deref(&self) -> &M::Config {
+        &self.config
+    }
+}
+
+impl<M: Model> std::ops::DerefMut for Setup<M> {
+    fn deref_mut(&mut self) -> &mut M::Config {
+        &mut self.config
+    }
 }
 
 /// What kind of answer a question takes.

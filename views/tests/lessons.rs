@@ -34,7 +34,7 @@ use demos::nic::napi::Napi;
 use demos::nic::rdma_qp::RdmaQp;
 use demos::nic::send_path::SendPath;
 use demos::{Scenario, Timeline};
-use views::lesson::{Ask, Question, Reply, Stop};
+use views::lesson::{Ask, Question, Reply, Setup, Stop};
 use views::scene::{Kind, Part, Scene, Shape};
 use views::{build, View};
 
@@ -97,23 +97,18 @@ fn check_question<M: View>(stop: &Stop<M>, question: &Question<M>, model: &M) {
         assert!(!verdict.right, "{at}: a wrong reply is graded right");
         assert!(!verdict.explain.trim().is_empty(), "{at}: no explanation");
     }
-    // The answer is the model's: with one configuration value changed, the
-    // same actions give a different answer.
-    let mut config = stop.state.config.clone();
-    (question.contrast)(&mut config);
-    assert_ne!(
-        config, stop.state.config,
-        "{at}: the contrast changes nothing"
-    );
-    let other = Timeline::from_scenario(&Scenario::<M> {
-        config,
-        actions: stop.state.actions.clone(),
-    })
-    .unwrap_or_else(|e| panic!("{at}: the contrast does not replay: {e}"));
+    // The answer is the model's: with one thing about the stop's state
+    // changed, the same question gets a different answer.
+    let before = Setup::of(&stop.state);
+    let mut setup = before.clone();
+    (question.contrast)(&mut setup);
+    assert_ne!(setup, before, "{at}: the contrast changes nothing");
+    let other = Timeline::from_scenario(&setup.scenario())
+        .unwrap_or_else(|e| panic!("{at}: the contrast does not replay: {e}"));
     assert_ne!(
         question.answers(other.model()),
         answers,
-        "{at}: the answer does not move with the configuration"
+        "{at}: the answer does not move with the contrast"
     );
 }
 

@@ -135,7 +135,7 @@ pub fn lesson() -> Lesson<CacheHierarchy> {
                         },
                     },
                     explain: |m| after(m, Load(0x340)).1,
-                    contrast: one_more_l1_way,
+                    contrast: |setup| one_more_l1_way(setup),
                 }),
             },
             Stop {
@@ -151,7 +151,7 @@ pub fn lesson() -> Lesson<CacheHierarchy> {
                         right: |m| served(m, Load(0x140)),
                     },
                     explain: |m| after(m, Load(0x140)).1,
-                    contrast: one_more_l1_way,
+                    contrast: |setup| one_more_l1_way(setup),
                 }),
             },
             Stop {

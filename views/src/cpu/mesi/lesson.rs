@@ -88,7 +88,7 @@ pub fn lesson() -> Lesson<Mesi> {
                         right: |m| vec![state_index(after(m, read(A)).system().state(A, LINE))],
                     },
                     explain: |m| narration(m, read(A)),
-                    contrast: under_msi,
+                    contrast: |setup| under_msi(setup),
                 }),
             },
             Stop {
@@ -108,7 +108,7 @@ pub fn lesson() -> Lesson<Mesi> {
                         },
                     },
                     explain: |m| narration(m, write(A)),
-                    contrast: under_msi,
+                    contrast: |setup| under_msi(setup),
                 }),
             },
             Stop {
@@ -124,7 +124,7 @@ pub fn lesson() -> Lesson<Mesi> {
                         right: |m| vec![state_index(after(m, read(B)).system().state(A, LINE))],
                     },
                     explain: |m| narration(m, read(B)),
-                    contrast: under_moesi,
+                    contrast: |setup| under_moesi(setup),
                 }),
             },
             Stop {
@@ -143,7 +143,7 @@ pub fn lesson() -> Lesson<Mesi> {
                         },
                     },
                     explain: |m| narration(m, read(A)),
-                    contrast: under_moesi,
+                    contrast: |setup| under_moesi(setup),
                 }),
             },
             Stop {

@@ -124,7 +124,7 @@ pub fn lesson() -> Lesson<Rcu> {
                         },
                     },
                     explain: |m| narration(m, &publish_over_readers(m)),
-                    contrast: more_readers,
+                    contrast: |setup| more_readers(setup),
                 }),
             },
             Stop {
@@ -145,7 +145,7 @@ pub fn lesson() -> Lesson<Rcu> {
                         },
                     },
                     explain: |m| narration(m, &synchronize_over_readers(m)),
-                    contrast: more_readers,
+                    contrast: |setup| more_readers(setup),
                 }),
             },
             Stop {
@@ -168,7 +168,7 @@ pub fn lesson() -> Lesson<Rcu> {
                         },
                     },
                     explain: |m| narration(m, &late_readers_then_leave(m)),
-                    contrast: more_readers,
+                    contrast: |setup| more_readers(setup),
                 }),
             },
             Stop {

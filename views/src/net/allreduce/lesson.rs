@@ -110,7 +110,7 @@ pub fn lesson() -> Lesson<AllReduce> {
                         answer: |m| to_end(m).0.step as f64,
                     },
                     explain: finale_and_why,
-                    contrast: eight_gpus,
+                    contrast: |setup| eight_gpus(setup),
                 }),
             },
             Stop {
@@ -128,7 +128,7 @@ pub fn lesson() -> Lesson<AllReduce> {
                         answer: |m| complete_at_gpu0(m) as f64,
                     },
                     explain: |m| step_to(m, m.total_steps / 2).1.join(" "),
-                    contrast: longer_vectors,
+                    contrast: |setup| longer_vectors(setup),
                 }),
             },
             Stop {
@@ -146,7 +146,7 @@ pub fn lesson() -> Lesson<AllReduce> {
                         answer: |m| to_end(m).0.sent_share_tenths(0) as f64 / 10.0,
                     },
                     explain: finale_and_why,
-                    contrast: eight_gpus,
+                    contrast: |setup| eight_gpus(setup),
                 }),
             },
             Stop {
@@ -166,7 +166,7 @@ pub fn lesson() -> Lesson<AllReduce> {
                         },
                     },
                     explain: |m| m.why().into_iter().take(2).collect::<Vec<_>>().join(" "),
-                    contrast: one_kib,
+                    contrast: |setup| one_kib(setup),
                 }),
             },
             Stop {
@@ -198,7 +198,7 @@ pub fn lesson() -> Lesson<AllReduce> {
                         said.extend(after.why().into_iter().last());
                         said.join(" ")
                     },
-                    contrast: faster_links,
+                    contrast: |setup| faster_links(setup),
                 }),
             },
         ],

@@ -115,7 +115,7 @@ pub fn lesson() -> Lesson<Congestion> {
                         answer: |m| cwnd_segments(&run(m, &[Rtt]).0),
                     },
                     explain: |m| run(m, &[Rtt]).1.join(" "),
-                    contrast: slower_link,
+                    contrast: |setup| slower_link(setup),
                 }),
             },
             Stop {
@@ -131,7 +131,7 @@ pub fn lesson() -> Lesson<Congestion> {
                         right: |m| vec![usize::from(drops(&run(m, &[Rtt]).0) == drops(m))],
                     },
                     explain: |m| run(m, &[Rtt]).1.join(" "),
-                    contrast: bigger_buffer,
+                    contrast: |setup| bigger_buffer(setup),
                 }),
             },
             Stop {
@@ -157,7 +157,7 @@ pub fn lesson() -> Lesson<Congestion> {
                         answer: |m| cwnd_segments(&lose_one(m).0),
                     },
                     explain: |m| lose_one(m).1.join(" "),
-                    contrast: double_buffer,
+                    contrast: |setup| double_buffer(setup),
                 }),
             },
             Stop {
@@ -182,7 +182,7 @@ pub fn lesson() -> Lesson<Congestion> {
                         answer: |m| m.path.queue_delay() as f64 / 1e6,
                     },
                     explain: |m| m.why().join(" "),
-                    contrast: faster_link,
+                    contrast: |setup| faster_link(setup),
                 }),
             },
         ],

@@ -161,7 +161,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
                         answer: |m| to_wire(m).0.wire.first().map_or(f64::NAN, |f| f.len() as f64),
                     },
                     explain: |m| to_wire(m).1.join(" "),
-                    contrast: tiny_payload,
+                    contrast: |setup| tiny_payload(setup),
                 }),
             },
             Stop {
@@ -179,7 +179,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
                         answer: |m| run(m, &[Step]).0.packets.len() as f64,
                     },
                     explain: |m| run(m, &[Step]).1.join(" "),
-                    contrast: smaller_mtu,
+                    contrast: |setup| smaller_mtu(setup),
                 }),
             },
             Stop {
@@ -195,7 +195,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
                         right: |m| vec![fate(m)],
                     },
                     explain: |m| run(m, &[Step]).1.join(" "),
-                    contrast: ethernet_mtu,
+                    contrast: |setup| ethernet_mtu(setup),
                 }),
             },
             Stop {
@@ -213,7 +213,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
                         answer: |m| run(m, &[Step]).0.mss as f64,
                     },
                     explain: |m| run(m, &[Step]).1.join(" "),
-                    contrast: mtu_1000,
+                    contrast: |setup| mtu_1000(setup),
                 }),
             },
             Stop {
@@ -252,7 +252,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
                         right: |m| vec![catcher(m)],
                     },
                     explain: catcher_said,
-                    contrast: put_not_get,
+                    contrast: |setup| put_not_get(setup),
                 }),
             },
         ],

@@ -136,7 +136,7 @@ pub fn lesson() -> Lesson<Handshake> {
                         answer: |m| syn_ack_number(m).map_or(f64::NAN, f64::from),
                     },
                     explain: syn_ack_said,
-                    contrast: other_client_isn,
+                    contrast: |setup| other_client_isn(setup),
                 }),
             },
             Stop {
@@ -155,7 +155,7 @@ pub fn lesson() -> Lesson<Handshake> {
                         },
                     },
                     explain: |m| established_or_resent(m).1.join(" "),
-                    contrast: long_path,
+                    contrast: |setup| long_path(setup),
                 }),
             },
             Stop {
@@ -180,7 +180,7 @@ pub fn lesson() -> Lesson<Handshake> {
                         },
                     },
                     explain: |m| until_established(m).1.join(" "),
-                    contrast: slower_path,
+                    contrast: |setup| slower_path(setup),
                 }),
             },
             Stop {
@@ -198,7 +198,7 @@ pub fn lesson() -> Lesson<Handshake> {
                         answer: |m| time_wait(m).0 as f64 / 1000.0,
                     },
                     explain: |m| time_wait(m).1.join(" "),
-                    contrast: short_msl,
+                    contrast: |setup| short_msl(setup),
                 }),
             },
             Stop {

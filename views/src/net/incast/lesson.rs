@@ -96,7 +96,7 @@ pub fn lesson() -> Lesson<Incast> {
                         right: |m| vec![usize::from(first_request(m).0.drops() == 0)],
                     },
                     explain: first_request_said,
-                    contrast: one_more_server,
+                    contrast: |setup| one_more_server(setup),
                 }),
             },
             Stop {
@@ -120,7 +120,7 @@ pub fn lesson() -> Lesson<Incast> {
                         },
                     },
                     explain: first_request_said,
-                    contrast: fine_rto,
+                    contrast: |setup| fine_rto(setup),
                 }),
             },
             Stop {
@@ -155,7 +155,7 @@ pub fn lesson() -> Lesson<Incast> {
                         answer: |m| first_request(m).0.worst_queueing_ns() as f64 / 1e6,
                     },
                     explain: first_request_said,
-                    contrast: shorter_answers,
+                    contrast: |setup| shorter_answers(setup),
                 }),
             },
             Stop {

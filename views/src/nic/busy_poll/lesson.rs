@@ -107,7 +107,7 @@ pub fn lesson() -> Lesson<BusyPoll> {
                     },
                     explain: |m| after(m, use_(BUSY)).1,
                     // Would change a stage's cost, were costs configuration.
-                    contrast: no_contrast,
+                    contrast: |setup| no_contrast(setup),
                 }),
             },
             Stop {
@@ -123,7 +123,7 @@ pub fn lesson() -> Lesson<BusyPoll> {
                         right: |m| vec![usize::from(!m.irqs_fire())],
                     },
                     explain: |m| m.why().get(1).cloned().unwrap_or_default(),
-                    contrast: no_contrast,
+                    contrast: |setup| no_contrast(setup),
                 }),
             },
             Stop {
@@ -140,7 +140,7 @@ pub fn lesson() -> Lesson<BusyPoll> {
                     },
                     explain: |m| m.why().last().cloned().unwrap_or_default(),
                     // Would raise the packet rate, were it configuration.
-                    contrast: no_contrast,
+                    contrast: |setup| no_contrast(setup),
                 }),
             },
             Stop {
@@ -160,7 +160,7 @@ pub fn lesson() -> Lesson<BusyPoll> {
                         right: |m| vec![loss(m)],
                     },
                     explain: |m| after(m, BusyPollAction::SetZeroFlushTimeout(true)).1,
-                    contrast: no_contrast,
+                    contrast: |setup| no_contrast(setup),
                 }),
             },
         ],
