@@ -33,7 +33,7 @@ use demos::nic::mmio::Mmio;
 use demos::nic::napi::Napi;
 use demos::nic::rdma_qp::RdmaQp;
 use demos::nic::send_path::SendPath;
-use demos::{Scenario, Timeline};
+use demos::Timeline;
 use views::lesson::{Ask, Question, Reply, Setup, Stop};
 use views::scene::{Kind, Part, Scene, Shape};
 use views::{build, View};
