@@ -3,14 +3,13 @@
 //! the device interrupt quiet. Every answer is read off the model after the
 //! switch the question asks about.
 //!
-//! Not yet sound: `BusyPollConfig` has no field (the packet rate and the
-//! Break-it switch are actions, not configuration), so no question's
-//! `contrast` can change a value, and `tests/lessons.rs` rejects each one.
-//! The contrasts below say, in their comments, the one value each would
-//! change once the rate is configuration.
+//! `BusyPollConfig` has nothing to configure (the packet rate, the stage
+//! costs and the Break-it switch are actions), so each question's contrast
+//! changes one of its stop's actions: a cheaper wakeup, prefer-busy-poll in
+//! place of plain busy polling, a higher packet rate.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::nic::busy_poll::{BusyPoll, BusyPollAction, BusyPollConfig, BUSY, PREFER};
+use crate::lesson::{Ask, Lesson, Question, Setup, Stop, Task};
+use demos::nic::busy_poll::{BusyPoll, BusyPollAction, BusyPollConfig, BUSY, PREFER, SPEC};
 use demos::nic::stages::StageAction;
 use demos::{Model, Scenario};
 
@@ -21,12 +20,14 @@ const FIRES: &[&str] = &[
 ];
 /// The choices for "which costs less CPU per packet".
 const CHEAPER: &[&str] = &["interrupts", "polling"];
-/// The choices for "what gro_flush_timeout 0 costs".
-const LOSSES: &[&str] = &[
-    "latency: the interrupt is back on the packet's path",
-    "CPU: the IRQ fires again, but the path is unchanged",
-    "nothing: napi_defer_hard_irqs alone keeps the IRQ masked",
-];
+/// The wakeup's stage, whose cost the first contrast lowers.
+const WAKEUP: usize = 4;
+/// The packet rate of the CPU stop, and the one its contrast offers.
+const SLOW: u32 = 10_000;
+const FAST: u32 = 1_000_000;
+/// The packet rate of the Break-it stop, and its contrast's.
+const BREAK_RATE: u32 = 500_000;
+const BREAK_CONTRAST: u32 = 200_000;
 
 fn use_(technique: usize) -> BusyPollAction {
     BusyPollAction::Stage(StageAction::Use {
@@ -60,20 +61,14 @@ fn after(m: &BusyPoll, action: BusyPollAction) -> (BusyPoll, String) {
     (next, said)
 }
 
-/// What leaving gro_flush_timeout at 0 costs, as an index into [`LOSSES`].
-fn loss(m: &BusyPoll) -> usize {
-    let (next, _) = after(m, BusyPollAction::SetZeroFlushTimeout(true));
-    if next.pipe.total(&demos::nic::busy_poll::SPEC) != m.pipe.total(&demos::nic::busy_poll::SPEC) {
-        0
-    } else if next.irqs_fire() {
-        1
-    } else {
-        2
+/// Replaces the stop's `SetRate` action with one offering `rate`.
+fn rate(setup: &mut Setup<BusyPoll>, rate: u32) {
+    for action in &mut setup.actions {
+        if let BusyPollAction::SetRate(r) = action {
+            *r = rate;
+        }
     }
 }
-
-/// No configuration value to change (see the module notes).
-fn no_contrast(_: &mut BusyPollConfig) {}
 
 pub fn lesson() -> Lesson<BusyPoll> {
     Lesson {
@@ -86,7 +81,7 @@ pub fn lesson() -> Lesson<BusyPoll> {
                 focus: "irq",
                 task: Some(Task {
                     ask: "Step the packet all the way to the app.",
-                    done: |m| m.pipe.walk_done(&demos::nic::busy_poll::SPEC),
+                    done: |m| m.pipe.walk_done(&SPEC),
                     witness: || vec![BusyPollAction::Stage(StageAction::Advance); 6],
                 }),
                 question: None,
@@ -106,8 +101,13 @@ pub fn lesson() -> Lesson<BusyPoll> {
                         answer: |m| after(m, use_(BUSY)).0.saving() as f64,
                     },
                     explain: |m| after(m, use_(BUSY)).1,
-                    // Would change a stage's cost, were costs configuration.
-                    contrast: |setup| no_contrast(setup),
+                    // A cheaper wakeup: busy polling saves less.
+                    contrast: |setup| {
+                        setup.actions.push(BusyPollAction::Stage(StageAction::SetCost {
+                            stage: WAKEUP,
+                            ns: 1_000,
+                        }))
+                    },
                 }),
             },
             Stop {
@@ -122,14 +122,16 @@ pub fn lesson() -> Lesson<BusyPoll> {
                         options: FIRES,
                         right: |m| vec![usize::from(!m.irqs_fire())],
                     },
-                    explain: |m| m.why().get(1).cloned().unwrap_or_default(),
-                    contrast: |setup| no_contrast(setup),
+                    explain: |m| m.why().get(1).or(m.why().first()).cloned().unwrap_or_default(),
+                    // Prefer-busy-poll (with its deferral set) in place of
+                    // plain busy polling: the IRQ stays masked.
+                    contrast: |setup| setup.actions[0] = use_(PREFER),
                 }),
             },
             Stop {
                 title: "The price of spinning",
-                text: "A polling core is busy all the time, whether packets come or not. Its CPU per packet is a whole core shared among the packets of each second.",
-                state: at(&[use_(BUSY), BusyPollAction::SetRate(10_000)]),
+                text: "A polling core is busy all the time, whether packets come or not. Its CPU per packet is a whole core shared among the packets of each second, plus the device IRQ if it still fires.",
+                state: at(&[use_(BUSY), BusyPollAction::SetRate(SLOW)]),
                 focus: "cpu",
                 task: None,
                 question: Some(Question {
@@ -139,14 +141,14 @@ pub fn lesson() -> Lesson<BusyPoll> {
                         right: |m| vec![usize::from(m.cpu().busy_cheaper())],
                     },
                     explain: |m| m.why().last().cloned().unwrap_or_default(),
-                    // Would raise the packet rate, were it configuration.
-                    contrast: |setup| no_contrast(setup),
+                    // A hundred times the packets share the spinning core.
+                    contrast: |setup| rate(setup, FAST),
                 }),
             },
             Stop {
                 title: "Break it: a deferral with no timer",
                 text: "SO_PREFER_BUSY_POLL, with napi_defer_hard_irqs and gro_flush_timeout both set, keeps the device IRQ masked while the app polls. The deferral needs both settings.",
-                state: at(&[use_(BUSY), use_(PREFER)]),
+                state: at(&[use_(BUSY), use_(PREFER), BusyPollAction::SetRate(BREAK_RATE)]),
                 focus: "cpu",
                 task: Some(Task {
                     ask: "In Break it, leave gro_flush_timeout at 0 and see what the IRQ does.",
@@ -154,13 +156,21 @@ pub fn lesson() -> Lesson<BusyPoll> {
                     witness: || vec![BusyPollAction::SetZeroFlushTimeout(true)],
                 }),
                 question: Some(Question {
-                    ask: "Set gro_flush_timeout to 0 with napi_defer_hard_irqs still set. What does that cost?",
-                    kind: Ask::Choice {
-                        options: LOSSES,
-                        right: |m| vec![loss(m)],
+                    ask: "Leave gro_flush_timeout at 0, napi_defer_hard_irqs still set. How much CPU per packet does polling then cost?",
+                    kind: Ask::Number {
+                        unit: "ns",
+                        decimals: 0,
+                        tolerance: 0.0,
+                        answer: |m| {
+                            after(m, BusyPollAction::SetZeroFlushTimeout(true))
+                                .0
+                                .cpu()
+                                .busy_ns as f64
+                        },
                     },
                     explain: |m| after(m, BusyPollAction::SetZeroFlushTimeout(true)).1,
-                    contrast: |setup| no_contrast(setup),
+                    // Fewer packets share the spinning core.
+                    contrast: |setup| rate(setup, BREAK_CONTRAST),
                 }),
             },
         ],
@@ -186,32 +196,43 @@ mod tests {
             .collect();
         // MSI-X 500 ns, hard IRQ 1 µs and the wakeup 4 µs leave the path;
         // plain SO_BUSY_POLL leaves the IRQ armed; at 10 k pkt/s a core
-        // spins 100 µs per packet; gro_flush_timeout 0 defers nothing.
+        // spins 100 µs per packet against 7 µs of interrupt work; with
+        // gro_flush_timeout 0 at 500 k pkt/s the core's 2 µs per packet
+        // gets the 1 µs IRQ handler back.
         assert_eq!(
             answers,
             [
                 vec!["5500 ns"],
                 vec!["yes: its handler still runs for every packet"],
                 vec!["interrupts"],
-                vec!["CPU: the IRQ fires again, but the path is unchanged"]
+                vec!["3000 ns"]
             ]
         );
-        // What the missing contrasts would show: the answers move with the
-        // model. A cheaper wakeup saves less; prefer-busy-poll masks the
-        // IRQ; at 1 M pkt/s polling is the cheaper.
-        let stops = &lesson.stops;
-        let mut cheap_wakeup = model(&stops[1]);
-        cheap_wakeup
-            .apply(&BusyPollAction::Stage(StageAction::SetCost {
-                stage: 4,
-                ns: 1_000,
-            }))
-            .unwrap();
-        let q = |i: usize| stops[i].question.as_ref().unwrap();
-        assert_eq!(q(1).answers(&cheap_wakeup), ["2500 ns"]);
-        let (masked, _) = after(&model(&stops[2]), use_(PREFER));
-        assert_eq!(q(2).answers(&masked), ["no: it stays masked"]);
-        let (fast, _) = after(&model(&stops[3]), BusyPollAction::SetRate(1_000_000));
-        assert_eq!(q(3).answers(&fast), ["polling"]);
+        // At the contrasts: a 1 µs wakeup saves 2.5 µs; prefer-busy-poll
+        // masks the IRQ; at 1 M pkt/s polling is the cheaper; at 200 k
+        // pkt/s the core spins 5 µs per packet, plus the IRQ.
+        let contrasted: Vec<Vec<String>> = lesson
+            .stops
+            .iter()
+            .filter_map(|s| {
+                let q = s.question.as_ref()?;
+                let mut setup = Setup::of(&s.state);
+                (q.contrast)(&mut setup);
+                let m = demos::Timeline::from_scenario(&setup.scenario())
+                    .expect("the contrast replays")
+                    .model()
+                    .clone();
+                Some(q.answers(&m))
+            })
+            .collect();
+        assert_eq!(
+            contrasted,
+            [
+                vec!["2500 ns"],
+                vec!["no: it stays masked"],
+                vec!["polling"],
+                vec!["6000 ns"]
+            ]
+        );
     }
 }
