@@ -2,6 +2,8 @@
 //! IOMMU's entries between them, the latest DMA and its fate; the page table
 //! and the kernel's fault log.
 
+mod lesson;
+
 use crate::control::{Control, Field};
 use crate::draw::geometry::PathData;
 use crate::layout::Layout;
@@ -481,6 +483,10 @@ fn damage(m: &Iommu) -> List {
 impl View for Iommu {
     /// Whether the presets and the address form make the device read or write.
     type Look = Access;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &Access, ui: &mut Ui<Self>) -> Scene {
         let last = self.last.map_or("No DMA yet.".to_string(), |r| {
