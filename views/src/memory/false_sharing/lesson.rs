@@ -121,7 +121,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                 title: "B takes the whole line",
                 text: "B wrote only b, yet its request for ownership took the whole line from A's cache and invalidated A's copy, a and all. A must now ask for the line back before it can write a again.",
                 state: at(&steps(2)),
-                focus: "core-0",
+                focus: "bus",
                 task: None,
                 question: Some(Question {
                     ask: "Step makes the pattern's next write. How many cycles does it take with a and b on one line?",
@@ -142,7 +142,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                 title: "The line ping-pongs",
                 text: "Each write takes the line back from the other cache, so the line crosses the bus again and again though the two cores share no data. The table counts every move.",
                 state: at(&steps(4)),
-                focus: "bus",
+                focus: "cmp-transfers",
                 task: None,
                 question: Some(Question {
                     ask: "Play runs the rest of the writes. By the end, how many times will the one line have moved between the two caches?",
@@ -160,7 +160,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                 title: "What the ping-pong costs",
                 text: "Both layouts see the same writes. Padded, each core took its own line from memory once, and every write since has hit in M with no bus traffic.",
                 state: at(&steps(4)),
-                focus: "core-1",
+                focus: "cmp-cycles",
                 task: None,
                 question: Some(Question {
                     ask: "Play runs the rest of the writes. At the end, how many times as many cycles has the one line spent as the padded layout?",

@@ -467,6 +467,8 @@ fn compare(m: &FalseSharing) -> Table {
                 Cell::mono(value(&m.padded, n)).key(format!("cmp-{key}-padded")),
             ],
         );
+        // A lesson can point at a row.
+        row.focus(format!("cmp-{key}"));
         if key == "transfers" && m.shared.counts.flushes > 0 {
             row.class("warn");
         }
