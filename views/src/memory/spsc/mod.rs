@@ -3,6 +3,8 @@
 //! and buffer on the right; who writes what, with each index line's moves;
 //! the values received and any wrong ones.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
@@ -452,6 +454,10 @@ fn damage(s: &Spsc) -> List {
 
 impl View for Spsc {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         Scene::new(

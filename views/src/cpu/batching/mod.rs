@@ -3,6 +3,8 @@
 //! against batch size, the trade-off a batch size (or coalescing setting)
 //! picks a point on.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::chart::{decades, Plot};
 use crate::draw::lanes::{wrapped, Axis, Bar};
@@ -196,14 +198,17 @@ fn timeline(m: &Batching, layout: Layout) -> Figure {
         .focus("consumer"),
     );
     if let Some(d) = m.deadline {
-        f.push(axis.marker(
-            "timer",
-            rel(d),
-            (30.0, lanes_bottom),
-            lanes_bottom + 16.0,
-            format!("timer fires {}", duration(d)),
-            "warn",
-        ));
+        f.push(
+            axis.marker(
+                "timer",
+                rel(d),
+                (30.0, lanes_bottom),
+                lanes_bottom + 16.0,
+                format!("timer fires {}", duration(d)),
+                "warn",
+            )
+            .focus("timer"),
+        );
     }
     f.push(axis.cursor(now, 24.0, lanes_bottom));
     let (first, rest) = if m.latencies.is_empty() {
@@ -452,6 +457,7 @@ fn table(m: &Batching, sweep: &[SweepPoint]) -> Table {
             "batch",
             "max throughput",
             "fixed-cost share",
+            "longest fill wait",
             "mean latency",
             "p99 latency",
         ],
@@ -477,13 +483,18 @@ fn table(m: &Batching, sweep: &[SweepPoint]) -> Table {
                 Cell::mono(lat(s.p99_ns)).key(format!("curve-{b}-p99")),
             ],
         )
-        .class(if b == m.config.batch { "accent" } else { "" });
+        .class(if b == m.config.batch { "accent" } else { "" })
+        .focus(format!("curve-{b}"));
     }
     t
 }
 
 impl View for Batching {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let sweep = self.sweep();

@@ -3,6 +3,8 @@
 //! latest request and where the line came from; memory. A table sets both
 //! layouts' counts side by side.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::geometry::PathData;
 // `Layout` here is the struct's (one line or padded); the screen's is `Screen`.
@@ -465,6 +467,8 @@ fn compare(m: &FalseSharing) -> Table {
                 Cell::mono(value(&m.padded, n)).key(format!("cmp-{key}-padded")),
             ],
         );
+        // A lesson can point at a row.
+        row.focus(format!("cmp-{key}"));
         if key == "transfers" && m.shared.counts.flushes > 0 {
             row.class("warn");
         }
@@ -474,6 +478,10 @@ fn compare(m: &FalseSharing) -> Table {
 
 impl View for FalseSharing {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let s = front(self);
