@@ -130,7 +130,7 @@ pub fn lesson() -> Lesson<Batching> {
                         },
                     },
                     explain: |m| why_after(m, &[BatchAction::Finish], 0, 1),
-                    contrast: batch_of_32,
+                    contrast: |setup| batch_of_32(setup),
                 }),
             },
             Stop {
@@ -154,7 +154,7 @@ pub fn lesson() -> Lesson<Batching> {
                         let left = leaving_told(m);
                         [left, why_after(m, &[], 2, 3)].join(" ")
                     },
-                    contrast: batch_of_8,
+                    contrast: |setup| batch_of_8(setup),
                 }),
             },
             Stop {
@@ -173,7 +173,7 @@ pub fn lesson() -> Lesson<Batching> {
                         },
                     },
                     explain: leaving_told,
-                    contrast: batch_of_8,
+                    contrast: |setup| batch_of_8(setup),
                 }),
             },
             Stop {
@@ -202,7 +202,7 @@ pub fn lesson() -> Lesson<Batching> {
                         },
                     },
                     explain: |m| why_after(m, &[BatchAction::BreakIt, BatchAction::Finish], 2, 4),
-                    contrast: poisson,
+                    contrast: |setup| poisson(setup),
                 }),
             },
         ],

@@ -114,7 +114,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                         },
                     },
                     explain: |m| narration(m, &steps(2)),
-                    contrast: a_twice,
+                    contrast: |setup| a_twice(setup),
                 }),
             },
             Stop {
@@ -135,7 +135,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                         },
                     },
                     explain: |m| narration(m, &[FsAction::Next]),
-                    contrast: b_twice,
+                    contrast: |setup| b_twice(setup),
                 }),
             },
             Stop {
@@ -153,7 +153,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                         answer: |m| f64::from(after(m, &to_the_end(m)).shared.counts.flushes),
                     },
                     explain: why_at_the_end,
-                    contrast: runs_of_four,
+                    contrast: |setup| runs_of_four(setup),
                 }),
             },
             Stop {
@@ -173,7 +173,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                         },
                     },
                     explain: why_at_the_end,
-                    contrast: runs_of_four,
+                    contrast: |setup| runs_of_four(setup),
                 }),
             },
             Stop {

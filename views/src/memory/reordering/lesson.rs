@@ -104,7 +104,7 @@ pub fn lesson() -> Lesson<Reordering> {
                         right: can,
                     },
                     explain: verdict,
-                    contrast: under_tso,
+                    contrast: |setup| under_tso(setup),
                 }),
             },
             Stop {
@@ -126,7 +126,7 @@ pub fn lesson() -> Lesson<Reordering> {
                         answer: |m| m.allowed_count() as f64,
                     },
                     explain: why,
-                    contrast: under_sc,
+                    contrast: |setup| under_sc(setup),
                 }),
             },
             Stop {
@@ -142,7 +142,7 @@ pub fn lesson() -> Lesson<Reordering> {
                         right: can,
                     },
                     explain: verdict,
-                    contrast: without_fences,
+                    contrast: |setup| without_fences(setup),
                 }),
             },
             Stop {
@@ -158,7 +158,7 @@ pub fn lesson() -> Lesson<Reordering> {
                         right: can,
                     },
                     explain: verdict,
-                    contrast: under_armv8,
+                    contrast: |setup| under_armv8(setup),
                 }),
             },
             Stop {
@@ -174,7 +174,7 @@ pub fn lesson() -> Lesson<Reordering> {
                         right: can,
                     },
                     explain: verdict,
-                    contrast: plain_mp,
+                    contrast: |setup| plain_mp(setup),
                 }),
             },
             Stop {

@@ -136,7 +136,7 @@ pub fn lesson() -> Lesson<Spsc> {
                         let why = end.why().into_iter().next().unwrap_or_default();
                         [full, why].join(" ")
                     },
-                    contrast: bigger,
+                    contrast: |setup| bigger(setup),
                 }),
             },
             Stop {
@@ -162,7 +162,7 @@ pub fn lesson() -> Lesson<Spsc> {
                         let tail = next.buffers[PRODUCER].entries.len().saturating_sub(1);
                         narration(m, &[Producer, DrainProducer(tail as u8)])
                     },
-                    contrast: relaxed_tail,
+                    contrast: |setup| relaxed_tail(setup),
                 }),
             },
             Stop {
@@ -195,7 +195,7 @@ pub fn lesson() -> Lesson<Spsc> {
                         },
                     },
                     explain: |m| narration(m, &until_a_slot_is_read(m)),
-                    contrast: early_head,
+                    contrast: |setup| early_head(setup),
                 }),
             },
             Stop {
@@ -213,7 +213,7 @@ pub fn lesson() -> Lesson<Spsc> {
                         answer: |m| f64::from(after(m, &fill(m)).index_reads),
                     },
                     explain: fill_told,
-                    contrast: cached,
+                    contrast: |setup| cached(setup),
                 }),
             },
             Stop {
