@@ -257,13 +257,12 @@ mod tests {
             .iter()
             .filter_map(|stop| {
                 let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                (q.contrast)(&mut config);
-                let state = Scenario::<Batching> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
+                let mut setup = crate::lesson::Setup::of(&stop.state);
+                (q.contrast)(&mut setup);
+                let model = demos::Timeline::from_scenario(&setup.scenario())
+                    .ok()?
+                    .model()
+                    .clone();
                 q.answers(&model).into_iter().next()
             })
             .collect();

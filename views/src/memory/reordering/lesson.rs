@@ -235,9 +235,9 @@ mod tests {
             .iter()
             .filter_map(|stop| {
                 let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                (q.contrast)(&mut config);
-                let m = Reordering::build(&config).ok()?;
+                let mut setup = crate::lesson::Setup::of(&stop.state);
+                (q.contrast)(&mut setup);
+                let m = Reordering::build(&setup.config).ok()?;
                 q.answers(&m).into_iter().next()
             })
             .collect();
