@@ -139,7 +139,10 @@ pub fn lesson() -> Lesson<Mmio> {
                         tolerance: 0.05,
                         answer: |m| after(m, MmioAction::SetWork(FAST_WORK_NS)).0.slowdown(),
                     },
-                    explain: |m| after(m, MmioAction::SetWork(FAST_WORK_NS)).1,
+                    explain: |m| {
+                        let (next, said) = after(m, MmioAction::SetWork(FAST_WORK_NS));
+                        format!("{said} {}", next.why().last().cloned().unwrap_or_default())
+                    },
                     contrast: |c| c.rtt_ns = 100,
                 }),
             },
