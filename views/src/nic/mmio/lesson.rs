@@ -127,7 +127,7 @@ pub fn lesson() -> Lesson<Mmio> {
             },
             Stop {
                 title: "The faster the loop, the worse",
-                text: "The read costs the same round trip whatever the loop does around it. Drivers read completions from status the NIC writes into host memory by DMA instead, which the CPU finds in its own caches.",
+                text: "The read costs the same round trip whatever the loop does around it. Drivers learn of completions instead from status the NIC writes into host memory by DMA, which the CPU reads without crossing PCIe.",
                 state: at(&[MmioAction::RunToEnd, MmioAction::SetHotRead(true)]),
                 focus: "hot-loop",
                 task: None,
