@@ -3,6 +3,8 @@
 //! the page table and the fault log. Buffers are mapped per frame, or kept
 //! mapped and recycled as real RX paths do.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::text::wrap_words;
 use crate::layout::Layout;
@@ -323,6 +325,10 @@ fn faults(m: &DmaMap) -> List {
 
 impl View for DmaMap {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let c = &self.counters;

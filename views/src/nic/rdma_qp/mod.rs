@@ -3,6 +3,8 @@
 //! the NIC's DMA engine and the wire; the peer with its receive queue and
 //! its remotely accessible region; the sockets contrast; the completions.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::geometry::PathData;
 use crate::draw::text::wrap_words;
@@ -755,6 +757,10 @@ fn polled(m: &RdmaQp) -> List {
 
 impl View for RdmaQp {
     type Look = RdmaLook;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &RdmaLook, ui: &mut Ui<Self>) -> Scene {
         Scene::new(

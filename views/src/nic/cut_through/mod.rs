@@ -3,6 +3,8 @@
 //! heading of the lane the CTPIO mode sends says so. The same facts as a
 //! table of counts.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::lanes::{heading, Axis, Bar};
 use crate::knob::bounded;
@@ -258,6 +260,10 @@ fn counts(m: &CutThrough) -> Table {
 
 impl View for CutThrough {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let (sf, ct) = (self.store_and_forward(), self.cut_through());

@@ -1,6 +1,8 @@
 //! Send path latency: the waterfall of a kernel send, the baseline against
 //! now, and the techniques that take stages off it.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::waterfall::edited;
 use crate::draw::waterfall::{compare, cost_editor, waterfall};
@@ -14,6 +16,10 @@ use demos::Quantity;
 impl View for SendPath {
     /// The stage picked for the cost editor.
     type Look = usize;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
         let w = self.pipe.waterfall(&SPEC);

@@ -1,6 +1,8 @@
 //! MMIO write vs read: one clock, posted writes above, non-posted reads
 //! below, and (break it) a per-packet loop with and without a register read.
 
+mod lesson;
+
 use crate::control::Control;
 use crate::draw::lanes::{assign_tracks, heading, wrapped, Axis, Bar};
 use crate::knob::bounded;
@@ -217,6 +219,10 @@ fn timeline(m: &Mmio, layout: Layout) -> Figure {
 
 impl View for Mmio {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let m = self;
