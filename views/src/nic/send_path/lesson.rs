@@ -3,13 +3,9 @@
 //! back on. Every answer is read off the model after the switch the
 //! question asks about.
 //!
-//! Not yet sound on this branch: `SendPathConfig` has no field (stage costs
-//! and switches are actions), so no question's `contrast` can change a
-//! configuration value, and `tests/lessons.rs` here rejects each one. Each
-//! question names, in `contrast_action`, the one action its contrast
-//! prepends to the stop's actions once a contrast may change them
-//! (`lesson::Setup`); the unit test below replays exactly that and checks
-//! the answers move.
+//! `SendPathConfig` has no field (stage costs and switches are actions), so
+//! each question's contrast prepends one action to its stop's
+//! (`contrast_action`): a stage that stays on the path made dearer.
 
 use crate::lesson::{Ask, Lesson, Question, Stop, Task};
 use demos::nic::send_path::{
@@ -81,9 +77,7 @@ fn told(m: &SendPath, technique: usize) -> String {
 
 /// The one action each question's contrast prepends to its stop's
 /// actions, in question order: a stage that stays on the path made
-/// dearer, so the computed answer moves. Used only by the tests until a
-/// contrast may change the stop's actions.
-#[cfg_attr(not(test), allow(dead_code))]
+/// dearer, so the computed answer moves.
 pub fn contrast_action(question: usize) -> StageAction {
     let (stage, ns) = match question {
         0 => (KERNEL_STACK, 500),
@@ -93,9 +87,6 @@ pub fn contrast_action(question: usize) -> StageAction {
     };
     StageAction::SetCost { stage, ns }
 }
-
-/// No configuration value to change (see the module notes).
-fn no_contrast(_: &mut SendPathConfig) {}
 
 pub fn lesson() -> Lesson<SendPath> {
     Lesson {
@@ -117,7 +108,7 @@ pub fn lesson() -> Lesson<SendPath> {
                     },
                     explain: |m| told(m, BYPASS),
                     // Prepends contrast_action(0): a dearer kernel stack.
-                    contrast: |c| no_contrast(c),
+                    contrast: |s| s.actions.insert(0, contrast_action(0)),
                 }),
             },
             Stop {
@@ -136,7 +127,7 @@ pub fn lesson() -> Lesson<SendPath> {
                     },
                     explain: |m| told(m, TX_PUSH),
                     // Prepends contrast_action(1): a slower payload DMA.
-                    contrast: |c| no_contrast(c),
+                    contrast: |s| s.actions.insert(0, contrast_action(1)),
                 }),
             },
             Stop {
@@ -155,7 +146,7 @@ pub fn lesson() -> Lesson<SendPath> {
                     },
                     explain: |m| told(m, CTPIO),
                     // Prepends contrast_action(2): a slower PHY.
-                    contrast: |c| no_contrast(c),
+                    contrast: |s| s.actions.insert(0, contrast_action(2)),
                 }),
             },
             Stop {
@@ -182,7 +173,7 @@ pub fn lesson() -> Lesson<SendPath> {
                     },
                     explain: |m| told(m, STOPPED),
                     // Prepends contrast_action(3): a longer wait for NET_TX.
-                    contrast: |c| no_contrast(c),
+                    contrast: |s| s.actions.insert(0, contrast_action(3)),
                 }),
             },
             Stop {
