@@ -16,6 +16,7 @@ pub mod excerpt;
 pub mod export;
 pub mod knob;
 pub mod layout;
+pub mod lesson;
 pub mod live;
 pub mod memory;
 pub mod net;

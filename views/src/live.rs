@@ -157,6 +157,14 @@ pub trait View: Model + 'static {
     fn link_look(&self, look: &Self::Look) -> Self::Look {
         look.clone()
     }
+
+    /// The demo's lesson, if it has one (`crate::lesson`).
+    fn lesson() -> Option<crate::lesson::Lesson<Self>>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// What the page draws after a change.

@@ -5,6 +5,7 @@
 //! under SC and TSO the machine the learner schedules.
 
 mod graph;
+mod lesson;
 mod machine;
 #[cfg(test)]
 mod tests;
@@ -276,6 +277,10 @@ fn stripped(r: &Reordering) -> String {
 
 impl View for Reordering {
     type Look = ();
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
 
     fn scene(&self, _: &(), ui: &mut Ui<Self>) -> Scene {
         let a = &self.analysis;

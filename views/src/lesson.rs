@@ -1,0 +1,188 @@
+//! Lessons: a guided path through one demo, as data. A lesson is a goal and a
+//! few stops; a stop is a state (a configuration and the actions replayed on
+//! it, never a picture of its own), a sentence or two, the part of the
+//! picture to look at, and optionally a task to do or a question to answer.
+//!
+//! Invariant: no answer is written in lesson data. A question holds the
+//! functions that compute its right answers from the model at its stop, and
+//! the one that gives the model's own explanation; grading calls them.
+
+use crate::live::View;
+use demos::{Model, Scenario, ScenarioError, Timeline};
+
+/// A demo's lesson.
+pub struct Lesson<M: View> {
+    /// One sentence: "After this you can explain why …".
+    pub goal: &'static str,
+    pub stops: Vec<Stop<M>>,
+    /// Where the idea continues, as routes (`/nic/napi`).
+    pub next: &'static [&'static str],
+}
+
+/// One stop of a lesson.
+pub struct Stop<M: View> {
+    pub title: &'static str,
+    /// One or two sentences.
+    pub text: &'static str,
+    /// The state of the stop: replayed on the model when the stop opens.
+    pub state: Scenario<M>,
+    /// The narration focus key of what to look at (the renderer highlights it).
+    pub focus: &'static str,
+    pub task: Option<Task<M>>,
+    pub question: Option<Question<M>>,
+}
+
+/// Something for the learner to do before moving on, recognised from the
+/// model's state.
+pub struct Task<M: View> {
+    /// What to do, in one sentence.
+    pub ask: &'static str,
+    /// Whether the model's state shows it done.
+    pub done: fn(&M) -> bool,
+    /// One way to do it from the stop's state: the tests check it reaches
+    /// `done`, so every task can be done.
+    pub witness: fn() -> Vec<M::Action>,
+}
+
+/// A prediction the learner commits to before the reveal.
+pub struct Question<M: View> {
+    pub ask: &'static str,
+    pub kind: Ask<M>,
+    /// The model's own explanation of the answer (its why, cycle or
+    /// narration), shown with the reveal, right or wrong.
+    pub explain: fn(&M) -> String,
+    /// One change to the stop's state (usually one configuration value;
+    /// for a demo with nothing to configure, one of its actions), under
+    /// which the right answer differs: the tests replay the changed state
+    /// and check that the computed answer moves (it would not, were it
+    /// written down).
+    pub contrast: fn(&mut Setup<M>),
+}
+
+/// A stop's state while a contrast changes it. It reads as its
+/// configuration (`setup.protocol = …` changes a configuration value), and
+/// `setup.actions` are the actions replayed on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup<M: Model> {
+    pub config: M::Config,
+    pub actions: Vec<M::Action>,
+}
+
+impl<M: Model> Setup<M> {
+    pub fn of(state: &Scenario<M>) -> Self {
+        Setup {
+            config: state.config.clone(),
+            actions: state.actions.clone(),
+        }
+    }
+
+    pub fn scenario(self) -> Scenario<M> {
+        Scenario {
+            config: self.config,
+            actions: self.actions,
+        }
+    }
+}
+
+impl<M: Model> std::ops::Deref for Setup<M> {
+    type Target = M::Config;
+    fn deref(&self) -> &M::Config {
+        &self.config
+    }
+}
+
+impl<M: Model> std::ops::DerefMut for Setup<M> {
+    fn deref_mut(&mut self) -> &mut M::Config {
+        &mut self.config
+    }
+}
+
+/// What kind of answer a question takes.
+pub enum Ask<M: View> {
+    /// Pick one of `options`; any of the ones `right` computes is right.
+    Choice {
+        options: &'static [&'static str],
+        right: fn(&M) -> Vec<usize>,
+    },
+    /// A number, right within `tolerance` of what `answer` computes; shown
+    /// with `decimals` decimals and its unit (empty for a count).
+    Number {
+        unit: &'static str,
+        decimals: u32,
+        tolerance: f64,
+        answer: fn(&M) -> f64,
+    },
+}
+
+/// The learner's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    Choice(usize),
+    Number(f64),
+}
+
+/// A graded answer: whether it was right, every right answer, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub right: bool,
+    /// All the right answers, as the reveal shows them.
+    pub answers: Vec<String>,
+    pub explain: String,
+}
+
+impl<M: View> Stop<M> {
+    /// The model at this stop: the state replayed.
+    pub fn model(&self) -> Result<M, ScenarioError> {
+        Timeline::from_scenario(&self.state).map(|t| t.model().clone())
+    }
+}
+
+impl<M: View> Question<M> {
+    /// The right answers at `model`, as text.
+    pub fn answers(&self, model: &M) -> Vec<String> {
+        match &self.kind {
+            Ask::Choice { options, right } => right(model)
+                .into_iter()
+                .filter_map(|i| options.get(i).map(|o| o.to_string()))
+                .collect(),
+            Ask::Number {
+                unit,
+                decimals,
+                answer,
+                ..
+            } => {
+                let number = demos::text::decimal(answer(model), *decimals);
+                vec![format!("{number} {unit}").trim_end().to_string()]
+            }
+        }
+    }
+
+    /// Grades `reply` against what the model computes at `model`.
+    pub fn grade(&self, model: &M, reply: &Reply) -> Verdict {
+        let right = match (&self.kind, reply) {
+            (Ask::Choice { right, .. }, Reply::Choice(i)) => right(model).contains(i),
+            (
+                Ask::Number {
+                    tolerance, answer, ..
+                },
+                Reply::Number(x),
+            ) => x.is_finite() && (x - answer(model)).abs() <= *tolerance,
+            _ => false,
+        };
+        Verdict {
+            right,
+            answers: self.answers(model),
+            explain: (self.explain)(model),
+        }
+    }
+}
+
+/// The model at the end of `config` with `actions` applied, if every action
+/// is taken.
+pub fn replay<M: Model>(config: M::Config, actions: &[M::Action]) -> Option<M> {
+    let mut model = M::build(&config).ok()?;
+    for action in actions {
+        model.apply(action).ok()?;
+    }
+    Some(model)
+}
