@@ -186,3 +186,118 @@ pub fn replay<M: Model>(config: M::Config, actions: &[M::Action]) -> Option<M> {
     }
     Some(model)
 }
+
+/// A lesson as the page shows it: plain data, no functions, the same type
+/// for every demo (see [`crate::live::LiveDemo::lesson`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outline {
+    pub goal: &'static str,
+    pub stops: Vec<StopOutline>,
+    pub next: &'static [&'static str],
+}
+
+/// One stop as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StopOutline {
+    pub title: &'static str,
+    pub text: &'static str,
+    pub focus: &'static str,
+    /// What to do, if the stop has a task.
+    pub task: Option<&'static str>,
+    pub question: Option<AskOutline>,
+}
+
+/// A question as the page shows it: what it asks and what kind of answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AskOutline {
+    pub ask: &'static str,
+    pub kind: AskKind,
+}
+
+/// The kind of answer a question takes, without its answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AskKind {
+    Choice {
+        options: &'static [&'static str],
+    },
+    Number {
+        unit: &'static str,
+        decimals: u32,
+        tolerance: f64,
+    },
+}
+
+impl<M: View> Lesson<M> {
+    /// The lesson without its functions.
+    pub fn outline(&self) -> Outline {
+        Outline {
+            goal: self.goal,
+            next: self.next,
+            stops: self
+                .stops
+                .iter()
+                .map(|s| StopOutline {
+                    title: s.title,
+                    text: s.text,
+                    focus: s.focus,
+                    task: s.task.as_ref().map(|t| t.ask),
+                    question: s.question.as_ref().map(|q| AskOutline {
+                        ask: q.ask,
+                        kind: match &q.kind {
+                            Ask::Choice { options, .. } => AskKind::Choice { options },
+                            Ask::Number {
+                                unit,
+                                decimals,
+                                tolerance,
+                                ..
+                            } => AskKind::Number {
+                                unit,
+                                decimals: *decimals,
+                                tolerance: *tolerance,
+                            },
+                        },
+                    }),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Outline {
+    /// How many stops ask a question.
+    pub fn predictions(&self) -> usize {
+        self.stops.iter().filter(|s| s.question.is_some()).count()
+    }
+}
+
+/// A lesson's stop number read from a link (`lesson=N`, counted from 1):
+/// the stop's index, or why it cannot be opened.
+pub fn read_stop(text: &str, stops: usize) -> Result<usize, String> {
+    let n: usize = text
+        .parse()
+        .ok()
+        .filter(|_| (1..=3).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("\u{201c}{}\u{201d} is not a stop number", clip(text)))?;
+    if (1..=stops).contains(&n) {
+        Ok(n - 1)
+    } else {
+        Err(format!("this lesson has stops 1 to {stops}, not {n}"))
+    }
+}
+
+/// At most 12 characters of `text`, to quote it back.
+fn clip(text: &str) -> String {
+    let cut: String = text.chars().take(12).collect();
+    if cut.len() < text.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}
+
+/// The notice for a link whose lesson stop could not be opened.
+pub fn stop_notice(error: &str) -> String {
+    format!(
+        "This link's lesson stop could not be opened: {error}. The demo opened without its lesson."
+    )
+}

@@ -8,6 +8,7 @@
 
 use crate::control::{Control, Handler, Input};
 use crate::layout::Layout;
+use crate::lesson::{Outline, Reply, Verdict};
 use crate::scene::{Kind, Part, Scene, Shape};
 use demos::scenario::{decode_look, encode_look, split_link};
 use demos::{Figure, Model, NarrationLine, Scenario, Timeline, Tone};
@@ -201,6 +202,21 @@ pub trait LiveDemo {
     fn set_layout(&mut self, layout: Layout);
     /// The screen the frames are laid out for.
     fn layout(&self) -> Layout;
+    /// The demo's lesson as plain data, if it has one.
+    fn lesson(&self) -> Option<Outline>;
+    /// Opens stop `n` (from 0) of the lesson: with `replay`, the demo's
+    /// state becomes the stop's (its scenario replayed); either way the
+    /// stop's focus key is highlighted in the following frames. False when
+    /// there is no such stop or its state would not replay.
+    fn open_stop(&mut self, n: usize, replay: bool) -> bool;
+    /// Leaves the lesson: its focus key is no longer highlighted.
+    fn close_lesson(&mut self);
+    /// Whether stop `n`'s task is done in the current state (`None`: the
+    /// stop has no task).
+    fn task_done(&self, n: usize) -> Option<bool>;
+    /// Grades a reply to stop `n`'s question, against the model at the
+    /// stop's state (`None`: the stop asks nothing).
+    fn grade(&self, n: usize, reply: &Reply) -> Option<Verdict>;
 }
 
 /// Opens a demo from a share-link value (`v1.<state>` or `v1.<state>.<look>`).
@@ -238,6 +254,7 @@ pub fn open<M: View>(link: Option<&str>) -> (Box<dyn LiveDemo>, Option<String>) 
             look,
             ui: Ui::new(),
             layout: Layout::Wide,
+            focus: None,
         }),
         notice,
     )
@@ -281,6 +298,8 @@ struct Live<M: View> {
     ui: Ui<M>,
     /// The screen the next frame is drawn for.
     layout: Layout,
+    /// The focus key of the open lesson stop.
+    focus: Option<&'static str>,
 }
 
 impl<M: View> Live<M> {
@@ -389,10 +408,9 @@ impl<M: View> LiveDemo for Live<M> {
         );
         let mut controls = model.controls(&self.look, &mut ui);
         self.ui = ui;
-        mark_scene(
-            &mut scene,
-            &in_focus(self.timeline.narration(), self.timeline.step_count()),
-        );
+        let mut focus = in_focus(self.timeline.narration(), self.timeline.step_count());
+        focus.extend(self.focus);
+        mark_scene(&mut scene, &focus);
         fill_refusals(&mut controls, &|slot| self.refusal(slot));
         Frame { scene, controls }
     }
@@ -463,6 +481,47 @@ impl<M: View> LiveDemo for Live<M> {
 
     fn layout(&self) -> Layout {
         self.layout
+    }
+
+    fn lesson(&self) -> Option<Outline> {
+        M::lesson().map(|l| l.outline())
+    }
+
+    fn open_stop(&mut self, n: usize, replay: bool) -> bool {
+        let Some(stop) =
+            M::lesson().and_then(|mut l| (n < l.stops.len()).then(|| l.stops.swap_remove(n)))
+        else {
+            return false;
+        };
+        if replay {
+            match Timeline::from_scenario(&stop.state) {
+                Ok(timeline) => {
+                    self.timeline = timeline;
+                    self.look = M::Look::default();
+                }
+                Err(_) => return false,
+            }
+        }
+        self.focus = Some(stop.focus);
+        true
+    }
+
+    fn close_lesson(&mut self) {
+        self.focus = None;
+    }
+
+    fn task_done(&self, n: usize) -> Option<bool> {
+        let lesson = M::lesson()?;
+        let task = lesson.stops.get(n)?.task.as_ref()?;
+        Some((task.done)(self.timeline.model()))
+    }
+
+    fn grade(&self, n: usize, reply: &Reply) -> Option<Verdict> {
+        let lesson = M::lesson()?;
+        let stop = lesson.stops.get(n)?;
+        let question = stop.question.as_ref()?;
+        let model = stop.model().ok()?;
+        Some(question.grade(&model, reply))
     }
 }
 

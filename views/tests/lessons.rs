@@ -156,11 +156,84 @@ fn lesson_is_sound<M: View>() {
     }
 }
 
+/// Whether the shape, row or list with focus key `key` is marked in focus.
+fn marked(scene: &Scene, key: &str) -> bool {
+    fn shape(s: &Shape, key: &str) -> bool {
+        (s.focus.as_deref() == Some(key) && s.class.split(' ').any(|c| c == "focus"))
+            || matches!(&s.kind, Kind::Group { children, .. } if children.iter().any(|c| shape(c, key)))
+    }
+    let hot = |focus: &Option<String>, class: &str| {
+        focus.as_deref() == Some(key) && class.split(' ').any(|c| c == "focus")
+    };
+    scene.parts.iter().any(|part| match part {
+        Part::Figure(f) => f.shapes.iter().any(|s| shape(s, key)),
+        Part::Table(t) => t.rows.iter().any(|r| hot(&r.focus, &r.class)),
+        Part::List(l) => hot(&l.focus, &l.class),
+    })
+}
+
+/// The page's view of the lesson, through `LiveDemo`, says what the lesson
+/// says: its outline, each stop's state and highlight, its task and grades.
+fn live_lesson_agrees<M: View>() {
+    let lesson = M::lesson().expect("a lesson");
+    let (mut live, notice) = views::open::<M>(None);
+    assert_eq!(notice, None);
+    let outline = live.lesson().expect("an outline");
+    assert_eq!(outline, lesson.outline());
+    assert_eq!(outline.stops.len(), lesson.stops.len());
+    for (n, stop) in lesson.stops.iter().enumerate() {
+        let at = stop.title;
+        assert!(live.open_stop(n, true), "{at}: does not open");
+        assert_eq!(
+            live.link(),
+            stop.state.encode(),
+            "{at}: not the stop's state"
+        );
+        assert!(
+            marked(&live.frame().scene, stop.focus),
+            "{at}: {} is not highlighted",
+            stop.focus
+        );
+        let model = stop.model().unwrap();
+        assert_eq!(
+            live.task_done(n),
+            stop.task.as_ref().map(|t| (t.done)(&model)),
+            "{at}"
+        );
+        match &stop.question {
+            Some(question) => {
+                let (right, wrong) = replies(question, &model);
+                assert_eq!(live.grade(n, &right), Some(question.grade(&model, &right)));
+                assert!(live.grade(n, &right).unwrap().right, "{at}");
+                if let Some(wrong) = wrong {
+                    assert!(!live.grade(n, &wrong).unwrap().right, "{at}");
+                }
+            }
+            None => assert_eq!(live.grade(n, &Reply::Number(0.0)), None, "{at}"),
+        }
+    }
+    let stops = lesson.stops.len();
+    assert!(!live.open_stop(stops, true));
+    assert_eq!(live.task_done(stops), None);
+    assert_eq!(live.grade(stops, &Reply::Choice(0)), None);
+    live.close_lesson();
+    let last = lesson.stops.last().unwrap();
+    assert!(
+        !marked(&live.frame().scene, last.focus) || {
+            // The narration may point there too; then the mark stays.
+            live.narration()
+                .iter()
+                .any(|l| l.focus.iter().any(|f| f == last.focus))
+        }
+    );
+}
+
 macro_rules! lessons {
     ($($test:ident: $model:ty,)*) => {$(
         #[test]
         fn $test() {
             lesson_is_sound::<$model>();
+            live_lesson_agrees::<$model>();
         }
     )*};
 }
@@ -218,4 +291,51 @@ fn an_answer_written_down_fails_the_check() {
         caught.is_err(),
         "a constant answer passed the contrast check"
     );
+}
+
+#[test]
+fn a_task_done_in_the_running_demo_is_seen_done() {
+    let lesson = Mesi::lesson().unwrap();
+    let (n, stop) = lesson
+        .stops
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.task.is_some())
+        .unwrap();
+    let task = stop.task.as_ref().unwrap();
+    let mut done = stop.state.clone();
+    done.actions.extend((task.witness)());
+    let (mut live, _) = views::open::<Mesi>(Some(&done.encode()));
+    // Opened from a link at the stop, without replaying the stop's state.
+    assert!(live.open_stop(n, false));
+    assert_eq!(live.task_done(n), Some(true));
+    assert!(live.open_stop(n, true));
+    assert_eq!(live.task_done(n), Some(false));
+}
+
+#[test]
+fn a_stop_number_from_a_link_is_read_defensively() {
+    use views::lesson::{read_stop, stop_notice};
+    assert_eq!(read_stop("1", 5), Ok(0));
+    assert_eq!(read_stop("5", 5), Ok(4));
+    for bad in [
+        "0",
+        "6",
+        "-1",
+        "",
+        "x",
+        "1.5",
+        "99999999999999999999",
+        " 2",
+        "+2",
+    ] {
+        let error = read_stop(bad, 5).unwrap_err();
+        let notice = stop_notice(&error);
+        assert!(
+            notice.ends_with("The demo opened without its lesson."),
+            "{notice}"
+        );
+        assert!(!notice.contains(".."), "{notice}");
+    }
+    assert!(read_stop(&"9".repeat(500), 5).unwrap_err().chars().count() < 60);
 }
