@@ -26,6 +26,10 @@ pub enum Route {
         /// a build made for the browser tests has it (feature `test-hooks`,
         /// `make build-subpath`); the public site ignores the parameter.
         panic: bool,
+        /// The lesson stop to open (`?lesson=N`), as written.
+        lesson: Option<String>,
+        /// Class mode (`?class=1`): answers wait for Reveal.
+        class: bool,
     },
     NotFound,
 }
@@ -40,6 +44,8 @@ impl Route {
                     embed: here.param("embed") == Some("1"),
                     link: here.param("s").map(str::to_string),
                     panic: cfg!(feature = "test-hooks") && here.param("debug") == Some("panic"),
+                    lesson: here.param("lesson").map(str::to_string),
+                    class: here.param("class") == Some("1"),
                 },
                 None => Route::NotFound,
             },
@@ -79,6 +85,8 @@ fn page(route: Route, base: &str) -> Vec<El> {
             embed: embedded,
             link,
             panic,
+            lesson,
+            class,
         } => {
             if panic {
                 // After this task, as a bug in a running demo would.
@@ -86,7 +94,7 @@ fn page(route: Route, base: &str) -> Vec<El> {
                     panic!("deliberate panic requested with ?debug=panic")
                 });
             }
-            let content = demo_page(demo, embedded, link);
+            let content = demo_page(demo, embedded, link, lesson, class);
             if embedded {
                 embed(content)
             } else {

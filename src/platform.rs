@@ -175,3 +175,27 @@ pub fn focus(el: &web_sys::Element) {
 pub fn window_width() -> Option<f64> {
     web_sys::window()?.inner_width().ok()?.as_f64()
 }
+
+fn local_storage() -> Option<web_sys::Storage> {
+    // Native tests render pages without a browser.
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// A value the page kept in this browser (`localStorage`), if it can read it.
+pub fn stored(key: &str) -> Option<String> {
+    local_storage()?.get_item(key).ok()?
+}
+
+/// Keeps `value` in this browser, or forgets `key` (`None`); nothing is
+/// sent anywhere. A browser that refuses storage keeps nothing.
+pub fn store(key: &str, value: Option<&str>) {
+    if let Some(s) = local_storage() {
+        let _ = match value {
+            Some(v) => s.set_item(key, v),
+            None => s.remove_item(key),
+        };
+    }
+}

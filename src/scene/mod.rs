@@ -31,7 +31,9 @@ fn part_key(part: &Part) -> String {
 }
 
 /// The picture of `scene`, and the picture as text.
-pub fn scene(scene: RwSignal<Scene>, click: Click) -> Vec<AnyView> {
+/// `note` is said first in the picture as text (the open lesson stop's
+/// question).
+pub fn scene(scene: RwSignal<Scene>, click: Click, note: Signal<Option<String>>) -> Vec<AnyView> {
     let parts = crate::dom::memo(move || {
         scene.with(|s| s.parts.iter().map(part_key).enumerate().collect::<Vec<_>>())
     });
@@ -51,8 +53,9 @@ pub fn scene(scene: RwSignal<Scene>, click: Click) -> Vec<AnyView> {
             .testid("as-text")
             .child(h("summary").text("The picture as text"))
             .view_child(dynamic(move || {
-                text.get()
+                note.get()
                     .into_iter()
+                    .chain(text.get())
                     .map(|line| h("p").text(line).view())
                     .collect::<Vec<_>>()
                     .into_any()

@@ -134,8 +134,15 @@ pub fn latest(page: Page) -> El {
             "data-tone",
             text(move || latest.with(|l| l.as_ref().map(|l| tone_word(l.tone).0.to_string()))),
         )
-        .view_child(dynamic(move || match latest.get() {
-            Some(line) => {
+        .view_child(dynamic(move || match (page.announce.get(), latest.get()) {
+            // A lesson stop opened, a verdict: said here, where the
+            // narration is read, until the narration moves on.
+            (Some(said), _) => h("p")
+                .class("latest lesson-said")
+                .testid("lesson-said")
+                .text(said)
+                .view(),
+            (None, Some(line)) => {
                 let (class, word) = tone_word(line.tone);
                 h("p")
                     .class(format!("latest tone-{class}"))
@@ -143,7 +150,7 @@ pub fn latest(page: Page) -> El {
                     .child(h("span").text(line.text))
                     .view()
             }
-            None => ().into_any(),
+            (None, None) => ().into_any(),
         }))
 }
 

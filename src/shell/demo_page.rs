@@ -33,7 +33,14 @@ enum Arrival {
 }
 
 /// The page of `demo`, opened from the share-link value `link`.
-pub fn demo_page(demo: &'static Demo, embed: bool, link: Option<String>) -> El {
+/// `lesson` is the link's lesson stop (`lesson=N`), `class` class mode.
+pub fn demo_page(
+    demo: &'static Demo,
+    embed: bool,
+    link: Option<String>,
+    lesson: Option<String>,
+    class: bool,
+) -> El {
     let arrival = RwSignal::new(Arrival::Fetching);
     let opened: StoredValue<Option<Opened>, LocalStorage> = StoredValue::new_local(None);
     let link = StoredValue::new(link);
@@ -67,7 +74,14 @@ pub fn demo_page(demo: &'static Demo, embed: bool, link: Option<String>) -> El {
             Arrival::Running => match opened.try_update_value(Option::take).flatten() {
                 Some((mut live, notice)) => {
                     live.set_layout(screen_layout());
-                    running(demo, embed, Page::new(demo.slug, live), notice).view()
+                    let page = Page::new(demo.slug, live, class);
+                    let notice = open_lesson(
+                        page,
+                        lesson.clone(),
+                        link.with_value(Option::is_some),
+                        notice,
+                    );
+                    running(demo, embed, page, notice).view()
                 }
                 None => ().into_any(),
             },
@@ -111,6 +125,32 @@ fn fetch(
     });
 }
 
+/// Opens the link's lesson stop (`lesson=N`): at the stop's state, or at
+/// the link's own state when it has one (`s=`, the learner's state at the
+/// stop). A bad stop number opens no lesson, and the notice says so.
+fn open_lesson(
+    page: Page,
+    lesson: Option<String>,
+    has_state: bool,
+    notice: Option<String>,
+) -> Option<String> {
+    let text = lesson?;
+    let stops = page
+        .outline
+        .with_value(|o| o.as_ref().map_or(0, |o| o.stops.len()));
+    let said = match views::lesson::read_stop(&text, stops) {
+        Ok(n) => {
+            page.open_stop(n, !has_state);
+            return notice;
+        }
+        Err(error) => views::lesson::stop_notice(&error),
+    };
+    Some(match notice {
+        Some(first) => format!("{first} {said}"),
+        None => said,
+    })
+}
+
 /// The layout for the window the page is in.
 fn screen_layout() -> Layout {
     window_width().map_or(Layout::Wide, Layout::for_screen)
@@ -141,6 +181,7 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         .class("demo-head")
         .child(h("h1").text(demo.title))
         .child(h("p").class("one-liner").text(demo.one_liner))
+        .maybe_child(crate::shell::lesson::lesson_button(page))
         .maybe_child(embed.then(|| {
             h("a")
                 .class("open-in-lab")
@@ -167,7 +208,12 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         .view_child(dynamic(move || {
             page.layout.track();
             // Only the layout redraws it all: a step sets what changed.
-            untrack(|| scene(page.scene, click)).into_any()
+            let note = crate::dom::text(move || {
+                let n = page.lesson_stop.get()?;
+                page.outline
+                    .with_value(|o| views::page::lesson::as_text(o.as_ref()?, n))
+            });
+            untrack(|| scene(page.scene, click, note)).into_any()
         }));
     // The control bar and the latest narration line, together: what Step
     // did, or why it was refused, is read where Step is pressed. The page's
@@ -226,6 +272,7 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         .set("data-demo", demo.slug)
         .child(head)
         .maybe_child(notice)
+        .view_child(crate::shell::lesson::lesson_panel(page))
         .child(h("div").class("demo-body").child(side).child(column))
         .view_child(shortcuts(page))
 }

@@ -2,6 +2,7 @@
 
 use crate::catalogue::{demos_in, SECTIONS};
 use crate::dom::{h, El};
+use views::page::lesson::{progress_key, Progress};
 
 pub const TITLE: &str = "Stack Lab · demos you drive";
 
@@ -16,13 +17,34 @@ pub fn home(base: &str) -> El {
         ));
     let sections = SECTIONS.iter().map(|section| {
         let cards: Vec<El> = demos_in(section.id)
-            .map(|demo| {
+            .enumerate()
+            .map(|(i, demo)| {
+                // What the learner has done of its lesson, kept in this
+                // browser; and where a newcomer to the section starts.
+                let progress = crate::platform::stored(&progress_key(demo.slug))
+                    .and_then(|t| Progress::decode(&t));
+                let marks = (i == 0 || progress.is_some()).then(|| {
+                    h("p")
+                        .class("lesson-mark")
+                        .maybe_child((i == 0).then(|| {
+                            h("span")
+                                .class("start-here")
+                                .testid(format!("start-here-{}", demo.slug))
+                                .text("★ Start here")
+                        }))
+                        .maybe_child(progress.map(|p| {
+                            h("span")
+                                .testid(format!("progress-{}", demo.slug))
+                                .text(p.card())
+                        }))
+                });
                 h("li").class("card").child(
                     h("a")
                         .set("href", format!("{base}{}", demo.path()))
                         .testid(format!("card-{}", demo.slug))
                         .child(h("h3").text(demo.title))
-                        .child(h("p").text(demo.one_liner)),
+                        .child(h("p").text(demo.one_liner))
+                        .maybe_child(marks),
                 )
             })
             .collect();
@@ -62,6 +84,20 @@ mod tests {
                 demo.title.replace('&', "&amp;")
             );
             assert!(page.contains(&card), "{card}");
+        }
+    }
+
+    #[test]
+    fn the_first_demo_of_each_section_is_where_to_start() {
+        let page = markup("");
+        for section in SECTIONS {
+            let mut demos = demos_in(section.id);
+            if let Some(first) = demos.next() {
+                assert!(page.contains(&format!("start-here-{}", first.slug)));
+            }
+            for other in demos {
+                assert!(!page.contains(&format!("start-here-{}", other.slug)));
+            }
         }
     }
 

@@ -7,5 +7,6 @@ mod focus;
 pub mod frame;
 pub mod home;
 pub mod keyboard;
+pub mod lesson;
 pub mod not_found;
 pub mod page;

@@ -11,7 +11,9 @@ use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use views::control::{Control, Input};
 use views::export::{export, file_name};
+use views::lesson::{Outline, Reply, Verdict};
 use views::page::chrome::{copied, START_SPEED};
+use views::page::lesson::{progress_key, stop_opened, verdict_said, Progress};
 use views::{Layout, LiveDemo, Scene, Slot};
 
 /// What the control bar, the keyboard and the share panel do.
@@ -58,6 +60,23 @@ pub struct Page {
     pub share_message: RwSignal<String>,
     /// What the page last had to say about a control, by control id.
     pub messages: RwSignal<Vec<(String, String)>>,
+    /// The demo's lesson as plain data, if it has one.
+    pub outline: StoredValue<Option<Outline>>,
+    /// The lesson stop open (from 0); `None` while the lesson is closed.
+    pub lesson_stop: RwSignal<Option<usize>>,
+    /// Whether the open stop's task is done in the current state.
+    pub task_done: RwSignal<Option<bool>>,
+    /// The learner's reply to the open stop's question, as picked or typed.
+    pub reply: RwSignal<Option<Reply>>,
+    /// The graded reply (or, in class mode, the revealed answer).
+    pub verdict: RwSignal<Option<Verdict>>,
+    /// Stops done and predictions right, kept in this browser.
+    pub progress: RwSignal<Progress>,
+    /// Class mode (`?class=1`): the answer waits for Reveal.
+    pub class_mode: bool,
+    /// What the live region says instead of the latest narration line,
+    /// until the narration moves on (a stop opened, a verdict).
+    pub announce: RwSignal<Option<String>>,
 }
 
 /// Sets `signal` only when the value differs: nothing that reads it redraws
@@ -70,9 +89,15 @@ fn set_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value:
 
 impl Page {
     /// The page of `live`, showing its current state.
-    pub fn new(slug: &'static str, mut live: Box<dyn LiveDemo>) -> Page {
+    pub fn new(slug: &'static str, mut live: Box<dyn LiveDemo>, class_mode: bool) -> Page {
         let frame = live.frame();
         let layout = live.layout();
+        let outline = live.lesson();
+        let stops = outline.as_ref().map_or(0, |o| o.stops.len());
+        let progress = crate::platform::stored(&progress_key(slug))
+            .and_then(|t| Progress::decode(&t))
+            .filter(|p| p.stops as usize == stops)
+            .unwrap_or(Progress::new(stops));
         let page = Page {
             slug,
             scene: RwSignal::new(frame.scene),
@@ -94,6 +119,14 @@ impl Page {
             share_shown: RwSignal::new(false),
             share_message: RwSignal::new(String::new()),
             messages: RwSignal::new(Vec::new()),
+            outline: StoredValue::new(outline),
+            lesson_stop: RwSignal::new(None),
+            task_done: RwSignal::new(None),
+            reply: RwSignal::new(None),
+            verdict: RwSignal::new(None),
+            progress: RwSignal::new(progress),
+            class_mode,
+            announce: RwSignal::new(None),
         };
         page
     }
@@ -110,6 +143,7 @@ impl Page {
             let lines = newest(live.narration());
             if self.narration.with_untracked(|now| now.as_slice() != lines) {
                 self.narration.set(lines.to_vec());
+                set_changed(self.announce, None);
             }
             set_changed(self.why, live.why());
             set_changed(self.leaves_out, live.leaves_out());
@@ -117,11 +151,120 @@ impl Page {
             set_changed(self.can_back, live.can_back());
             set_changed(self.step_count, live.step_count());
         });
+        self.task_check();
+    }
+
+    /// Reads whether the open stop's task is done; done, it counts.
+    fn task_check(self) {
+        let Some(n) = self.lesson_stop.get_untracked() else {
+            return;
+        };
+        let done = self.live.with_value(|live| live.task_done(n));
+        if done == Some(true) && self.task_done.get_untracked() == Some(false) {
+            self.announce.set(Some("Task done.".into()));
+        }
+        set_changed(self.task_done, done);
+        self.count_stop();
+    }
+
+    /// Marks the open stop done once its task (if any) is done and its
+    /// question (if any) answered.
+    fn count_stop(self) {
+        let Some(n) = self.lesson_stop.get_untracked() else {
+            return;
+        };
+        let task_ok = self.task_done.get_untracked() != Some(false);
+        let asked = self
+            .outline
+            .with_value(|o| o.as_ref().is_some_and(|o| o.stops[n].question.is_some()));
+        let answered = !asked || self.verdict.with_untracked(Option::is_some);
+        if task_ok && answered && !self.progress.get_untracked().is_done(n) {
+            self.progress.update(|p| p.mark_done(n));
+            self.save_progress();
+        }
+    }
+
+    fn save_progress(self) {
+        let text = self.progress.get_untracked().encode();
+        crate::platform::store(&progress_key(self.slug), Some(&text));
+    }
+
+    /// Forgets the learner's progress through this lesson.
+    pub fn forget_progress(self) {
+        let stops = self.progress.get_untracked().stops as usize;
+        self.progress.set(Progress::new(stops));
+        crate::platform::store(&progress_key(self.slug), None);
+        self.announce
+            .set(Some("Your progress was forgotten.".into()));
+    }
+
+    /// Opens lesson stop `n`: with `replay`, the demo goes to the stop's
+    /// state. Focus goes to the stop's title.
+    pub fn open_stop(self, n: usize, replay: bool) {
+        self.stop();
+        let opened = self.live.try_update_value(|live| live.open_stop(n, replay));
+        if opened != Some(true) {
+            return;
+        }
+        self.reply.set(None);
+        self.verdict.set(None);
+        self.task_done.set(None);
+        self.lesson_stop.set(Some(n));
+        self.messages.set(Vec::new());
+        self.refresh();
+        let said = self
+            .outline
+            .with_value(|o| o.as_ref().map(|o| stop_opened(n, o)));
+        self.announce.set(said);
+        crate::shell::focus::after_redraw(|| {
+            crate::shell::focus::to_testid("lesson-title");
+        });
+    }
+
+    /// Closes the lesson panel.
+    pub fn close_lesson(self) {
+        self.live.update_value(|live| live.close_lesson());
+        self.lesson_stop.set(None);
+        self.verdict.set(None);
+        self.refresh();
+        crate::shell::focus::after_redraw(|| {
+            crate::shell::focus::to_testid("lesson-open");
+        });
+    }
+
+    /// Grades the learner's reply (or, with none, reveals the answer: class
+    /// mode's Reveal); a right prediction counts.
+    pub fn check_reply(self) {
+        let Some(n) = self.lesson_stop.get_untracked() else {
+            return;
+        };
+        let reply = self.reply.get_untracked();
+        let graded = reply.clone().unwrap_or(Reply::Number(f64::NAN));
+        let Some(verdict) = self.live.with_value(|live| live.grade(n, &graded)) else {
+            return;
+        };
+        let right = reply.is_some() && verdict.right;
+        self.announce
+            .set(Some(verdict_said(&verdict, reply.is_some())));
+        self.verdict.set(Some(verdict));
+        if right {
+            self.progress.update(|p| p.mark_right(n));
+            self.save_progress();
+        }
+        self.count_stop();
+        crate::shell::focus::after_redraw(|| {
+            crate::shell::focus::to_testid("lesson-verdict");
+        });
     }
 
     /// The address of this state.
     pub fn share_url(self) -> String {
-        format!("{}?s={}", page_url(), self.link.get())
+        let lesson = self
+            .lesson_stop
+            .get()
+            .map(|n| format!("&lesson={}", n + 1))
+            .unwrap_or_default();
+        format!("{}?s={}{lesson}", page_url(), self.link.get())
     }
 
     fn say(self, id: &str, message: Option<String>) {

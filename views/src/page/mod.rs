@@ -4,5 +4,6 @@
 //! The app's components draw them; the figure export writes them too.
 
 pub mod chrome;
+pub mod lesson;
 pub mod naming;
 pub mod svg;

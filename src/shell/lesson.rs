@@ -1,0 +1,248 @@
+//! The lesson panel, one for every demo: the goal, the open stop (its text,
+//! its task and whether the learner has done it, its question), the
+//! verdict, the way between stops and, at the end, where to go next. What
+//! is right and what is done are the demo's own answers, through
+//! `LiveDemo` (the page holds no rules); the panel draws them.
+
+use crate::dom::{dynamic, flag, h, text, words, El, Happens};
+use crate::shell::page::Page;
+use leptos::prelude::*;
+use views::lesson::{AskKind, Reply, StopOutline};
+use views::page::lesson::{read_number, right_answers, stop_of, task_word, verdict_word};
+use wasm_bindgen::JsCast;
+
+fn button(testid: &'static str, label: &'static str, f: impl Fn() + 'static) -> El {
+    h("button")
+        .set("type", "button")
+        .class("btn")
+        .testid(testid)
+        .on_click(move |_| f())
+        .text(label)
+}
+
+fn value_of(e: &web_sys::Event) -> String {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value())
+        .unwrap_or_default()
+}
+
+/// The "Lesson" button: opens the lesson where the learner left it, or
+/// closes it. Nothing for a demo without a lesson.
+pub fn lesson_button(page: Page) -> Option<El> {
+    page.outline.with_value(Option::is_some).then(|| {
+        h("button")
+            .set("type", "button")
+            .class("btn lesson-open")
+            .testid("lesson-open")
+            .bind(
+                "aria-expanded",
+                text(move || Some(page.lesson_stop.get().is_some().to_string())),
+            )
+            .on_click(move |_| match page.lesson_stop.get_untracked() {
+                Some(_) => page.close_lesson(),
+                None => page.open_stop(page.progress.get_untracked().resume(), true),
+            })
+            .words(words(move || {
+                if page.lesson_stop.get().is_some() {
+                    "Close lesson".into()
+                } else {
+                    "Lesson".into()
+                }
+            }))
+    })
+}
+
+/// The panel, while a stop is open.
+pub fn lesson_panel(page: Page) -> AnyView {
+    dynamic(move || {
+        let Some(n) = page.lesson_stop.get() else {
+            return ().into_any();
+        };
+        let Some(outline) = page.outline.get_value() else {
+            return ().into_any();
+        };
+        let stops = outline.stops.len();
+        let stop = outline.stops[n].clone();
+        let last = n + 1 == stops;
+        let mut nav = h("nav")
+            .class("lesson-nav")
+            .set("aria-label", "Lesson stops");
+        if n > 0 {
+            nav = nav.child(button("lesson-prev", "◀ Previous stop", move || {
+                page.open_stop(n - 1, true)
+            }));
+        }
+        if !last {
+            nav = nav.child(button("lesson-next", "Next stop ▶", move || {
+                page.open_stop(n + 1, true)
+            }));
+        }
+        let next = last.then(|| {
+            let base = crate::platform::base_path();
+            h("div")
+                .class("lesson-next-links")
+                .testid("lesson-next-links")
+                .child(h("p").text("Where the idea continues:"))
+                .child(h("ul").children(outline.next.iter().map(|route| {
+                    let label = crate::catalogue::all()
+                        .find(|d| d.path() == *route)
+                        .map_or(*route, |d| d.title);
+                    h("li").child(h("a").set("href", format!("{base}{route}")).text(label))
+                })))
+        });
+        h("section")
+            .class(if page.class_mode {
+                "lesson class-mode"
+            } else {
+                "lesson"
+            })
+            .testid("lesson")
+            .set("aria-label", "Lesson")
+            .set("data-stops", stops.to_string())
+            .set("data-predictions", outline.predictions().to_string())
+            .set("data-stop", (n + 1).to_string())
+            .child(h("p").class("lesson-goal").text(outline.goal))
+            .child(
+                h("p")
+                    .class("lesson-progress")
+                    .testid("lesson-progress")
+                    .words(words(move || {
+                        page.outline.with_value(|o| {
+                            o.as_ref()
+                                .map(|o| page.progress.get().summary(o))
+                                .unwrap_or_default()
+                        })
+                    })),
+            )
+            .child(
+                h("h2")
+                    .testid("lesson-title")
+                    .set("tabindex", "-1")
+                    .child(h("span").class("lesson-count").text(stop_of(n, stops)))
+                    .text(format!(" {}", stop.title)),
+            )
+            .child(h("p").class("lesson-text").text(stop.text))
+            .maybe_child(stop.task.map(|ask| task(page, ask)))
+            .maybe_child(question(page, &stop))
+            .child(nav)
+            .maybe_child(next)
+            .child(
+                h("div")
+                    .class("lesson-tools")
+                    .child(button("lesson-forget", "Forget my progress", move || {
+                        page.forget_progress()
+                    }))
+                    .child(button("lesson-close", "Close lesson", move || {
+                        page.close_lesson()
+                    })),
+            )
+            .view()
+    })
+}
+
+/// The stop's task, and whether the model shows it done.
+fn task(page: Page, ask: &'static str) -> El {
+    h("p")
+        .class("lesson-task")
+        .testid("lesson-task")
+        .bind(
+            "data-done",
+            text(move || page.task_done.get().map(|d| d.to_string())),
+        )
+        .child(h("strong").text("Try: "))
+        .text(ask)
+        .child(h("span").class("lesson-task-state").words(words(move || {
+            task_word(page.task_done.get() == Some(true)).to_string()
+        })))
+}
+
+/// The stop's question, its answer field, Check (Reveal in class mode) and
+/// the verdict.
+fn question(page: Page, stop: &StopOutline) -> Option<El> {
+    let q = stop.question.clone()?;
+    let answered = flag(move || page.verdict.with(Option::is_some));
+    let field = match q.kind {
+        AskKind::Choice { options } => {
+            h("div")
+                .class("lesson-choices")
+                .children(options.iter().enumerate().map(|(i, option)| {
+                    h("label")
+                        .child(
+                            h("input")
+                                .set("type", "radio")
+                                .set("name", "lesson-answer")
+                                .set("value", i.to_string())
+                                .testid(format!("lesson-option-{i}"))
+                                .toggle("disabled", answered)
+                                .on_event(Happens::Change, move |_| {
+                                    page.reply.set(Some(Reply::Choice(i)))
+                                }),
+                        )
+                        .child(h("span").text(*option))
+                }))
+        }
+        AskKind::Number { unit, .. } => h("label")
+            .class("lesson-number")
+            .child(h("span").class("visually-hidden").text("Your answer"))
+            .child(
+                h("input")
+                    .set("type", "text")
+                    .set("inputmode", "decimal")
+                    .set("autocomplete", "off")
+                    .testid("lesson-number")
+                    .toggle("disabled", answered)
+                    .on_event(Happens::Input, move |e| {
+                        page.reply
+                            .set(read_number(&value_of(&e)).map(Reply::Number))
+                    }),
+            )
+            .maybe_child((!unit.is_empty()).then(|| h("span").class("unit").text(unit))),
+    };
+    let commit = if page.class_mode {
+        button("lesson-reveal", "Reveal", move || page.check_reply())
+    } else {
+        button("lesson-check", "Check my answer", move || {
+            page.check_reply()
+        })
+        .toggle(
+            "disabled",
+            flag(move || page.reply.with(Option::is_none) || page.verdict.with(Option::is_some)),
+        )
+    }
+    .class("btn primary");
+    let verdict = dynamic(move || {
+        let Some(v) = page.verdict.get() else {
+            return ().into_any();
+        };
+        let replied = page.reply.with_untracked(Option::is_some);
+        h("div")
+            .class("lesson-verdict")
+            .testid("lesson-verdict")
+            .set("tabindex", "-1")
+            .set(
+                "data-right",
+                if replied {
+                    v.right.to_string()
+                } else {
+                    "none".into()
+                },
+            )
+            .child(
+                h("p")
+                    .child(h("strong").text(verdict_word(&v, replied)))
+                    .text(format!(" {}", right_answers(&v))),
+            )
+            .child(h("p").class("lesson-explain").text(v.explain))
+            .view()
+    });
+    Some(
+        h("fieldset")
+            .class("lesson-question")
+            .testid("lesson-question")
+            .child(h("legend").text(q.ask))
+            .child(field)
+            .child(commit)
+            .view_child(verdict),
+    )
+}
