@@ -137,12 +137,12 @@ pub fn latest(page: Page) -> El {
         .view_child(dynamic(move || match (page.announce.get(), latest.get()) {
             // A lesson stop opened, a verdict: said here, where the
             // narration is read, until the narration moves on.
-            (Some(said), _) => h("p")
+            (said, _) if !said.is_empty() => h("p")
                 .class("latest lesson-said")
                 .testid("lesson-said")
                 .text(said)
                 .view(),
-            (None, Some(line)) => {
+            (_, Some(line)) => {
                 let (class, word) = tone_word(line.tone);
                 h("p")
                     .class(format!("latest tone-{class}"))
@@ -150,7 +150,7 @@ pub fn latest(page: Page) -> El {
                     .child(h("span").text(line.text))
                     .view()
             }
-            (None, None) => ().into_any(),
+            (_, None) => ().into_any(),
         }))
 }
 

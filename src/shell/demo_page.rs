@@ -136,8 +136,8 @@ fn open_lesson(
 ) -> Option<String> {
     let text = lesson?;
     let stops = page
-        .outline
-        .with_value(|o| o.as_ref().map_or(0, |o| o.stops.len()));
+        .lesson
+        .with_value(|l| l.outline.as_ref().map_or(0, |o| o.stops.len()));
     let said = match views::lesson::read_stop(&text, stops) {
         Ok(n) => {
             page.open_stop(n, !has_state);
@@ -209,9 +209,9 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
             page.layout.track();
             // Only the layout redraws it all: a step sets what changed.
             let note = crate::dom::text(move || {
-                let n = page.lesson_stop.get()?;
-                page.outline
-                    .with_value(|o| views::page::lesson::as_text(o.as_ref()?, n))
+                let n = page.at_stop()?;
+                page.lesson
+                    .with_value(|l| views::page::lesson::as_text(l.outline.as_ref()?, n))
             });
             untrack(|| scene(page.scene, click, note)).into_any()
         }));

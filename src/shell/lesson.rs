@@ -7,7 +7,7 @@
 use crate::dom::{dynamic, flag, h, text, words, El, Happens};
 use crate::shell::page::Page;
 use leptos::prelude::*;
-use views::lesson::{AskKind, Reply, StopOutline};
+use views::lesson::{AskKind, Outline, Reply, StopOutline};
 use views::page::lesson::{read_number, right_answers, stop_of, task_word, verdict_word};
 use wasm_bindgen::JsCast;
 
@@ -30,21 +30,21 @@ fn value_of(e: &web_sys::Event) -> String {
 /// The "Lesson" button: opens the lesson where the learner left it, or
 /// closes it. Nothing for a demo without a lesson.
 pub fn lesson_button(page: Page) -> Option<El> {
-    page.outline.with_value(Option::is_some).then(|| {
+    page.lesson.with_value(|l| l.outline.is_some()).then(|| {
         h("button")
             .set("type", "button")
             .class("btn lesson-open")
             .testid("lesson-open")
             .bind(
                 "aria-expanded",
-                text(move || Some(page.lesson_stop.get().is_some().to_string())),
+                text(move || Some(page.at_stop().is_some().to_string())),
             )
-            .on_click(move |_| match page.lesson_stop.get_untracked() {
-                Some(_) => page.close_lesson(),
-                None => page.open_stop(page.progress.get_untracked().resume(), true),
+            .on_click(move |_| match page.lesson_at.get_untracked() {
+                0 => page.open_stop(page.lesson.with_value(|l| l.progress.resume()), true),
+                _ => page.close_lesson(),
             })
             .words(words(move || {
-                if page.lesson_stop.get().is_some() {
+                if page.at_stop().is_some() {
                     "Close lesson".into()
                 } else {
                     "Lesson".into()
@@ -56,89 +56,93 @@ pub fn lesson_button(page: Page) -> Option<El> {
 /// The panel, while a stop is open.
 pub fn lesson_panel(page: Page) -> AnyView {
     dynamic(move || {
-        let Some(n) = page.lesson_stop.get() else {
+        let Some(n) = page.at_stop() else {
             return ().into_any();
         };
-        let Some(outline) = page.outline.get_value() else {
-            return ().into_any();
-        };
-        let stops = outline.stops.len();
-        let stop = outline.stops[n].clone();
-        let last = n + 1 == stops;
-        let mut nav = h("nav")
-            .class("lesson-nav")
-            .set("aria-label", "Lesson stops");
-        if n > 0 {
-            nav = nav.child(button("lesson-prev", "◀ Previous stop", move || {
-                page.open_stop(n - 1, true)
-            }));
-        }
-        if !last {
-            nav = nav.child(button("lesson-next", "Next stop ▶", move || {
-                page.open_stop(n + 1, true)
-            }));
-        }
-        let next = last.then(|| {
-            let base = crate::platform::base_path();
-            h("div")
-                .class("lesson-next-links")
-                .testid("lesson-next-links")
-                .child(h("p").text("Where the idea continues:"))
-                .child(h("ul").children(outline.next.iter().map(|route| {
-                    let label = crate::catalogue::all()
-                        .find(|d| d.path() == *route)
-                        .map_or(*route, |d| d.title);
-                    h("li").child(h("a").set("href", format!("{base}{route}")).text(label))
-                })))
-        });
-        h("section")
-            .class(if page.class_mode {
-                "lesson class-mode"
-            } else {
-                "lesson"
-            })
-            .testid("lesson")
-            .set("aria-label", "Lesson")
-            .set("data-stops", stops.to_string())
-            .set("data-predictions", outline.predictions().to_string())
-            .set("data-stop", (n + 1).to_string())
-            .child(h("p").class("lesson-goal").text(outline.goal))
-            .child(
-                h("p")
-                    .class("lesson-progress")
-                    .testid("lesson-progress")
-                    .words(words(move || {
-                        page.outline.with_value(|o| {
-                            o.as_ref()
-                                .map(|o| page.progress.get().summary(o))
-                                .unwrap_or_default()
-                        })
-                    })),
-            )
-            .child(
-                h("h2")
-                    .testid("lesson-title")
-                    .set("tabindex", "-1")
-                    .child(h("span").class("lesson-count").text(stop_of(n, stops)))
-                    .text(format!(" {}", stop.title)),
-            )
-            .child(h("p").class("lesson-text").text(stop.text))
-            .maybe_child(stop.task.map(|ask| task(page, ask)))
-            .maybe_child(question(page, &stop))
-            .child(nav)
-            .maybe_child(next)
-            .child(
-                h("div")
-                    .class("lesson-tools")
-                    .child(button("lesson-forget", "Forget my progress", move || {
-                        page.forget_progress()
-                    }))
-                    .child(button("lesson-close", "Close lesson", move || {
-                        page.close_lesson()
-                    })),
-            )
-            .view()
+        page.lesson
+            .with_value(|l| l.outline.as_ref().map(|o| panel(page, o, n).view()))
+            .unwrap_or_else(|| ().into_any())
     })
+}
+
+/// Stop `n` of `outline`.
+fn panel(page: Page, outline: &Outline, n: usize) -> El {
+    let stops = outline.stops.len();
+    let stop = &outline.stops[n];
+    let last = n + 1 == stops;
+    let mut nav = h("nav")
+        .class("lesson-nav")
+        .set("aria-label", "Lesson stops");
+    if n > 0 {
+        nav = nav.child(button("lesson-prev", "◀ Previous stop", move || {
+            page.open_stop(n - 1, true)
+        }));
+    }
+    if !last {
+        nav = nav.child(button("lesson-next", "Next stop ▶", move || {
+            page.open_stop(n + 1, true)
+        }));
+    }
+    let next = last.then(|| {
+        let base = crate::platform::base_path();
+        h("div")
+            .class("lesson-next-links")
+            .testid("lesson-next-links")
+            .child(h("p").text("Where the idea continues:"))
+            .child(h("ul").children(outline.next.iter().map(|route| {
+                let label = crate::catalogue::all()
+                    .find(|d| d.path() == *route)
+                    .map_or(*route, |d| d.title);
+                h("li").child(h("a").set("href", format!("{base}{route}")).text(label))
+            })))
+    });
+    h("section")
+        .class(if page.class_mode {
+            "lesson class-mode"
+        } else {
+            "lesson"
+        })
+        .testid("lesson")
+        .set("aria-label", "Lesson")
+        .set("data-stops", stops.to_string())
+        .set("data-predictions", outline.predictions().to_string())
+        .set("data-stop", (n + 1).to_string())
+        .child(h("p").class("lesson-goal").text(outline.goal))
+        .child(
+            h("p")
+                .class("lesson-progress")
+                .testid("lesson-progress")
+                .words(words(move || {
+                    page.read_lesson(|l| {
+                        l.outline
+                            .as_ref()
+                            .map(|o| l.progress.summary(o))
+                            .unwrap_or_default()
+                    })
+                })),
+        )
+        .child(
+            h("h2")
+                .testid("lesson-title")
+                .set("tabindex", "-1")
+                .child(h("span").class("lesson-count").text(stop_of(n, stops)))
+                .text(format!(" {}", stop.title)),
+        )
+        .child(h("p").class("lesson-text").text(stop.text))
+        .maybe_child(stop.task.map(|ask| task(page, ask)))
+        .maybe_child(question(page, stop))
+        .child(nav)
+        .maybe_child(next)
+        .child(
+            h("div")
+                .class("lesson-tools")
+                .child(button("lesson-forget", "Forget my progress", move || {
+                    page.forget_progress()
+                }))
+                .child(button("lesson-close", "Close lesson", move || {
+                    page.close_lesson()
+                })),
+        )
 }
 
 /// The stop's task, and whether the model shows it done.
@@ -148,12 +152,12 @@ fn task(page: Page, ask: &'static str) -> El {
         .testid("lesson-task")
         .bind(
             "data-done",
-            text(move || page.task_done.get().map(|d| d.to_string())),
+            text(move || page.read_lesson(|l| l.task_done.map(|d| d.to_string()))),
         )
         .child(h("strong").text("Try: "))
         .text(ask)
         .child(h("span").class("lesson-task-state").words(words(move || {
-            task_word(page.task_done.get() == Some(true)).to_string()
+            task_word(page.read_lesson(|l| l.task_done == Some(true))).to_string()
         })))
 }
 
@@ -161,7 +165,7 @@ fn task(page: Page, ask: &'static str) -> El {
 /// the verdict.
 fn question(page: Page, stop: &StopOutline) -> Option<El> {
     let q = stop.question.clone()?;
-    let answered = flag(move || page.verdict.with(Option::is_some));
+    let answered = flag(move || page.read_lesson(|l| l.verdict.is_some()));
     let field = match q.kind {
         AskKind::Choice { options } => {
             h("div")
@@ -176,7 +180,7 @@ fn question(page: Page, stop: &StopOutline) -> Option<El> {
                                 .testid(format!("lesson-option-{i}"))
                                 .toggle("disabled", answered)
                                 .on_event(Happens::Change, move |_| {
-                                    page.reply.set(Some(Reply::Choice(i)))
+                                    page.change_lesson(|l| l.reply = Some(Reply::Choice(i)))
                                 }),
                         )
                         .child(h("span").text(*option))
@@ -193,8 +197,8 @@ fn question(page: Page, stop: &StopOutline) -> Option<El> {
                     .testid("lesson-number")
                     .toggle("disabled", answered)
                     .on_event(Happens::Input, move |e| {
-                        page.reply
-                            .set(read_number(&value_of(&e)).map(Reply::Number))
+                        let reply = read_number(&value_of(&e)).map(Reply::Number);
+                        page.change_lesson(|l| l.reply = reply)
                     }),
             )
             .maybe_child((!unit.is_empty()).then(|| h("span").class("unit").text(unit))),
@@ -207,15 +211,16 @@ fn question(page: Page, stop: &StopOutline) -> Option<El> {
         })
         .toggle(
             "disabled",
-            flag(move || page.reply.with(Option::is_none) || page.verdict.with(Option::is_some)),
+            flag(move || page.read_lesson(|l| l.reply.is_none() || l.verdict.is_some())),
         )
     }
     .class("btn primary");
     let verdict = dynamic(move || {
-        let Some(v) = page.verdict.get() else {
+        let Some((v, replied)) =
+            page.read_lesson(|l| Some((l.verdict.clone()?, l.reply.is_some())))
+        else {
             return ().into_any();
         };
-        let replied = page.reply.with_untracked(Option::is_some);
         h("div")
             .class("lesson-verdict")
             .testid("lesson-verdict")

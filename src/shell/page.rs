@@ -60,23 +60,33 @@ pub struct Page {
     pub share_message: RwSignal<String>,
     /// What the page last had to say about a control, by control id.
     pub messages: RwSignal<Vec<(String, String)>>,
-    /// The demo's lesson as plain data, if it has one.
-    pub outline: StoredValue<Option<Outline>>,
-    /// The lesson stop open (from 0); `None` while the lesson is closed.
-    pub lesson_stop: RwSignal<Option<usize>>,
-    /// Whether the open stop's task is done in the current state.
-    pub task_done: RwSignal<Option<bool>>,
-    /// The learner's reply to the open stop's question, as picked or typed.
-    pub reply: RwSignal<Option<Reply>>,
-    /// The graded reply (or, in class mode, the revealed answer).
-    pub verdict: RwSignal<Option<Verdict>>,
-    /// Stops done and predictions right, kept in this browser.
-    pub progress: RwSignal<Progress>,
+    /// The lesson: its outline and the learner's place in it. Not a
+    /// signal of its own: what draws it reads `lesson_tick`, which every
+    /// change moves (one more reactive type costs wasm in every page).
+    pub lesson: StoredValue<Lesson>,
+    pub lesson_tick: RwSignal<usize>,
+    /// The stop open, counted from 1; 0 while the lesson is closed.
+    pub lesson_at: RwSignal<usize>,
     /// Class mode (`?class=1`): the answer waits for Reveal.
     pub class_mode: bool,
     /// What the live region says instead of the latest narration line,
-    /// until the narration moves on (a stop opened, a verdict).
-    pub announce: RwSignal<Option<String>>,
+    /// until the narration moves on (a stop opened, a verdict); empty for
+    /// nothing.
+    pub announce: RwSignal<String>,
+}
+
+/// The demo's lesson and where the learner is in it.
+pub struct Lesson {
+    /// The lesson as plain data, if the demo has one.
+    pub outline: Option<Outline>,
+    /// Whether the open stop's task is done in the current state.
+    pub task_done: Option<bool>,
+    /// The learner's reply to the open stop's question, as picked or typed.
+    pub reply: Option<Reply>,
+    /// The graded reply (or, in class mode, the revealed answer).
+    pub verdict: Option<Verdict>,
+    /// Stops done and predictions right, kept in this browser.
+    pub progress: Progress,
 }
 
 /// Sets `signal` only when the value differs: nothing that reads it redraws
@@ -119,14 +129,17 @@ impl Page {
             share_shown: RwSignal::new(false),
             share_message: RwSignal::new(String::new()),
             messages: RwSignal::new(Vec::new()),
-            outline: StoredValue::new(outline),
-            lesson_stop: RwSignal::new(None),
-            task_done: RwSignal::new(None),
-            reply: RwSignal::new(None),
-            verdict: RwSignal::new(None),
-            progress: RwSignal::new(progress),
+            lesson: StoredValue::new(Lesson {
+                outline,
+                task_done: None,
+                reply: None,
+                verdict: None,
+                progress,
+            }),
+            lesson_tick: RwSignal::new(0),
+            lesson_at: RwSignal::new(0),
             class_mode,
-            announce: RwSignal::new(None),
+            announce: RwSignal::new(String::new()),
         };
         page
     }
@@ -143,7 +156,7 @@ impl Page {
             let lines = newest(live.narration());
             if self.narration.with_untracked(|now| now.as_slice() != lines) {
                 self.narration.set(lines.to_vec());
-                set_changed(self.announce, None);
+                set_changed(self.announce, String::new());
             }
             set_changed(self.why, live.why());
             set_changed(self.leaves_out, live.leaves_out());
@@ -154,48 +167,68 @@ impl Page {
         self.task_check();
     }
 
+    /// The open stop (from 0), if any; tracked.
+    pub fn at_stop(self) -> Option<usize> {
+        self.lesson_at.get().checked_sub(1)
+    }
+
+    /// Reads the lesson, tracked: runs again after every change to it.
+    pub fn read_lesson<T>(self, f: impl FnOnce(&Lesson) -> T) -> T {
+        self.lesson_tick.track();
+        self.lesson.with_value(f)
+    }
+
+    /// Changes the lesson; what reads it redraws.
+    pub fn change_lesson(self, f: impl FnOnce(&mut Lesson)) {
+        self.lesson.update_value(f);
+        self.lesson_tick.update(|t| *t += 1);
+    }
+
     /// Reads whether the open stop's task is done; done, it counts.
     fn task_check(self) {
-        let Some(n) = self.lesson_stop.get_untracked() else {
+        let Some(n) = self.lesson_at.get_untracked().checked_sub(1) else {
             return;
         };
         let done = self.live.with_value(|live| live.task_done(n));
-        if done == Some(true) && self.task_done.get_untracked() == Some(false) {
-            self.announce.set(Some("Task done.".into()));
+        let was = self.lesson.with_value(|l| l.task_done);
+        if done != was {
+            if done == Some(true) && was == Some(false) {
+                self.announce.set("Task done.".into());
+            }
+            self.change_lesson(|l| l.task_done = done);
         }
-        set_changed(self.task_done, done);
         self.count_stop();
     }
 
     /// Marks the open stop done once its task (if any) is done and its
     /// question (if any) answered.
     fn count_stop(self) {
-        let Some(n) = self.lesson_stop.get_untracked() else {
+        let Some(n) = self.lesson_at.get_untracked().checked_sub(1) else {
             return;
         };
-        let task_ok = self.task_done.get_untracked() != Some(false);
-        let asked = self
-            .outline
-            .with_value(|o| o.as_ref().is_some_and(|o| o.stops[n].question.is_some()));
-        let answered = !asked || self.verdict.with_untracked(Option::is_some);
-        if task_ok && answered && !self.progress.get_untracked().is_done(n) {
-            self.progress.update(|p| p.mark_done(n));
+        let count = self.lesson.with_value(|l| {
+            let asked = l
+                .outline
+                .as_ref()
+                .is_some_and(|o| o.stops[n].question.is_some());
+            l.task_done != Some(false) && (!asked || l.verdict.is_some()) && !l.progress.is_done(n)
+        });
+        if count {
+            self.change_lesson(|l| l.progress.mark_done(n));
             self.save_progress();
         }
     }
 
     fn save_progress(self) {
-        let text = self.progress.get_untracked().encode();
+        let text = self.lesson.with_value(|l| l.progress.encode());
         crate::platform::store(&progress_key(self.slug), Some(&text));
     }
 
     /// Forgets the learner's progress through this lesson.
     pub fn forget_progress(self) {
-        let stops = self.progress.get_untracked().stops as usize;
-        self.progress.set(Progress::new(stops));
+        self.change_lesson(|l| l.progress = Progress::new(l.progress.stops as usize));
         crate::platform::store(&progress_key(self.slug), None);
-        self.announce
-            .set(Some("Your progress was forgotten.".into()));
+        self.announce.set("Your progress was forgotten.".into());
     }
 
     /// Opens lesson stop `n`: with `replay`, the demo goes to the stop's
@@ -206,15 +239,20 @@ impl Page {
         if opened != Some(true) {
             return;
         }
-        self.reply.set(None);
-        self.verdict.set(None);
-        self.task_done.set(None);
-        self.lesson_stop.set(Some(n));
+        self.change_lesson(|l| {
+            l.reply = None;
+            l.verdict = None;
+            l.task_done = None;
+        });
+        self.lesson_at.set(n + 1);
         self.messages.set(Vec::new());
         self.refresh();
-        let said = self
-            .outline
-            .with_value(|o| o.as_ref().map(|o| stop_opened(n, o)));
+        let said = self.lesson.with_value(|l| {
+            l.outline
+                .as_ref()
+                .map(|o| stop_opened(n, o))
+                .unwrap_or_default()
+        });
         self.announce.set(said);
         crate::shell::focus::after_redraw(|| {
             crate::shell::focus::to_testid("lesson-title");
@@ -224,8 +262,8 @@ impl Page {
     /// Closes the lesson panel.
     pub fn close_lesson(self) {
         self.live.update_value(|live| live.close_lesson());
-        self.lesson_stop.set(None);
-        self.verdict.set(None);
+        self.lesson_at.set(0);
+        self.change_lesson(|l| l.verdict = None);
         self.refresh();
         crate::shell::focus::after_redraw(|| {
             crate::shell::focus::to_testid("lesson-open");
@@ -235,20 +273,23 @@ impl Page {
     /// Grades the learner's reply (or, with none, reveals the answer: class
     /// mode's Reveal); a right prediction counts.
     pub fn check_reply(self) {
-        let Some(n) = self.lesson_stop.get_untracked() else {
+        let Some(n) = self.lesson_at.get_untracked().checked_sub(1) else {
             return;
         };
-        let reply = self.reply.get_untracked();
+        let reply = self.lesson.with_value(|l| l.reply.clone());
         let graded = reply.clone().unwrap_or(Reply::Number(f64::NAN));
         let Some(verdict) = self.live.with_value(|live| live.grade(n, &graded)) else {
             return;
         };
         let right = reply.is_some() && verdict.right;
-        self.announce
-            .set(Some(verdict_said(&verdict, reply.is_some())));
-        self.verdict.set(Some(verdict));
+        self.announce.set(verdict_said(&verdict, reply.is_some()));
+        self.change_lesson(|l| {
+            l.verdict = Some(verdict);
+            if right {
+                l.progress.mark_right(n);
+            }
+        });
         if right {
-            self.progress.update(|p| p.mark_right(n));
             self.save_progress();
         }
         self.count_stop();
@@ -259,11 +300,10 @@ impl Page {
 
     /// The address of this state.
     pub fn share_url(self) -> String {
-        let lesson = self
-            .lesson_stop
-            .get()
-            .map(|n| format!("&lesson={}", n + 1))
-            .unwrap_or_default();
+        let lesson = match self.lesson_at.get() {
+            0 => String::new(),
+            k => format!("&lesson={k}"),
+        };
         format!("{}?s={}{lesson}", page_url(), self.link.get())
     }
 
