@@ -11,12 +11,27 @@ use views::lesson::{AskKind, Outline, Reply, StopOutline};
 use views::page::lesson::{read_number, right_answers, stop_of, task_word, verdict_word};
 use wasm_bindgen::JsCast;
 
-fn button(testid: &'static str, label: &'static str, f: impl Fn() + 'static) -> El {
+/// What the panel's buttons do.
+#[derive(Clone, Copy)]
+enum Press {
+    Open(usize),
+    Check,
+    Forget,
+    Close,
+}
+
+/// A button of the panel: one handler for all of them.
+fn button(page: Page, press: Press, testid: &'static str, label: &'static str) -> El {
     h("button")
         .set("type", "button")
         .class("btn")
         .testid(testid)
-        .on_click(move |_| f())
+        .on_click(move |_| match press {
+            Press::Open(n) => page.open_stop(n, true),
+            Press::Check => page.check_reply(),
+            Press::Forget => page.forget_progress(),
+            Press::Close => page.close_lesson(),
+        })
         .text(label)
 }
 
@@ -74,14 +89,20 @@ fn panel(page: Page, outline: &Outline, n: usize) -> El {
         .class("lesson-nav")
         .set("aria-label", "Lesson stops");
     if n > 0 {
-        nav = nav.child(button("lesson-prev", "◀ Previous stop", move || {
-            page.open_stop(n - 1, true)
-        }));
+        nav = nav.child(button(
+            page,
+            Press::Open(n - 1),
+            "lesson-prev",
+            "◀ Previous stop",
+        ));
     }
     if !last {
-        nav = nav.child(button("lesson-next", "Next stop ▶", move || {
-            page.open_stop(n + 1, true)
-        }));
+        nav = nav.child(button(
+            page,
+            Press::Open(n + 1),
+            "lesson-next",
+            "Next stop ▶",
+        ));
     }
     let next = last.then(|| {
         let base = crate::platform::base_path();
@@ -136,12 +157,13 @@ fn panel(page: Page, outline: &Outline, n: usize) -> El {
         .child(
             h("div")
                 .class("lesson-tools")
-                .child(button("lesson-forget", "Forget my progress", move || {
-                    page.forget_progress()
-                }))
-                .child(button("lesson-close", "Close lesson", move || {
-                    page.close_lesson()
-                })),
+                .child(button(
+                    page,
+                    Press::Forget,
+                    "lesson-forget",
+                    "Forget my progress",
+                ))
+                .child(button(page, Press::Close, "lesson-close", "Close lesson")),
         )
 }
 
@@ -164,7 +186,7 @@ fn task(page: Page, ask: &'static str) -> El {
 /// The stop's question, its answer field, Check (Reveal in class mode) and
 /// the verdict.
 fn question(page: Page, stop: &StopOutline) -> Option<El> {
-    let q = stop.question.clone()?;
+    let q = stop.question?;
     let answered = flag(move || page.read_lesson(|l| l.verdict.is_some()));
     let field = match q.kind {
         AskKind::Choice { options } => {
@@ -204,12 +226,9 @@ fn question(page: Page, stop: &StopOutline) -> Option<El> {
             .maybe_child((!unit.is_empty()).then(|| h("span").class("unit").text(unit))),
     };
     let commit = if page.class_mode {
-        button("lesson-reveal", "Reveal", move || page.check_reply())
+        button(page, Press::Check, "lesson-reveal", "Reveal")
     } else {
-        button("lesson-check", "Check my answer", move || {
-            page.check_reply()
-        })
-        .toggle(
+        button(page, Press::Check, "lesson-check", "Check my answer").toggle(
             "disabled",
             flag(move || page.read_lesson(|l| l.reply.is_none() || l.verdict.is_some())),
         )
