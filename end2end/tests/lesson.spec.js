@@ -204,6 +204,10 @@ test('a copied link opens the lesson at the same stop; a bad stop says so', asyn
     await expect(page.getByTestId('link-notice')).toContainText('could not be opened');
     await expect(page.getByTestId('lesson')).toHaveCount(0);
   }
+  // A bad state and a bad stop: both are said.
+  await page.goto('/cpu/mesi?s=not-a-scenario&lesson=99');
+  await expect(page.getByTestId('link-notice')).toContainText('could not be restored');
+  await expect(page.getByTestId('link-notice')).toContainText('could not be opened');
 });
 
 test('class mode keeps the answer until the presenter presses Reveal', async ({ page }) => {

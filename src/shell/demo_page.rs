@@ -134,7 +134,10 @@ fn open_lesson(
     has_state: bool,
     notice: Option<String>,
 ) -> Option<String> {
-    let text = lesson?;
+    // No lesson asked for: the link's own notice, if any, stands.
+    let Some(text) = lesson else {
+        return notice;
+    };
     let stops = page
         .lesson
         .with_value(|l| l.outline.as_ref().map_or(0, |o| o.stops.len()));
