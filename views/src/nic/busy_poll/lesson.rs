@@ -8,10 +8,10 @@
 //! changes one of its stop's actions: a cheaper wakeup, prefer-busy-poll in
 //! place of plain busy polling, a higher packet rate.
 
-use crate::lesson::{Ask, Lesson, Question, Setup, Stop, Task};
-use demos::nic::busy_poll::{BusyPoll, BusyPollAction, BusyPollConfig, BUSY, PREFER, SPEC};
+use crate::lesson::{after, at, Ask, Lesson, Question, Setup, Stop, Task};
+use demos::nic::busy_poll::{BusyPoll, BusyPollAction, BUSY, PREFER, SPEC};
 use demos::nic::stages::StageAction;
-use demos::{Model, Scenario};
+use demos::Model;
 
 /// The choices for "does the device IRQ still fire".
 const FIRES: &[&str] = &[
@@ -34,31 +34,6 @@ fn use_(technique: usize) -> BusyPollAction {
         technique,
         on: true,
     })
-}
-
-fn at(actions: &[BusyPollAction]) -> Scenario<BusyPoll> {
-    Scenario {
-        config: BusyPollConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// The model after `action` (unchanged if refused), and what it said.
-fn after(m: &BusyPoll, action: BusyPollAction) -> (BusyPoll, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
 }
 
 /// Replaces the stop's `SetRate` action with one offering `rate`.
