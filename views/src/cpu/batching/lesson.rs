@@ -210,19 +210,9 @@ mod tests {
         // Batches of 32 cut short by the timer at 17 items: 16 batches'
         // fixed costs over 256 items' work. Batches of 8 fill in 7 µs,
         // before the timer.
-        let contrasts: Vec<String> = lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut setup = crate::lesson::Setup::of(&stop.state);
-                (q.contrast)(&mut setup);
-                let model = demos::Timeline::from_scenario(&setup.scenario())
-                    .ok()?
-                    .model()
-                    .clone();
-                q.answers(&model).into_iter().next()
-            })
+        let contrasts: Vec<String> = crate::lesson::answers(&lesson(), |q, s| (q.contrast)(s))
+            .into_iter()
+            .filter_map(|a| a.into_iter().next())
             .collect();
         assert_eq!(contrasts[..3], ["46.7 %", "7.0 µs", WHY_LEFT[0]]);
         // Poisson arrivals: 255 random gaps, not exactly 2.55 ms.

@@ -157,18 +157,10 @@ pub fn lesson() -> Lesson<BusyPoll> {
 mod tests {
     use super::*;
 
-    fn model(stop: &Stop<BusyPoll>) -> BusyPoll {
-        stop.model().expect("the stop replays")
-    }
-
     #[test]
     fn the_answers_are_busy_pollings() {
         let lesson = lesson();
-        let answers: Vec<Vec<String>> = lesson
-            .stops
-            .iter()
-            .filter_map(|s| Some(s.question.as_ref()?.answers(&model(s))))
-            .collect();
+        let answers = crate::lesson::answers(&lesson, |_, _| {});
         // MSI-X 500 ns, hard IRQ 1 µs and the wakeup 4 µs leave the path;
         // plain SO_BUSY_POLL leaves the IRQ armed; at 10 k pkt/s a core
         // spins 100 µs per packet against 7 µs of interrupt work; with
@@ -186,20 +178,7 @@ mod tests {
         // At the contrasts: a 1 µs wakeup saves 2.5 µs; prefer-busy-poll
         // masks the IRQ; at 1 M pkt/s polling is the cheaper; at 200 k
         // pkt/s the core spins 5 µs per packet, plus the IRQ.
-        let contrasted: Vec<Vec<String>> = lesson
-            .stops
-            .iter()
-            .filter_map(|s| {
-                let q = s.question.as_ref()?;
-                let mut setup = Setup::of(&s.state);
-                (q.contrast)(&mut setup);
-                let m = demos::Timeline::from_scenario(&setup.scenario())
-                    .expect("the contrast replays")
-                    .model()
-                    .clone();
-                Some(q.answers(&m))
-            })
-            .collect();
+        let contrasted = crate::lesson::answers(&lesson, |q, s| (q.contrast)(s));
         assert_eq!(
             contrasted,
             [
