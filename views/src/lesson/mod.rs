@@ -14,7 +14,7 @@ mod replay;
 #[cfg(test)]
 pub(crate) use replay::answers;
 pub use replay::{
-    after, after_all, at, at_config, auto_until, narration, narration_and_why, run, texts,
+    after, after_all, at, at_config, auto_until, narration, narration_and_why, replay, run, texts,
     to_the_end,
 };
 
@@ -183,14 +183,4 @@ impl<M: View> Question<M> {
             explain: (self.explain)(model),
         }
     }
-}
-
-/// The model at the end of `config` with `actions` applied, if every action
-/// is taken.
-pub fn replay<M: Model>(config: M::Config, actions: &[M::Action]) -> Option<M> {
-    let mut model = M::build(&config).ok()?;
-    for action in actions {
-        model.apply(action).ok()?;
-    }
-    Some(model)
 }
