@@ -4,39 +4,13 @@
 //! the model's explanation) and moves when one configuration value changes,
 //! and each task can be done from its stop.
 
-use demos::cpu::batching::Batching;
-use demos::cpu::branch::Branch;
-use demos::cpu::cache_hierarchy::CacheHierarchy;
-use demos::cpu::locality::Locality;
 use demos::cpu::mesi::Mesi;
-use demos::cpu::numa::Numa;
-use demos::cpu::tlb::Tlb;
-use demos::memory::aba::Aba;
-use demos::memory::cas::Cas;
-use demos::memory::false_sharing::FalseSharing;
-use demos::memory::mpmc::Mpmc;
-use demos::memory::rcu::Rcu;
-use demos::memory::reordering::Reordering;
-use demos::memory::spsc::Spsc;
-use demos::net::allreduce::AllReduce;
-use demos::net::congestion::Congestion;
-use demos::net::encapsulation::Encapsulation;
-use demos::net::handshake::Handshake;
-use demos::net::incast::Incast;
-use demos::nic::busy_poll::BusyPoll;
-use demos::nic::coalescing::Coalescing;
-use demos::nic::cut_through::CutThrough;
-use demos::nic::descriptor_ring::DescriptorRing;
-use demos::nic::dma_map::DmaMap;
-use demos::nic::iommu::Iommu;
-use demos::nic::mmio::Mmio;
-use demos::nic::napi::Napi;
-use demos::nic::rdma_qp::RdmaQp;
-use demos::nic::send_path::SendPath;
 use demos::Timeline;
 use views::lesson::{Ask, Question, Reply, Setup, Stop};
 use views::scene::{Kind, Part, Scene, Shape};
 use views::{build, View};
+
+mod every_demo;
 
 /// Stops a lesson has: enough to build to the Break-it moment, few enough to
 /// finish in one sitting.
@@ -238,37 +212,7 @@ macro_rules! lessons {
     )*};
 }
 
-lessons! {
-    batching: Batching,
-    branch: Branch,
-    cache_hierarchy: CacheHierarchy,
-    locality: Locality,
-    mesi: Mesi,
-    numa: Numa,
-    tlb: Tlb,
-    aba: Aba,
-    cas: Cas,
-    false_sharing: FalseSharing,
-    mpmc: Mpmc,
-    rcu: Rcu,
-    reordering: Reordering,
-    spsc: Spsc,
-    allreduce: AllReduce,
-    congestion: Congestion,
-    encapsulation: Encapsulation,
-    handshake: Handshake,
-    incast: Incast,
-    busy_poll: BusyPoll,
-    coalescing: Coalescing,
-    cut_through: CutThrough,
-    descriptor_ring: DescriptorRing,
-    dma_map: DmaMap,
-    iommu: Iommu,
-    mmio: Mmio,
-    napi: Napi,
-    rdma_qp: RdmaQp,
-    send_path: SendPath,
-}
+every_demo::every_demo!(lessons);
 
 #[test]
 fn an_answer_written_down_fails_the_check() {

@@ -9,38 +9,11 @@
 //! also writes each demo's narrow figures, as a 360-px phone shows them, to
 //! `<dir>/<demo>.html` (open it, or screenshot it with headless Chromium).
 
-use demos::cpu::batching::Batching;
-use demos::cpu::branch::Branch;
-use demos::cpu::cache_hierarchy::CacheHierarchy;
-use demos::cpu::locality::Locality;
-use demos::cpu::mesi::Mesi;
-use demos::cpu::numa::Numa;
-use demos::cpu::tlb::Tlb;
-use demos::memory::aba::Aba;
-use demos::memory::cas::Cas;
-use demos::memory::false_sharing::FalseSharing;
-use demos::memory::mpmc::Mpmc;
-use demos::memory::rcu::Rcu;
-use demos::memory::reordering::Reordering;
-use demos::memory::spsc::Spsc;
-use demos::net::allreduce::AllReduce;
-use demos::net::congestion::Congestion;
-use demos::net::encapsulation::Encapsulation;
-use demos::net::handshake::Handshake;
-use demos::net::incast::Incast;
-use demos::nic::busy_poll::BusyPoll;
-use demos::nic::coalescing::Coalescing;
-use demos::nic::cut_through::CutThrough;
-use demos::nic::descriptor_ring::DescriptorRing;
-use demos::nic::dma_map::DmaMap;
-use demos::nic::iommu::Iommu;
-use demos::nic::mmio::Mmio;
-use demos::nic::napi::Napi;
-use demos::nic::rdma_qp::RdmaQp;
-use demos::nic::send_path::SendPath;
 use views::control::Control;
 use views::scene::{Anchor, Kind, Size};
 use views::{open, Figure, Input, Layout, LiveDemo, Part, Scene, Shape, Slot, View, NARROW_WIDTH};
+
+mod every_demo;
 
 /// Steps checked after opening.
 const STEPS: usize = 24;
@@ -275,34 +248,4 @@ macro_rules! phones {
     )*};
 }
 
-phones! {
-    batching: Batching,
-    branch: Branch,
-    cache_hierarchy: CacheHierarchy,
-    locality: Locality,
-    mesi: Mesi,
-    numa: Numa,
-    tlb: Tlb,
-    aba: Aba,
-    cas: Cas,
-    false_sharing: FalseSharing,
-    mpmc: Mpmc,
-    rcu: Rcu,
-    reordering: Reordering,
-    spsc: Spsc,
-    allreduce: AllReduce,
-    congestion: Congestion,
-    encapsulation: Encapsulation,
-    handshake: Handshake,
-    incast: Incast,
-    busy_poll: BusyPoll,
-    coalescing: Coalescing,
-    cut_through: CutThrough,
-    descriptor_ring: DescriptorRing,
-    dma_map: DmaMap,
-    iommu: Iommu,
-    mmio: Mmio,
-    napi: Napi,
-    rdma_qp: RdmaQp,
-    send_path: SendPath,
-}
+every_demo::every_demo!(phones);

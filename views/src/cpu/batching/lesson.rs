@@ -4,9 +4,9 @@
 //! arrivals, so each answer can be worked out before it is revealed; every
 //! answer is read off the model after the run the question describes.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, at_config, narration, Ask, Lesson, Question, Stop, Task};
 use demos::cpu::batching::{BatchAction, BatchConfig, Batching, Flush, BATCH_MAX};
-use demos::{Model, Scenario};
+use demos::Model;
 
 /// The choices for "why does the batch leave".
 const WHY_LEFT: &[&str] = &["it is full", "the flush timer fires"];
@@ -20,35 +20,6 @@ fn even() -> BatchConfig {
         poisson: false,
         ..BatchConfig::default()
     }
-}
-
-fn at(config: BatchConfig, actions: &[BatchAction]) -> Scenario<Batching> {
-    Scenario {
-        config,
-        actions: actions.to_vec(),
-    }
-}
-
-/// `m` after `actions`; a refused action leaves the model as it was.
-fn after(m: &Batching, actions: &[BatchAction]) -> Batching {
-    let mut next = m.clone();
-    for a in actions {
-        let _ = next.apply(a);
-    }
-    next
-}
-
-/// The model's narration of `actions` from `m`, refusals included.
-fn narration(m: &Batching, actions: &[BatchAction]) -> String {
-    let mut next = m.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => out.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => out.push(refusal.reason),
-        }
-    }
-    out.join(" ")
 }
 
 /// The steps from `m` until one more batch has left.
@@ -68,7 +39,7 @@ fn until_a_batch_leaves(m: &Batching) -> Vec<BatchAction> {
 /// The narration of the step that sent the batch on its way.
 fn leaving_told(m: &Batching) -> String {
     let steps = until_a_batch_leaves(m);
-    let before = after(m, &steps[..steps.len().saturating_sub(1)]);
+    let before = after_all(m, &steps[..steps.len().saturating_sub(1)]).0;
     narration(&before, &[BatchAction::Step])
 }
 
@@ -82,7 +53,8 @@ fn reason(m: &Batching) -> Option<Flush> {
 
 /// The model's why after `actions`, sentences `from` to `to` (exclusive).
 fn why_after(m: &Batching, actions: &[BatchAction], from: usize, to: usize) -> String {
-    after(m, actions)
+    after_all(m, actions)
+        .0
         .why()
         .into_iter()
         .take(to)
@@ -115,7 +87,7 @@ pub fn lesson() -> Lesson<Batching> {
             Stop {
                 title: "One operation per item",
                 text: "Every operation costs the consumer a fixed amount, here about one system call, plus a little for each item. With a batch of one, every item pays the whole fixed cost.",
-                state: at(one_at_a_time, &[]),
+                state: at_config(one_at_a_time, &[]),
                 focus: "curve-1",
                 task: None,
                 question: Some(Question {
@@ -125,7 +97,7 @@ pub fn lesson() -> Lesson<Batching> {
                         decimals: 1,
                         tolerance: 3.0,
                         answer: |m| {
-                            let end = after(m, &[BatchAction::Finish]);
+                            let end = after_all(m, &[BatchAction::Finish]).0;
                             end.overhead_measured_tenths() as f64 / 10.0
                         },
                     },
@@ -136,7 +108,7 @@ pub fn lesson() -> Lesson<Batching> {
             Stop {
                 title: "Waiting for the batch to fill",
                 text: "Now a batch leaves only when it is full, and there is no timer. An item arrives every microsecond, evenly; the first has just come, and the consumer pays nothing until the batch leaves.",
-                state: at(no_timer, &[BatchAction::Step]),
+                state: at_config(no_timer, &[BatchAction::Step]),
                 focus: "consumer",
                 task: None,
                 question: Some(Question {
@@ -146,7 +118,7 @@ pub fn lesson() -> Lesson<Batching> {
                         decimals: 1,
                         tolerance: 0.5,
                         answer: |m| {
-                            let next = after(m, &until_a_batch_leaves(m));
+                            let next = after_all(m, &until_a_batch_leaves(m)).0;
                             next.max_fill_wait as f64 / 1_000.0
                         },
                     },
@@ -160,7 +132,7 @@ pub fn lesson() -> Lesson<Batching> {
             Stop {
                 title: "A flush timer",
                 text: "The first item of a batch starts a flush timer: the batch leaves when it is full or when the timer fires, whichever comes first. NIC interrupt coalescing (ethtool's rx-frames and rx-usecs) follows a rule of this kind.",
-                state: at(even(), &[BatchAction::Step]),
+                state: at_config(even(), &[BatchAction::Step]),
                 focus: "timer",
                 task: None,
                 question: Some(Question {
@@ -168,7 +140,7 @@ pub fn lesson() -> Lesson<Batching> {
                     kind: Ask::Choice {
                         options: WHY_LEFT,
                         right: |m| {
-                            let next = after(m, &until_a_batch_leaves(m));
+                            let next = after_all(m, &until_a_batch_leaves(m)).0;
                             vec![usize::from(reason(&next) == Some(Flush::Timeout))]
                         },
                     },
@@ -179,7 +151,7 @@ pub fn lesson() -> Lesson<Batching> {
             Stop {
                 title: "Break it: the biggest batch, no timer",
                 text: "The table runs the same arrivals at every batch size: the bigger the batch, the smaller the fixed-cost share. Break it takes the biggest batch, drops the timer and slows the arrivals, so the first item waits until the batch's last item arrives.",
-                state: at(even(), &[]),
+                state: at_config(even(), &[]),
                 focus: "curve-256",
                 task: Some(Task {
                     ask: "Press Break it, then Run to the end, and read the latencies.",
@@ -197,7 +169,7 @@ pub fn lesson() -> Lesson<Batching> {
                         decimals: 2,
                         tolerance: 0.2,
                         answer: |m| {
-                            let end = after(m, &[BatchAction::BreakIt, BatchAction::Finish]);
+                            let end = after_all(m, &[BatchAction::BreakIt, BatchAction::Finish]).0;
                             end.max_fill_wait as f64 / 1_000_000.0
                         },
                     },
@@ -217,21 +189,7 @@ mod tests {
     /// The right answers at each stop, as the reveal shows them, with each
     /// stop's configuration changed by `change`.
     fn answers(change: fn(&mut BatchConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Batching> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]
@@ -252,19 +210,9 @@ mod tests {
         // Batches of 32 cut short by the timer at 17 items: 16 batches'
         // fixed costs over 256 items' work. Batches of 8 fill in 7 µs,
         // before the timer.
-        let contrasts: Vec<String> = lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut setup = crate::lesson::Setup::of(&stop.state);
-                (q.contrast)(&mut setup);
-                let model = demos::Timeline::from_scenario(&setup.scenario())
-                    .ok()?
-                    .model()
-                    .clone();
-                q.answers(&model).into_iter().next()
-            })
+        let contrasts: Vec<String> = crate::lesson::answers(&lesson(), |q, s| (q.contrast)(s))
+            .into_iter()
+            .filter_map(|a| a.into_iter().next())
             .collect();
         assert_eq!(contrasts[..3], ["46.7 %", "7.0 µs", WHY_LEFT[0]]);
         // Poisson arrivals: 255 random gaps, not exactly 2.55 ms.

@@ -4,36 +4,18 @@
 //! gshare's history that learns it. Every answer is read off the model after
 //! running the loop.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{at, at_config, texts, Ask, Lesson, Question, Stop, Task};
 use demos::cpu::branch::{Branch, BranchAction, BranchConfig, Data, PredictorKind};
-use demos::{Model, Scenario};
+use demos::Model;
 use BranchAction::*;
 
 /// The table entry the loop's branch uses with the default 16-entry table.
 const SLOT: &str = "pht-6";
 
-fn at(config: BranchConfig, actions: &[BranchAction]) -> Scenario<Branch> {
-    Scenario {
-        config,
-        actions: actions.to_vec(),
-    }
-}
-
 fn shuffled() -> BranchConfig {
     BranchConfig {
         data: Data::Shuffled,
         ..BranchConfig::default()
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
     }
 }
 
@@ -67,7 +49,7 @@ pub fn lesson() -> Lesson<Branch> {
             Stop {
                 title: "A counter for one branch",
                 text: "The loop's one branch, if (a[i] >= 128), is predicted from a 2-bit counter chosen by the branch's address. It counts up on taken and down on not taken, and predicts taken in its upper two states. The array is sorted.",
-                state: at(BranchConfig::default(), &[]),
+                state: at(&[]),
                 focus: SLOT,
                 task: None,
                 question: Some(Question {
@@ -85,7 +67,7 @@ pub fn lesson() -> Lesson<Branch> {
             Stop {
                 title: "Shuffled: a coin toss",
                 text: "The same bytes in the order they were drawn: whether the next one is at least 128 has nothing to do with the ones before it.",
-                state: at(shuffled(), &[]),
+                state: at_config(shuffled(), &[]),
                 focus: SLOT,
                 task: None,
                 question: Some(Question {
@@ -106,7 +88,7 @@ pub fn lesson() -> Lesson<Branch> {
             Stop {
                 title: "What a mispredict costs",
                 text: "Each iteration costs a fixed base, and each mispredict adds the penalty in the status: the core fetched down the wrong path until the branch resolved, then threw that work away and fetched the right one.",
-                state: at(shuffled(), &[Finish]),
+                state: at_config(shuffled(), &[Finish]),
                 focus: "elem-255",
                 task: None,
                 question: Some(Question {
@@ -134,7 +116,7 @@ pub fn lesson() -> Lesson<Branch> {
             Stop {
                 title: "Break it: taken, taken, not taken",
                 text: "Break it makes the branch repeat taken, taken, not taken, still under the 2-bit counter. Every third outcome goes against the two before it.",
-                state: at(BranchConfig::default(), &[BreakIt]),
+                state: at(&[BreakIt]),
                 focus: SLOT,
                 task: Some(Task {
                     ask: "Run the loop to the end.",
@@ -160,7 +142,7 @@ pub fn lesson() -> Lesson<Branch> {
             Stop {
                 title: "History tells the positions apart",
                 text: "The counter sees only that the branch is mostly taken. gshare keeps the last few outcomes and mixes them into the table index, so each point of the pattern trains its own counter.",
-                state: at(BranchConfig::default(), &[BreakIt, Finish]),
+                state: at(&[BreakIt, Finish]),
                 focus: SLOT,
                 task: Some(Task {
                     ask: "Switch the predictor to gshare.",
@@ -194,21 +176,7 @@ mod tests {
     /// The right answers at each stop, computed at `config` with each stop's
     /// own data.
     fn answers(change: fn(&mut BranchConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Branch> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     fn number(answer: &[String]) -> i64 {

@@ -4,10 +4,10 @@
 //! the rest of L1 stays empty. Every answer is read off the simulator after
 //! the access the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after, at, Ask, Lesson, Question, Stop, Task};
 use demos::cpu::cache_hierarchy::{CacheAction, CacheHierarchy, CacheHierarchyConfig};
 use demos::cpu::cachesim::{MissKind, Policy};
-use demos::{Model, Scenario};
+use demos::Model;
 use CacheAction::*;
 
 /// The choices for "which level serves it".
@@ -21,31 +21,6 @@ const KINDS: &[&str] = &[
     "capacity: L1 is too small for these lines",
     "conflict: too many of these lines share one set",
 ];
-
-fn at(actions: &[CacheAction]) -> Scenario<CacheHierarchy> {
-    Scenario {
-        config: CacheHierarchyConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// `m` after `action`, and the model's narration of it.
-fn after(m: &CacheHierarchy, action: CacheAction) -> (CacheHierarchy, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
-}
 
 /// `m` once every queued access has run.
 fn drained(m: &CacheHierarchy) -> CacheHierarchy {
@@ -239,19 +214,7 @@ mod tests {
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: CacheHierarchyConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<CacheHierarchy> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

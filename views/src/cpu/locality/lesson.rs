@@ -4,38 +4,13 @@
 //! for its next element; a cache that holds every line the column touches
 //! fixes it. Every answer is read off the simulator after the walk.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, at, Ask, Lesson, Question, Stop, Task};
 use demos::cpu::locality::{Locality, LocalityAction, LocalityConfig, Walk, ELEMENT_BYTES};
-use demos::{Model, Scenario};
+use demos::Model;
 use LocalityAction::*;
 
 /// The choices for "hit or miss".
 const OUTCOMES: &[&str] = &["hit", "miss"];
-
-fn at(actions: &[LocalityAction]) -> Scenario<Locality> {
-    Scenario {
-        config: LocalityConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// `m` after `actions`, and the model's narration of them.
-fn after(m: &Locality, actions: &[LocalityAction]) -> (Locality, String) {
-    let mut next = m.clone();
-    let said: Vec<String> = actions.iter().map(|a| texts(next.apply(a))).collect();
-    (next, said.join(" "))
-}
 
 /// The misses of `walk` once run to its end from `m`'s current walk.
 fn misses(m: &Locality, walk: Walk) -> Option<u64> {
@@ -44,7 +19,7 @@ fn misses(m: &Locality, walk: Walk) -> Option<u64> {
 
 /// Whether the next step's element hits, as an index of [`OUTCOMES`].
 fn next_outcome(m: &Locality) -> Vec<usize> {
-    let (next, _) = after(m, &[Step]);
+    let (next, _) = after_all(m, &[Step]);
     next.last
         .and_then(|e| next.outcome[e as usize])
         .map(|hit| usize::from(!hit))
@@ -79,9 +54,9 @@ pub fn lesson() -> Lesson<Locality> {
                     ask: "Step once, to element 0, which misses. Step again, to element 1: hit or miss?",
                     kind: Ask::Choice {
                         options: OUTCOMES,
-                        right: |m| next_outcome(&after(m, &[Step]).0),
+                        right: |m| next_outcome(&after_all(m, &[Step]).0),
                     },
-                    explain: |m| after(m, &[Step, Step]).1,
+                    explain: |m| after_all(m, &[Step, Step]).1,
                     contrast: |config| config.line = 8,
                 }),
             },
@@ -98,12 +73,12 @@ pub fn lesson() -> Lesson<Locality> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            let (next, _) = after(m, &[RunToEnd]);
+                            let (next, _) = after_all(m, &[RunToEnd]);
                             misses(&next, Walk::Sequential).unwrap_or(0) as f64
                         },
                     },
                     explain: |m| {
-                        let (next, said) = after(m, &[RunToEnd]);
+                        let (next, said) = after_all(m, &[RunToEnd]);
                         format!("{said} {}", next.why().join(" "))
                     },
                     contrast: |config| config.line = 32,
@@ -126,12 +101,12 @@ pub fn lesson() -> Lesson<Locality> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            let (next, _) = after(m, &[Select(Walk::ColumnMajor), RunToEnd]);
+                            let (next, _) = after_all(m, &[Select(Walk::ColumnMajor), RunToEnd]);
                             misses(&next, Walk::ColumnMajor).unwrap_or(0) as f64
                         },
                     },
                     explain: |m| {
-                        let (next, said) = after(m, &[Select(Walk::ColumnMajor), RunToEnd]);
+                        let (next, said) = after_all(m, &[Select(Walk::ColumnMajor), RunToEnd]);
                         format!("{said} {}", next.config.column_note())
                     },
                     contrast: |config| config.ways = 4,
@@ -160,7 +135,7 @@ pub fn lesson() -> Lesson<Locality> {
                         right: next_outcome,
                     },
                     explain: |m| {
-                        let (next, said) = after(m, &[Step]);
+                        let (next, said) = after_all(m, &[Step]);
                         format!("{said} {}", next.config.column_note())
                     },
                     contrast: |config| config.ways = 4,
@@ -197,12 +172,12 @@ pub fn lesson() -> Lesson<Locality> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            let (next, _) = after(m, &doubled(m));
+                            let (next, _) = after_all(m, &doubled(m));
                             misses(&next, Walk::ColumnMajor).unwrap_or(0) as f64
                         },
                     },
                     explain: |m| {
-                        let (next, said) = after(m, &doubled(m));
+                        let (next, said) = after_all(m, &doubled(m));
                         format!("{said} {}", next.config.column_note())
                     },
                     contrast: |config| config.elements = 128,
@@ -219,19 +194,7 @@ mod tests {
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: LocalityConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Locality> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

@@ -1,10 +1,9 @@
 //! MESI's lesson: from a cold line to a stale copy. Every answer is read off
 //! the coherence model after the access the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after, at, Ask, Lesson, Question, Stop, Task};
 use demos::coherence::{Protocol, State};
 use demos::cpu::mesi::{Mesi, MesiAction, MesiConfig};
-use demos::{Model, Scenario};
 
 const A: usize = 0;
 const B: usize = 1;
@@ -23,27 +22,6 @@ fn write(core: usize) -> MesiAction {
     MesiAction::Write { core, line: LINE }
 }
 
-/// `m` after `action`, as the question's reveal shows it.
-fn after(m: &Mesi, action: MesiAction) -> Mesi {
-    let mut next = m.clone();
-    // A refused access leaves the copy as it was, which is what is graded.
-    let _ = next.apply(&action);
-    next
-}
-
-/// The narration of `action` at `m`: the model's own explanation.
-fn narration(m: &Mesi, action: MesiAction) -> String {
-    let mut next = m.clone();
-    match next.apply(&action) {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
 fn state_index(state: State) -> usize {
     STATES
         .iter()
@@ -54,13 +32,6 @@ fn state_index(state: State) -> usize {
 fn bus_transactions(m: &Mesi) -> u32 {
     let c = &m.system().counts;
     c.bus_rd + c.bus_rdx + c.bus_upgr
-}
-
-fn at(actions: &[MesiAction]) -> Scenario<Mesi> {
-    Scenario {
-        config: MesiConfig::default(),
-        actions: actions.to_vec(),
-    }
 }
 
 fn under_msi(config: &mut MesiConfig) {
@@ -85,9 +56,9 @@ pub fn lesson() -> Lesson<Mesi> {
                     ask: "Core A reads the line. In which state will A's copy be?",
                     kind: Ask::Choice {
                         options: STATES,
-                        right: |m| vec![state_index(after(m, read(A)).system().state(A, LINE))],
+                        right: |m| vec![state_index(after(m, read(A)).0.system().state(A, LINE))],
                     },
-                    explain: |m| narration(m, read(A)),
+                    explain: |m| after(m, read(A)).1,
                     contrast: |setup| under_msi(setup),
                 }),
             },
@@ -104,10 +75,10 @@ pub fn lesson() -> Lesson<Mesi> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            f64::from(bus_transactions(&after(m, write(A))) - bus_transactions(m))
+                            f64::from(bus_transactions(&after(m, write(A)).0) - bus_transactions(m))
                         },
                     },
-                    explain: |m| narration(m, write(A)),
+                    explain: |m| after(m, write(A)).1,
                     contrast: |setup| under_msi(setup),
                 }),
             },
@@ -121,9 +92,9 @@ pub fn lesson() -> Lesson<Mesi> {
                     ask: "Core B reads the line. In which state is A's copy afterwards?",
                     kind: Ask::Choice {
                         options: STATES,
-                        right: |m| vec![state_index(after(m, read(B)).system().state(A, LINE))],
+                        right: |m| vec![state_index(after(m, read(B)).0.system().state(A, LINE))],
                     },
-                    explain: |m| narration(m, read(B)),
+                    explain: |m| after(m, read(B)).1,
                     contrast: |setup| under_moesi(setup),
                 }),
             },
@@ -138,11 +109,11 @@ pub fn lesson() -> Lesson<Mesi> {
                     kind: Ask::Choice {
                         options: FRESHNESS,
                         right: |m| {
-                            let fresh = after(m, read(A)).system().lines[LINE].memory_fresh();
+                            let fresh = after(m, read(A)).0.system().lines[LINE].memory_fresh();
                             vec![usize::from(!fresh)]
                         },
                     },
-                    explain: |m| narration(m, read(A)),
+                    explain: |m| after(m, read(A)).1,
                     contrast: |setup| under_moesi(setup),
                 }),
             },
@@ -174,19 +145,7 @@ mod tests {
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: MesiConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Mesi> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

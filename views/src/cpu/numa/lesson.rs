@@ -4,31 +4,13 @@
 //! locality for an even spread. Every answer is read off the model after
 //! the run the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::cpu::numa::{Numa, NumaAction, NumaConfig, Policy};
-use demos::{Model, Scenario};
+use crate::lesson::{at, texts, Ask, Lesson, Question, Stop, Task};
+use demos::cpu::numa::{Numa, NumaAction, Policy};
+use demos::Model;
 use NumaAction::*;
 
 /// Independent misses the code offers in the Little's-law question.
 const OFFERED: u32 = 10;
-
-fn at(actions: &[NumaAction]) -> Scenario<Numa> {
-    Scenario {
-        config: NumaConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
 
 /// `m` after `actions`, then run to the end; and what the model says of it.
 fn finished(m: &Numa, actions: &[NumaAction]) -> (Numa, String) {
@@ -136,22 +118,11 @@ pub fn lesson() -> Lesson<Numa> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use demos::cpu::numa::NumaConfig;
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: NumaConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Numa> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

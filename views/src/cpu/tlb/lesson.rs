@@ -4,10 +4,10 @@
 //! cover that loop with one entry. Every answer is read off the model after
 //! the loads the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after, at, Ask, Lesson, Question, Stop, Task};
 use demos::cpu::tlb::forecast::LoopForecast;
-use demos::cpu::tlb::{Tlb, TlbAction, TlbConfig, LOOP_BASE, LOOP_ROUNDS};
-use demos::{Model, Scenario};
+use demos::cpu::tlb::{Tlb, TlbAction, LOOP_BASE, LOOP_ROUNDS};
+use demos::Model;
 use TlbAction::*;
 
 /// The Try buttons' first address: page 1 of the loop's region.
@@ -20,36 +20,11 @@ const OVER: usize = 10;
 /// The loop over as many pages as the default TLB has entries.
 const FIT: usize = 8;
 
-fn at(actions: &[TlbAction]) -> Scenario<Tlb> {
-    Scenario {
-        config: TlbConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
 /// `Loop(pages)` followed by a Step for each of its loads.
 fn looped(pages: usize) -> Vec<TlbAction> {
     let mut actions = vec![Loop(pages)];
     actions.extend(std::iter::repeat_n(Step, pages * LOOP_ROUNDS));
     actions
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// `m` after `action`, and the model's narration of it.
-fn after(m: &Tlb, action: TlbAction) -> (Tlb, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
 }
 
 /// `m` once every queued load has run.
@@ -197,22 +172,11 @@ pub fn lesson() -> Lesson<Tlb> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use demos::cpu::tlb::TlbConfig;
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: TlbConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Tlb> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

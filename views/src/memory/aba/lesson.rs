@@ -2,9 +2,9 @@
 //! turn of it, to the freed node the stale CAS puts on top. Every answer is
 //! read off the model after the steps the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, narration_and_why, Ask, Lesson, Question, Stop, Task};
 use demos::memory::aba::{Aba, AbaAction, AbaConfig, Home, Next, Task as Job, CLASSIC, NODES};
-use demos::{Model, Scenario};
+use demos::Scenario;
 
 const T1: usize = 0;
 const T2: usize = 1;
@@ -26,29 +26,6 @@ fn pointer(p: Option<u8>) -> usize {
 
 /// T2 pops, start to finish.
 const T2_POPS: [AbaAction; 3] = [AbaAction::Pop(T2), AbaAction::Step(T2), AbaAction::Step(T2)];
-
-/// `m` after `actions`; a refused action leaves the model as it was.
-fn after(m: &Aba, actions: &[AbaAction]) -> Aba {
-    let mut next = m.clone();
-    for a in actions {
-        let _ = next.apply(a);
-    }
-    next
-}
-
-/// The model's narration of `actions` from `m`, then its why.
-fn narration(m: &Aba, actions: &[AbaAction]) -> String {
-    let mut next = m.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => out.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => out.push(refusal.reason),
-        }
-    }
-    out.extend(next.why());
-    out.join(" ")
-}
 
 /// The first `n` moves of the classic interleaving.
 fn classic(n: usize) -> Scenario<Aba> {
@@ -91,14 +68,14 @@ pub fn lesson() -> Lesson<Aba> {
                     kind: Ask::Choice {
                         options: FATES,
                         right: |m| {
-                            vec![match after(m, &T2_POPS).nodes[usize::from(A)].home {
+                            vec![match after_all(m, &T2_POPS).0.nodes[usize::from(A)].home {
                                 Home::Free => 0,
                                 Home::Retired => 1,
                                 _ => 2,
                             }]
                         },
                     },
-                    explain: |m| narration(m, &T2_POPS),
+                    explain: |m| narration_and_why(m, &T2_POPS),
                     contrast: |c| c.deferred = true,
                 }),
             },
@@ -124,9 +101,9 @@ pub fn lesson() -> Lesson<Aba> {
                     ask: "T1 runs its CAS(head, A, B) now. Where does head point afterwards?",
                     kind: Ask::Choice {
                         options: POINTERS,
-                        right: |m| vec![pointer(after(m, &[AbaAction::Step(T1)]).head)],
+                        right: |m| vec![pointer(after_all(m, &[AbaAction::Step(T1)]).0.head)],
                     },
-                    explain: |m| narration(m, &[AbaAction::Step(T1)]),
+                    explain: |m| narration_and_why(m, &[AbaAction::Step(T1)]),
                     contrast: |c| c.tagged = true,
                 }),
             },
@@ -140,9 +117,9 @@ pub fn lesson() -> Lesson<Aba> {
                     ask: "T2 pops once more. Which node does its pop return?",
                     kind: Ask::Choice {
                         options: POINTERS,
-                        right: |m| vec![pointer(after(m, &T2_POPS).workers[T2].seen)],
+                        right: |m| vec![pointer(after_all(m, &T2_POPS).0.workers[T2].seen)],
                     },
-                    explain: |m| narration(m, &T2_POPS),
+                    explain: |m| narration_and_why(m, &T2_POPS),
                     contrast: |c| c.tagged = true,
                 }),
             },
@@ -157,19 +134,7 @@ mod tests {
 
     /// The right answers at each stop with a question, under `config`.
     fn answers(config: AbaConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Aba> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! update of a plain store. Every answer is read off the model after the
 //! steps the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, at, narration, to_the_end, Ask, Lesson, Question, Stop, Task};
 use demos::memory::cas::{Cas, CasAction, CasConfig, Method};
 use demos::{Model, Scenario};
 
@@ -11,28 +11,6 @@ const T2: usize = 1;
 
 fn step(t: usize) -> CasAction {
     CasAction::Step(t)
-}
-
-/// `m` after `actions`; a refused action leaves the model as it was.
-fn after(m: &Cas, actions: &[CasAction]) -> Cas {
-    let mut next = m.clone();
-    for a in actions {
-        let _ = next.apply(a);
-    }
-    next
-}
-
-/// The model's narration of `actions` from `m`.
-fn narration(m: &Cas, actions: &[CasAction]) -> String {
-    let mut next = m.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => out.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => out.push(refusal.reason),
-        }
-    }
-    out.join(" ")
 }
 
 /// T1's steps, alone, until its first increment lands (or it has none left).
@@ -44,26 +22,6 @@ fn t1_first_increment(m: &Cas) -> Vec<CasAction> {
         steps.push(step(T1));
     }
     steps
-}
-
-/// What Step does from `m` until every thread has finished.
-fn to_the_end(m: &Cas) -> Vec<CasAction> {
-    let mut next = m.clone();
-    let mut steps = Vec::new();
-    while let Ok(a) = next.next_auto() {
-        if next.apply(&a).is_err() {
-            break;
-        }
-        steps.push(a);
-    }
-    steps
-}
-
-fn at(actions: &[CasAction]) -> Scenario<Cas> {
-    Scenario {
-        config: CasConfig::default(),
-        actions: actions.to_vec(),
-    }
 }
 
 fn plain() -> CasConfig {
@@ -119,7 +77,7 @@ pub fn lesson() -> Lesson<Cas> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            f64::from(after(m, &[step(T1)]).threads[T1].loaded.unwrap_or(0))
+                            f64::from(after_all(m, &[step(T1)]).0.threads[T1].loaded.unwrap_or(0))
                         },
                     },
                     explain: |m| narration(m, &[step(T1)]),
@@ -150,9 +108,9 @@ pub fn lesson() -> Lesson<Cas> {
                         unit: "",
                         decimals: 0,
                         tolerance: 0.0,
-                        answer: |m| f64::from(after(m, &to_the_end(m)).value),
+                        answer: |m| f64::from(after_all(m, &to_the_end(m)).0.value),
                     },
-                    explain: |m| after(m, &to_the_end(m)).why().join(" "),
+                    explain: |m| after_all(m, &to_the_end(m)).0.why().join(" "),
                     contrast: |c| c.increments = 3,
                 }),
             },
@@ -175,7 +133,7 @@ pub fn lesson() -> Lesson<Cas> {
                         unit: "",
                         decimals: 0,
                         tolerance: 0.0,
-                        answer: |m| f64::from(after(m, &[step(T1), step(T2)]).lost().count_ones()),
+                        answer: |m| f64::from(after_all(m, &[step(T1), step(T2)]).0.lost().count_ones()),
                     },
                     explain: |m| narration(m, &[step(T1), step(T2)]),
                     contrast: |c| c.method = Method::CasLoop,
@@ -192,21 +150,7 @@ mod tests {
 
     /// The right answers at each stop with a question, under `change`.
     fn answers(change: fn(&mut CasConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Cas> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

@@ -4,10 +4,10 @@
 //! the question asks about; the pattern of writes (A's run, then B's) is the
 //! configuration the contrasts change.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, at, narration, to_the_end, Ask, Lesson, Question, Stop, Task};
 use demos::coherence::{Access, Supplier};
 use demos::memory::false_sharing::{FalseSharing, FalseSharingConfig, FsAction, Layout};
-use demos::{Model, Scenario};
+use demos::Model;
 
 /// The choices for "where does the write find the line".
 const WHERE: &[&str] = &[
@@ -16,41 +16,6 @@ const WHERE: &[&str] = &[
     "in its own cache: a hit",
 ];
 
-/// `m` after `actions`; a refused action leaves the model as it was.
-fn after(m: &FalseSharing, actions: &[FsAction]) -> FalseSharing {
-    let mut next = m.clone();
-    for a in actions {
-        let _ = next.apply(a);
-    }
-    next
-}
-
-/// The model's narration of `actions` from `m`.
-fn narration(m: &FalseSharing, actions: &[FsAction]) -> String {
-    let mut next = m.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => out.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => out.push(refusal.reason),
-        }
-    }
-    out.join(" ")
-}
-
-/// What Step does from `m` until the run's last write.
-fn to_the_end(m: &FalseSharing) -> Vec<FsAction> {
-    let mut next = m.clone();
-    let mut steps = Vec::new();
-    while let Ok(a) = next.next_auto() {
-        if next.apply(&a).is_err() {
-            break;
-        }
-        steps.push(a);
-    }
-    steps
-}
-
 /// The one-line layout's side of the latest write.
 fn last_shared(m: &FalseSharing) -> Option<&Access> {
     m.last.as_ref().map(|(shared, _)| shared)
@@ -58,19 +23,12 @@ fn last_shared(m: &FalseSharing) -> Option<&Access> {
 
 /// The run to its end, then the model's why (the counts of both layouts).
 fn why_at_the_end(m: &FalseSharing) -> String {
-    let end = after(m, &to_the_end(m));
+    let end = after_all(m, &to_the_end(m)).0;
     end.why().join(" ")
 }
 
 fn steps(n: usize) -> Vec<FsAction> {
     vec![FsAction::Next; n]
-}
-
-fn at(actions: &[FsAction]) -> Scenario<FalseSharing> {
-    Scenario {
-        config: FalseSharingConfig::default(),
-        actions: actions.to_vec(),
-    }
 }
 
 /// A writes twice in a row before B's turn.
@@ -104,7 +62,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                     kind: Ask::Choice {
                         options: WHERE,
                         right: |m| {
-                            let next = after(m, &steps(2));
+                            let next = after_all(m, &steps(2)).0;
                             let at = last_shared(&next).map(|a| (a.request, a.supplier));
                             vec![match at {
                                 Some((None, _)) => 2,
@@ -130,7 +88,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            let next = after(m, &[FsAction::Next]);
+                            let next = after_all(m, &[FsAction::Next]).0;
                             last_shared(&next).map_or(0, |a| a.cycles) as f64
                         },
                     },
@@ -150,7 +108,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                         unit: "",
                         decimals: 0,
                         tolerance: 0.0,
-                        answer: |m| f64::from(after(m, &to_the_end(m)).shared.counts.flushes),
+                        answer: |m| f64::from(after_all(m, &to_the_end(m)).0.shared.counts.flushes),
                     },
                     explain: why_at_the_end,
                     contrast: |setup| runs_of_four(setup),
@@ -169,7 +127,7 @@ pub fn lesson() -> Lesson<FalseSharing> {
                         decimals: 1,
                         tolerance: 1.0,
                         answer: |m| {
-                            after(m, &to_the_end(m)).slowdown_tenths() as f64 / 10.0
+                            after_all(m, &to_the_end(m)).0.slowdown_tenths() as f64 / 10.0
                         },
                     },
                     explain: why_at_the_end,
@@ -202,19 +160,7 @@ mod tests {
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: FalseSharingConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<FalseSharing> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

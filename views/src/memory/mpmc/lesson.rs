@@ -4,7 +4,7 @@
 //! Every answer is read off the model after the steps the question asks
 //! about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, at, narration_and_why, Ask, Lesson, Question, Stop, Task};
 use demos::memory::mpmc::{Mpmc, MpmcAction, MpmcConfig};
 use demos::{Model, Scenario};
 
@@ -17,29 +17,6 @@ const ENQUEUE: usize = 5;
 
 fn step(a: usize) -> MpmcAction {
     MpmcAction::Step(a)
-}
-
-/// `m` after `actions`; a refused action leaves the model as it was.
-fn after(m: &Mpmc, actions: &[MpmcAction]) -> Mpmc {
-    let mut next = m.clone();
-    for a in actions {
-        let _ = next.apply(a);
-    }
-    next
-}
-
-/// The model's narration of `actions` from `m`, then its why.
-fn narration(m: &Mpmc, actions: &[MpmcAction]) -> String {
-    let mut next = m.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => out.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => out.push(refusal.reason),
-        }
-    }
-    out.extend(next.why());
-    out.join(" ")
 }
 
 /// P1's steps until it has either reserved a slot or been told the queue is
@@ -76,13 +53,6 @@ fn four_items() -> Vec<MpmcAction> {
         .collect()
 }
 
-fn at(actions: Vec<MpmcAction>) -> Scenario<Mpmc> {
-    Scenario {
-        config: MpmcConfig::default(),
-        actions,
-    }
-}
-
 pub fn lesson() -> Lesson<Mpmc> {
     let c1_read: Vec<MpmcAction> = four_items().into_iter().chain([step(C1); 4]).collect();
     Lesson {
@@ -91,7 +61,7 @@ pub fn lesson() -> Lesson<Mpmc> {
             Stop {
                 title: "Reserve, write, publish",
                 text: "An enqueue loads enqueue_pos, reads that slot's sequence number, and CASes enqueue_pos one forward to reserve the slot. Only then does it write the data, and a last store of the sequence number publishes it.",
-                state: at(vec![]),
+                state: at(&[]),
                 focus: "agent-0",
                 task: Some(Task {
                     ask: "Step P1 through one whole enqueue, until its slot holds a published item.",
@@ -103,7 +73,7 @@ pub fn lesson() -> Lesson<Mpmc> {
             Stop {
                 title: "Two producers, one position",
                 text: "P1 has loaded enqueue_pos and found the slot free for this lap, but only its CAS reserves it. If another producer moves enqueue_pos first, the CAS fails and P1 retries from the position it found.",
-                state: at(vec![step(P1), step(P1)]),
+                state: at(&[step(P1), step(P1)]),
                 focus: "agent-0",
                 task: Some(Task {
                     ask: "Press \"P2 steals the head\", then run P1's CAS.",
@@ -115,7 +85,7 @@ pub fn lesson() -> Lesson<Mpmc> {
             Stop {
                 title: "A full ring",
                 text: "The producers have published an item in every slot, and no consumer has run yet. Each slot's sequence number is its position plus one: published, not yet consumed.",
-                state: at(four_items()),
+                state: at(&four_items()),
                 focus: "slot-0",
                 task: None,
                 question: Some(Question {
@@ -126,18 +96,18 @@ pub fn lesson() -> Lesson<Mpmc> {
                             "the queue full, so it returns false",
                         ],
                         right: |m| {
-                            let next = after(m, &p1_tries(m));
+                            let next = after_all(m, &p1_tries(m)).0;
                             vec![usize::from(next.full_returns > m.full_returns)]
                         },
                     },
-                    explain: |m| narration(m, &p1_tries(m)),
+                    explain: |m| narration_and_why(m, &p1_tries(m)),
                     contrast: |c| c.capacity = 8,
                 }),
             },
             Stop {
                 title: "The next lap",
                 text: "C1 has claimed the oldest position and read its item. Its last step hands the slot back: it stores a sequence number that names the position allowed to use the slot next.",
-                state: at(c1_read),
+                state: at(&c1_read),
                 focus: "slot-0",
                 task: None,
                 question: Some(Question {
@@ -146,9 +116,9 @@ pub fn lesson() -> Lesson<Mpmc> {
                         unit: "",
                         decimals: 0,
                         tolerance: 0.0,
-                        answer: |m| f64::from(after(m, &[step(C1)]).cells[0].seq),
+                        answer: |m| f64::from(after_all(m, &[step(C1)]).0.cells[0].seq),
                     },
-                    explain: |m| narration(m, &[step(C1)]),
+                    explain: |m| narration_and_why(m, &[step(C1)]),
                     contrast: |c| c.capacity = 8,
                 }),
             },
@@ -176,11 +146,11 @@ pub fn lesson() -> Lesson<Mpmc> {
                             "it claims position 0 and reads a slot nobody has written",
                         ],
                         right: |m| {
-                            let next = after(m, &c1_tries(m));
+                            let next = after_all(m, &c1_tries(m)).0;
                             vec![usize::from(next.torn.len() > m.torn.len())]
                         },
                     },
-                    explain: |m| narration(m, &c1_tries(m)),
+                    explain: |m| narration_and_why(m, &c1_tries(m)),
                     contrast: |c| c.sequenced = true,
                 }),
             },
@@ -195,21 +165,7 @@ mod tests {
 
     /// The right answers at each stop with a question, under `change`.
     fn answers(change: fn(&mut MpmcConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Mpmc> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

@@ -4,9 +4,8 @@
 //! after the actions the question describes. The configuration's one value
 //! is the number of reader CPUs, so each question is about all of them.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, at, narration_and_why, Ask, Lesson, Question, Stop, Task};
 use demos::memory::rcu::{Rcu, RcuAction, RcuConfig};
-use demos::{Model, Scenario};
 
 const CPU1: usize = 0;
 const CPU2: usize = 1;
@@ -25,29 +24,6 @@ fn others_walk_in(m: &Rcu) -> Vec<RcuAction> {
         .filter(|&r| !m.readers[r].in_cs)
         .flat_map(walk_in)
         .collect()
-}
-
-/// `m` after `actions`; a refused action leaves the model as it was.
-fn after(m: &Rcu, actions: &[RcuAction]) -> Rcu {
-    let mut next = m.clone();
-    for a in actions {
-        let _ = next.apply(a);
-    }
-    next
-}
-
-/// The model's narration of `actions` from `m`, then its why.
-fn narration(m: &Rcu, actions: &[RcuAction]) -> String {
-    let mut next = m.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => out.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => out.push(refusal.reason),
-        }
-    }
-    out.extend(next.why());
-    out.join(" ")
 }
 
 /// Q1: the others walk to A, then the updater publishes B.
@@ -69,13 +45,6 @@ fn late_readers_then_leave(m: &Rcu) -> Vec<RcuAction> {
     let mut out = others_walk_in(m);
     out.push(RcuAction::Unlock(CPU1));
     out
-}
-
-fn at(actions: &[RcuAction]) -> Scenario<Rcu> {
-    Scenario {
-        config: RcuConfig::default(),
-        actions: actions.to_vec(),
-    }
 }
 
 fn more_readers(config: &mut RcuConfig) {
@@ -119,11 +88,11 @@ pub fn lesson() -> Lesson<Rcu> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            let next = after(m, &publish_over_readers(m));
+                            let next = after_all(m, &publish_over_readers(m)).0;
                             next.readers.iter().filter(|r| r.held() == Some(A)).count() as f64
                         },
                     },
-                    explain: |m| narration(m, &publish_over_readers(m)),
+                    explain: |m| narration_and_why(m, &publish_over_readers(m)),
                     contrast: |setup| more_readers(setup),
                 }),
             },
@@ -140,11 +109,11 @@ pub fn lesson() -> Lesson<Rcu> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            let next = after(m, &synchronize_over_readers(m));
+                            let next = after_all(m, &synchronize_over_readers(m)).0;
                             next.grace.last().map_or(0, |g| g.waiting_on.len()) as f64
                         },
                     },
-                    explain: |m| narration(m, &synchronize_over_readers(m)),
+                    explain: |m| narration_and_why(m, &synchronize_over_readers(m)),
                     contrast: |setup| more_readers(setup),
                 }),
             },
@@ -163,11 +132,11 @@ pub fn lesson() -> Lesson<Rcu> {
                         answer: |m| {
                             // CPU 1's unlock ends the grace period: count
                             // the readers inside at that moment.
-                            let next = after(m, &late_readers_then_leave(m));
+                            let next = after_all(m, &late_readers_then_leave(m)).0;
                             next.readers.iter().filter(|r| r.in_cs).count() as f64
                         },
                     },
-                    explain: |m| narration(m, &late_readers_then_leave(m)),
+                    explain: |m| narration_and_why(m, &late_readers_then_leave(m)),
                     contrast: |setup| more_readers(setup),
                 }),
             },
@@ -194,19 +163,7 @@ mod tests {
 
     /// The right answers at each stop with a question, with `readers` CPUs.
     fn answers(readers: usize) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Rcu> {
-                    config: RcuConfig { readers },
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = RcuConfig { readers })
     }
 
     #[test]
@@ -224,7 +181,7 @@ mod tests {
         let lesson = lesson();
         let stop = &lesson.stops[3];
         let m = stop.model().unwrap();
-        let next = after(&m, &late_readers_then_leave(&m));
+        let next = after_all(&m, &late_readers_then_leave(&m)).0;
         assert_eq!(next.updater, demos::memory::rcu::Updater::Idle);
         assert_eq!(
             next.nodes[usize::from(A)],

@@ -4,10 +4,10 @@
 //! relaxed tail that lets the consumer read a stale slot. Every answer is
 //! read off the model after the steps the question describes.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after_all, at, narration, Ask, Lesson, Question, Stop, Task};
 use demos::memory::spsc::{Fault, Spsc, SpscAction, SpscConfig, PRODUCER};
 use demos::memory::store_buffer::Drain;
-use demos::{Model, Scenario};
+use demos::Model;
 
 use SpscAction::{Consumer, DrainProducer, Producer};
 
@@ -19,28 +19,6 @@ const FIRST: &[&str] = &[
 
 /// Longer than any run a question plays (capacity ≤ 16, three steps an item).
 const MOST_STEPS: usize = 200;
-
-/// `m` after `actions`; a refused action leaves the model as it was.
-fn after(m: &Spsc, actions: &[SpscAction]) -> Spsc {
-    let mut next = m.clone();
-    for a in actions {
-        let _ = next.apply(a);
-    }
-    next
-}
-
-/// The model's narration of `actions` from `m`, refusals included.
-fn narration(m: &Spsc, actions: &[SpscAction]) -> String {
-    let mut next = m.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => out.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => out.push(refusal.reason),
-        }
-    }
-    out.join(" ")
-}
 
 /// The producer's steps from `m` until its check for space says full.
 fn fill(m: &Spsc) -> Vec<SpscAction> {
@@ -56,7 +34,7 @@ fn fill(m: &Spsc) -> Vec<SpscAction> {
 fn fill_told(m: &Spsc) -> String {
     let steps = fill(m);
     let first = narration(m, &[Producer]);
-    let last = narration(&after(m, &steps), &[Producer]);
+    let last = narration(&after_all(m, &steps).0, &[Producer]);
     [first, last].join(" ")
 }
 
@@ -84,13 +62,6 @@ const ONE_ITEM: [SpscAction; 5] = [
     DrainProducer(0),
     DrainProducer(0),
 ];
-
-fn at(actions: &[SpscAction]) -> Scenario<Spsc> {
-    Scenario {
-        config: SpscConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
 
 fn bigger(config: &mut SpscConfig) {
     config.capacity = 8;
@@ -128,10 +99,10 @@ pub fn lesson() -> Lesson<Spsc> {
                         unit: "",
                         decimals: 0,
                         tolerance: 0.0,
-                        answer: |m| f64::from(after(m, &fill(m)).tail),
+                        answer: |m| f64::from(after_all(m, &fill(m)).0.tail),
                     },
                     explain: |m| {
-                        let end = after(m, &fill(m));
+                        let end = after_all(m, &fill(m)).0;
                         let full = narration(&end, &[Producer]);
                         let why = end.why().into_iter().next().unwrap_or_default();
                         [full, why].join(" ")
@@ -150,7 +121,7 @@ pub fn lesson() -> Lesson<Spsc> {
                     kind: Ask::Choice {
                         options: FIRST,
                         right: |m| {
-                            let next = after(m, &[Producer]);
+                            let next = after_all(m, &[Producer]).0;
                             let tail = next.buffers[PRODUCER].entries.len().saturating_sub(1);
                             vec![usize::from(
                                 !next.buffers[PRODUCER].can_drain(tail, Drain::Weak),
@@ -158,7 +129,7 @@ pub fn lesson() -> Lesson<Spsc> {
                         },
                     },
                     explain: |m| {
-                        let next = after(m, &[Producer]);
+                        let next = after_all(m, &[Producer]).0;
                         let tail = next.buffers[PRODUCER].entries.len().saturating_sub(1);
                         narration(m, &[Producer, DrainProducer(tail as u8)])
                     },
@@ -190,7 +161,7 @@ pub fn lesson() -> Lesson<Spsc> {
                         decimals: 0,
                         tolerance: 0.0,
                         answer: |m| {
-                            let next = after(m, &until_a_slot_is_read(m));
+                            let next = after_all(m, &until_a_slot_is_read(m)).0;
                             f64::from(next.received.last().copied().unwrap_or(0))
                         },
                     },
@@ -210,7 +181,7 @@ pub fn lesson() -> Lesson<Spsc> {
                         unit: "",
                         decimals: 0,
                         tolerance: 0.0,
-                        answer: |m| f64::from(after(m, &fill(m)).index_reads),
+                        answer: |m| f64::from(after_all(m, &fill(m)).0.index_reads),
                     },
                     explain: fill_told,
                     contrast: |setup| cached(setup),
@@ -249,19 +220,7 @@ mod tests {
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: SpscConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Spsc> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

@@ -5,27 +5,14 @@
 //! cost model asked.
 
 use super::SLOW;
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{at, run, Ask, Lesson, Question, Stop, Task};
 use demos::net::allreduce::schedule::Algorithm;
 use demos::net::allreduce::{AllReduce, AllReduceAction, AllReduceConfig};
-use demos::{Model, Scenario};
+use demos::Model;
 
 use AllReduceAction::{SetSlowLink, Step};
 
 const ALGORITHMS: &[&str] = &["the ring", "the unpipelined binary tree"];
-
-/// `m` after `actions`, and what the model said on the way.
-fn run(m: &AllReduce, actions: &[AllReduceAction]) -> (AllReduce, Vec<String>) {
-    let mut next = m.clone();
-    let mut said = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => said.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => said.push(refusal.reason),
-        }
-    }
-    (next, said)
-}
 
 /// Steps until step `until` (or the end), and what was said.
 fn step_to(m: &AllReduce, until: usize) -> (AllReduce, Vec<String>) {
@@ -66,13 +53,6 @@ fn complete_at_gpu0(m: &AllReduce) -> usize {
 /// Time of the whole all-reduce with `algorithm` on this fabric, ns.
 fn total_with(m: &AllReduce, algorithm: Algorithm) -> u64 {
     m.fabric.total_ns(algorithm, m.message_bytes)
-}
-
-fn at(actions: &[AllReduceAction]) -> Scenario<AllReduce> {
-    Scenario {
-        config: AllReduceConfig::default(),
-        actions: actions.to_vec(),
-    }
 }
 
 fn eight_gpus(c: &mut AllReduceConfig) {
@@ -212,21 +192,7 @@ mod tests {
 
     /// The right answers at each stop, with `change` made to its settings.
     fn answers(change: fn(&mut AllReduceConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<AllReduce> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! ACKs, and the queueing delay of a buffer far larger than the pipe. Every
 //! answer is read off the model after stepping it from the stop's state.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{at, run, Ask, Lesson, Question, Stop, Task};
 use demos::model::Tone;
 use demos::net::congestion::{segments_tenths, Congestion, CongestionAction, CongestionConfig};
 use demos::{Model, Scenario};
@@ -20,19 +20,6 @@ const STEADY: usize = 30;
 /// Round trips into the bloated run where the queue is long and nothing
 /// has been lost yet.
 const BLOATING: usize = 10;
-
-/// `m` after `actions`, and what the model said on the way.
-fn run(m: &Congestion, actions: &[CongestionAction]) -> (Congestion, Vec<String>) {
-    let mut next = m.clone();
-    let mut said = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => said.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => said.push(refusal.reason),
-        }
-    }
-    (next, said)
-}
 
 fn cwnd_segments(m: &Congestion) -> f64 {
     f64::from(segments_tenths(m.path.flows[0].sender.cwnd)) / 10.0
@@ -73,13 +60,6 @@ fn lose_one(m: &Congestion) -> (Congestion, Vec<String>) {
     (next, said)
 }
 
-fn at(actions: Vec<CongestionAction>) -> Scenario<Congestion> {
-    Scenario {
-        config: CongestionConfig::default(),
-        actions,
-    }
-}
-
 fn slower_link(c: &mut CongestionConfig) {
     c.link_mbps = 2;
 }
@@ -103,7 +83,7 @@ pub fn lesson() -> Lesson<Congestion> {
             Stop {
                 title: "Slow start",
                 text: "Flow 1 began with Linux's initial window and its first ACKs are on the way back. In slow start every ACK that acknowledges new data adds one segment to cwnd.",
-                state: at(vec![Rtt]),
+                state: at(&[Rtt]),
                 focus: "flow-1",
                 task: None,
                 question: Some(Question {
@@ -121,7 +101,7 @@ pub fn lesson() -> Lesson<Congestion> {
             Stop {
                 title: "The buffer fills",
                 text: "The window is now larger than the path holds, so the extra packets wait in the bottleneck's buffer and the RTT grows. The sender still doubles its window every round trip.",
-                state: at(vec![Rtt; 3]),
+                state: at(&vec![Rtt; 3]),
                 focus: "queue",
                 task: None,
                 question: Some(Question {
@@ -137,7 +117,7 @@ pub fn lesson() -> Lesson<Congestion> {
             Stop {
                 title: "A timeout",
                 text: "Slow start overshot and lost many packets of one window. Reno's fast retransmit resent only the first lost packet, and the next ACK ended its recovery. With the other holes unfilled and the window full, no more ACKs came, so the sender waited for its retransmission timer, cut cwnd to one segment and began slow start again.",
-                state: at(vec![Rtt; 15]),
+                state: at(&vec![Rtt; 15]),
                 focus: "chart",
                 task: None,
                 question: None,
@@ -145,7 +125,7 @@ pub fn lesson() -> Lesson<Congestion> {
             Stop {
                 title: "Three duplicate ACKs",
                 text: "Now flow 1 is in congestion avoidance, adding about one segment per round trip. When one packet is lost, the packets after it still arrive and each brings back a duplicate ACK.",
-                state: at(vec![Rtt; STEADY]),
+                state: at(&vec![Rtt; STEADY]),
                 focus: "flow-1",
                 task: None,
                 question: Some(Question {
@@ -196,21 +176,7 @@ mod tests {
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(change: fn(&mut CongestionConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Congestion> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

@@ -5,11 +5,11 @@
 //! off the model after stepping it from the stop's state.
 
 use super::long_payload;
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{at, at_config, run, Ask, Lesson, Question, Stop, Task};
 use demos::net::encapsulation::{EncapAction, EncapConfig, Encapsulation, Stage, Verdict};
 use demos::net::wire::receive::Check;
 use demos::net::wire::{ethernet, ipv4, tcp};
-use demos::{Model, Scenario};
+use demos::Model;
 
 use EncapAction::{FlipBit, SetMiddlebox, Step};
 
@@ -30,19 +30,6 @@ const CHECKS: &[&str] = &[
     "TCP's checksum",
     "none: the damage is delivered",
 ];
-
-/// `m` after `actions`, and what the model said on the way.
-fn run(m: &Encapsulation, actions: &[EncapAction]) -> (Encapsulation, Vec<String>) {
-    let mut next = m.clone();
-    let mut said = Vec::new();
-    for a in actions {
-        match next.apply(a) {
-            Ok(events) => said.extend(events.into_iter().map(|e| e.text)),
-            Err(refusal) => said.push(refusal.reason),
-        }
-    }
-    (next, said)
-}
 
 /// Steps until the first frame is on the wire.
 fn to_wire(m: &Encapsulation) -> (Encapsulation, Vec<String>) {
@@ -115,13 +102,6 @@ fn oversized(df: bool) -> EncapConfig {
     }
 }
 
-fn at(config: EncapConfig, actions: &[EncapAction]) -> Scenario<Encapsulation> {
-    Scenario {
-        config,
-        actions: actions.to_vec(),
-    }
-}
-
 fn tiny_payload(c: &mut EncapConfig) {
     c.payload = "hi".into();
 }
@@ -149,7 +129,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
             Stop {
                 title: "One send()",
                 text: "An HTTP request waits in the socket buffer. On its way down, TCP and IP each put a header in front of it, and Ethernet adds its own header in front and a checksum, the FCS, behind.",
-                state: at(EncapConfig::default(), &[]),
+                state: at(&[]),
                 focus: "layer-app",
                 task: None,
                 question: Some(Question {
@@ -167,7 +147,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
             Stop {
                 title: "Larger than the MTU",
                 text: "Now the payload is a thousand bytes and the link's MTU is smaller than the datagram. Don't Fragment (DF) is clear, so IP may cut the datagram up; each fragment but the last carries a multiple of 8 data bytes.",
-                state: at(oversized(false), &[Step]),
+                state: at_config(oversized(false), &[Step]),
                 focus: "layer-ip",
                 task: None,
                 question: Some(Question {
@@ -185,7 +165,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
             Stop {
                 title: "Don't Fragment",
                 text: "The same datagram with DF set, as Linux sets it on TCP to discover the path's MTU. A host or router may not fragment it.",
-                state: at(oversized(true), &[Step]),
+                state: at_config(oversized(true), &[Step]),
                 focus: "layer-ip",
                 task: None,
                 question: Some(Question {
@@ -201,7 +181,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
             Stop {
                 title: "TCP makes it fit",
                 text: "ICMP's \"fragmentation needed\" carries the MTU back to the sender. TCP must not send datagrams larger than that, so it cuts its segments smaller and sends again.",
-                state: at(oversized(true), &[Step, Step]),
+                state: at_config(oversized(true), &[Step, Step]),
                 focus: "layer-tcp",
                 task: None,
                 question: Some(Question {
@@ -219,7 +199,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
             Stop {
                 title: "A bit flips on the wire",
                 text: "The request's frame is on the wire. The receiving NIC computes a CRC-32 over the frame and compares it with the FCS before anything else looks at the bytes.",
-                state: at(EncapConfig::default(), &[Step, Step, Step, Step]),
+                state: at(&[Step, Step, Step, Step]),
                 focus: "wire",
                 task: Some(Task {
                     ask: "Flip a bit of the TCP data in Break it, then step to see which check throws the frame away.",
@@ -239,9 +219,7 @@ pub fn lesson() -> Lesson<Encapsulation> {
             Stop {
                 title: "Break it: a middlebox",
                 text: "A router, or any box that rewrites frames, checks the FCS as a frame comes in and computes a new one as it goes out. Damage done inside it gets a valid FCS, leaving only IP's and TCP's checksums: ones' complement sums of 16-bit words.",
-                state: at(
-                    EncapConfig::default(),
-                    &[Step, Step, Step, Step, SetMiddlebox(true)],
+                state: at(&[Step, Step, Step, Step, SetMiddlebox(true)],
                 ),
                 focus: "middlebox",
                 task: None,
@@ -266,21 +244,7 @@ mod tests {
 
     /// The right answers at each stop, with `change` made to its settings.
     fn answers(change: fn(&mut EncapConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Encapsulation> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

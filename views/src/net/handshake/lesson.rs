@@ -3,10 +3,10 @@
 //! it guards against, and a crash that leaves a half-open connection. Every
 //! answer is read off the model after stepping it from the stop's state.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{at, Ask, Lesson, Question, Stop, Task};
 use demos::net::handshake::{Ending, Handshake, HandshakeAction, HandshakeConfig, Side, TcpState};
 use demos::net::wire::tcp::SYN;
-use demos::{Model, Scenario};
+use demos::Model;
 
 use HandshakeAction::{ActiveOpen, Advance, Close, Crash, Drop, Send};
 
@@ -77,13 +77,6 @@ fn time_wait(m: &Handshake) -> (u64, Vec<String>) {
     let (closed, more) = step_until(&entered, |n| n.client.state == TcpState::Closed);
     said.extend(more);
     (closed.now_ms - entered.now_ms, said)
-}
-
-fn at(actions: &[HandshakeAction]) -> Scenario<Handshake> {
-    Scenario {
-        config: HandshakeConfig::default(),
-        actions: actions.to_vec(),
-    }
 }
 
 /// Opened, then both sides close; the server's FIN and its ACK of the
@@ -251,19 +244,7 @@ mod tests {
 
     /// The right answers at each stop, as the reveal shows them.
     fn answers(config: HandshakeConfig) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let state = Scenario::<Handshake> {
-                    config: config.clone(),
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| s.config = config.clone())
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //! collapse against the number of servers. Every answer is read off the
 //! model after running the first request from the stop's state.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{at_config, Ask, Lesson, Question, Stop, Task};
 use demos::net::incast::{Fate, Incast, IncastAction, IncastConfig};
-use demos::{Model, Scenario, Tone};
+use demos::{Model, Tone};
 
 use IncastAction::{Slice, Sweep, Toggle};
 
@@ -63,10 +63,6 @@ fn until_waiting() -> Vec<IncastAction> {
     out
 }
 
-fn at(config: IncastConfig, actions: Vec<IncastAction>) -> Scenario<Incast> {
-    Scenario { config, actions }
-}
-
 fn one_more_server(c: &mut IncastConfig) {
     c.senders += 1;
 }
@@ -86,7 +82,7 @@ pub fn lesson() -> Lesson<Incast> {
             Stop {
                 title: "A few servers answer",
                 text: "The client asks every server for a block at once. Each answers with a burst at the full rate of its link, and all the bursts meet in the one switch port in front of the client, which sends only one packet at a time.",
-                state: at(servers(4), vec![]),
+                state: at_config(servers(4), &[]),
                 focus: "port",
                 task: None,
                 question: Some(Question {
@@ -102,7 +98,7 @@ pub fn lesson() -> Lesson<Incast> {
             Stop {
                 title: "One server more",
                 text: "One more server, so one more burst into the same port. The client starts its next request only when every answer is complete.",
-                state: at(servers(5), vec![]),
+                state: at_config(servers(5), &[]),
                 focus: "port",
                 task: None,
                 question: Some(Question {
@@ -126,7 +122,7 @@ pub fn lesson() -> Lesson<Incast> {
             Stop {
                 title: "Waiting for the timer",
                 text: "The packet the port dropped was the last of its server's answer. No packet follows it, so no duplicate ACK comes back and fast retransmit cannot start. Without SACK and a tail loss probe, as here, the server waits for its retransmission timer while the link idles.",
-                state: at(servers(5), until_waiting()),
+                state: at_config(servers(5), &until_waiting()),
                 focus: "sender-5",
                 task: None,
                 question: None,
@@ -134,7 +130,7 @@ pub fn lesson() -> Lesson<Incast> {
             Stop {
                 title: "A bigger buffer",
                 text: "Back to sixteen servers, now with a port that can hold every packet of every answer. Nothing is lost, but what does not fit on the wire must wait in the queue.",
-                state: at(
+                state: at_config(
                     IncastConfig {
                         fixes: demos::net::incast::Fixes {
                             big_buffer: true,
@@ -142,7 +138,7 @@ pub fn lesson() -> Lesson<Incast> {
                         },
                         ..IncastConfig::default()
                     },
-                    vec![],
+                    &[],
                 ),
                 focus: "port",
                 task: None,
@@ -161,7 +157,7 @@ pub fn lesson() -> Lesson<Incast> {
             Stop {
                 title: "Break it: sixty-four servers",
                 text: "Sixty-four servers answer at once into the shallow buffer. The chart plots goodput against the number of servers, one curve per set of fixes.",
-                state: at(servers(64), vec![]),
+                state: at_config(servers(64), &[]),
                 focus: "chart",
                 task: Some(Task {
                     ask: "Sweep the curve with no fix, switch on the 1 ms RTO floor, and sweep again.",
@@ -187,21 +183,7 @@ mod tests {
 
     /// The right answers at each stop, with `change` made to its settings.
     fn answers(change: fn(&mut IncastConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Incast> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

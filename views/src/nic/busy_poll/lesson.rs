@@ -8,10 +8,10 @@
 //! changes one of its stop's actions: a cheaper wakeup, prefer-busy-poll in
 //! place of plain busy polling, a higher packet rate.
 
-use crate::lesson::{Ask, Lesson, Question, Setup, Stop, Task};
-use demos::nic::busy_poll::{BusyPoll, BusyPollAction, BusyPollConfig, BUSY, PREFER, SPEC};
+use crate::lesson::{after, at, Ask, Lesson, Question, Setup, Stop, Task};
+use demos::nic::busy_poll::{BusyPoll, BusyPollAction, BUSY, PREFER, SPEC};
 use demos::nic::stages::StageAction;
-use demos::{Model, Scenario};
+use demos::Model;
 
 /// The choices for "does the device IRQ still fire".
 const FIRES: &[&str] = &[
@@ -34,31 +34,6 @@ fn use_(technique: usize) -> BusyPollAction {
         technique,
         on: true,
     })
-}
-
-fn at(actions: &[BusyPollAction]) -> Scenario<BusyPoll> {
-    Scenario {
-        config: BusyPollConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// The model after `action` (unchanged if refused), and what it said.
-fn after(m: &BusyPoll, action: BusyPollAction) -> (BusyPoll, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
 }
 
 /// Replaces the stop's `SetRate` action with one offering `rate`.
@@ -182,18 +157,10 @@ pub fn lesson() -> Lesson<BusyPoll> {
 mod tests {
     use super::*;
 
-    fn model(stop: &Stop<BusyPoll>) -> BusyPoll {
-        stop.model().expect("the stop replays")
-    }
-
     #[test]
     fn the_answers_are_busy_pollings() {
         let lesson = lesson();
-        let answers: Vec<Vec<String>> = lesson
-            .stops
-            .iter()
-            .filter_map(|s| Some(s.question.as_ref()?.answers(&model(s))))
-            .collect();
+        let answers = crate::lesson::answers(&lesson, |_, _| {});
         // MSI-X 500 ns, hard IRQ 1 µs and the wakeup 4 µs leave the path;
         // plain SO_BUSY_POLL leaves the IRQ armed; at 10 k pkt/s a core
         // spins 100 µs per packet against 7 µs of interrupt work; with
@@ -211,20 +178,7 @@ mod tests {
         // At the contrasts: a 1 µs wakeup saves 2.5 µs; prefer-busy-poll
         // masks the IRQ; at 1 M pkt/s polling is the cheaper; at 200 k
         // pkt/s the core spins 5 µs per packet, plus the IRQ.
-        let contrasted: Vec<Vec<String>> = lesson
-            .stops
-            .iter()
-            .filter_map(|s| {
-                let q = s.question.as_ref()?;
-                let mut setup = Setup::of(&s.state);
-                (q.contrast)(&mut setup);
-                let m = demos::Timeline::from_scenario(&setup.scenario())
-                    .expect("the contrast replays")
-                    .model()
-                    .clone();
-                Some(q.answers(&m))
-            })
-            .collect();
+        let contrasted = crate::lesson::answers(&lesson, |q, s| (q.contrast)(s));
         assert_eq!(
             contrasted,
             [

@@ -3,12 +3,12 @@
 //! costs, and a count alone can strand a packet. Every answer is read off
 //! the model after running its clock.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{at, at_config, texts, Ask, Lesson, Question, Stop, Task};
 use demos::nic::coalescing::{
     Coalescing, CoalescingAction, CoalescingConfig, Summary, HORIZON_NS, STRANDED_NS,
 };
 use demos::text::{duration, grouped};
-use demos::{Model, Scenario};
+use demos::Model;
 use CoalescingAction::*;
 
 /// The choices for "which limit fires".
@@ -26,13 +26,6 @@ const TRADES: &[&str] = &[
 /// The rx-usecs the trade-off question asks about.
 const LONGER_USECS: u32 = 100;
 
-fn at(config: CoalescingConfig, actions: &[CoalescingAction]) -> Scenario<Coalescing> {
-    Scenario {
-        config,
-        actions: actions.to_vec(),
-    }
-}
-
 /// Slow traffic: packets far apart, moderation as by default.
 fn slow() -> CoalescingConfig {
     CoalescingConfig {
@@ -48,17 +41,6 @@ fn count_only() -> CoalescingConfig {
         rx_usecs: 0,
         rx_frames: 32,
         ..CoalescingConfig::default()
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
     }
 }
 
@@ -138,7 +120,7 @@ pub fn lesson() -> Lesson<Coalescing> {
             Stop {
                 title: "Holding the interrupt back",
                 text: "Packets arrive at a steady rate. The NIC does not interrupt for each one: it waits until rx-usecs have passed since the first waiting packet, or until rx-frames packets are waiting, whichever comes first.",
-                state: at(CoalescingConfig::default(), &[]),
+                state: at(&[]),
                 focus: "timeline",
                 task: None,
                 question: Some(Question {
@@ -154,7 +136,7 @@ pub fn lesson() -> Lesson<Coalescing> {
             Stop {
                 title: "One interrupt, one batch",
                 text: "The interrupt started a poll that took every waiting packet. Packets that came during the poll raised no interrupt of their own: the poll found them. Each bar shows how many packets one poll took.",
-                state: at(CoalescingConfig::default(), &[Advance]),
+                state: at(&[Advance]),
                 focus: "polls",
                 task: None,
                 question: Some(Question {
@@ -170,7 +152,7 @@ pub fn lesson() -> Lesson<Coalescing> {
             Stop {
                 title: "Slow traffic",
                 text: "The same settings, but now the packets arrive far apart.",
-                state: at(slow(), &[]),
+                state: at_config(slow(), &[]),
                 focus: "arrivals",
                 task: None,
                 question: Some(Question {
@@ -188,7 +170,7 @@ pub fn lesson() -> Lesson<Coalescing> {
             Stop {
                 title: "Break it: a count and no clock",
                 text: "These are the settings Break it sets: rx-usecs 0, so no time limit, and a count of rx-frames, with slow traffic. Only the last packet of the count can fire the interrupt.",
-                state: at(count_only(), &[]),
+                state: at_config(count_only(), &[]),
                 focus: "timeline",
                 task: Some(Task {
                     ask: "Run to 2 ms and see how long the first packet has waited.",
@@ -225,21 +207,7 @@ mod tests {
     /// The right answers at each question, with `change` made to each
     /// stop's configuration.
     fn answers(change: fn(&mut CoalescingConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Coalescing> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

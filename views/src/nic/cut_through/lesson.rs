@@ -3,9 +3,9 @@
 //! runs a frame dry. Every answer is read off the model after the steps or
 //! the change the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::nic::cut_through::{ChunkState, CtAction, CtpioMode, CutThrough, CutThroughConfig};
-use demos::{Model, Scenario};
+use crate::lesson::{after, at, texts, Ask, Lesson, Question, Stop, Task};
+use demos::nic::cut_through::{ChunkState, CtAction, CtpioMode, CutThrough};
+use demos::Model;
 
 /// The longer frame of the second question, in chunks.
 const LONG_FRAME: usize = 24;
@@ -18,31 +18,6 @@ const RECEIVED: &[&str] = &[
     "the store-and-forward frame, whole",
     "a poisoned frame it drops, then the fallback copy",
 ];
-
-fn at(actions: &[CtAction]) -> Scenario<CutThrough> {
-    Scenario {
-        config: CutThroughConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// `m` after `action`, and what the model said about it.
-fn after(m: &CutThrough, action: CtAction) -> (CutThrough, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
-}
 
 /// `m` ticked until the store-and-forward frame's first bit is on the
 /// wire, and the model's account: the last tick's narration and its why.
@@ -185,24 +160,14 @@ pub fn lesson() -> Lesson<CutThrough> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use demos::nic::cut_through::CutThroughConfig;
 
     /// The right answers at each question, with one change to the stops'
     /// configuration.
     fn answers(change: fn(&mut CutThroughConfig)) -> Vec<String> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<CutThrough> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model).join(""))
-            })
+        crate::lesson::answers(&lesson(), |_, s| change(s))
+            .into_iter()
+            .map(|a| a.concat())
             .collect()
     }
 

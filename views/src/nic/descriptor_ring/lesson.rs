@@ -4,9 +4,9 @@
 //! Every answer is read off the ring after the action the question asks
 //! about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after, at_config, Ask, Lesson, Question, Stop, Task};
 use demos::nic::descriptor_ring::{DescriptorRing, Direction, RingAction, RingConfig};
-use demos::{Model, Scenario};
+use demos::Model;
 use RingAction::*;
 
 /// The choices for "what does the NIC do on Step".
@@ -15,13 +15,6 @@ const NIC_MOVES: &[&str] = &[
     "waits for a frame from the wire",
     "waits: nothing is published to it",
 ];
-
-fn at(config: RingConfig, actions: &[RingAction]) -> Scenario<DescriptorRing> {
-    Scenario {
-        config,
-        actions: actions.to_vec(),
-    }
-}
 
 fn rx() -> RingConfig {
     RingConfig::default()
@@ -34,24 +27,6 @@ fn tx_rs_every_4() -> RingConfig {
         rs_every: 4,
         ..RingConfig::default()
     }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// The ring after `action` (unchanged if refused), and what the model said.
-fn after(m: &DescriptorRing, action: RingAction) -> (DescriptorRing, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
 }
 
 /// What Step does to the NIC now: the model's next move, or why it waits.
@@ -84,7 +59,7 @@ pub fn lesson() -> Lesson<DescriptorRing> {
             Stop {
                 title: "Who owns which slot",
                 text: "Every slot is free and belongs to the driver. The NIC may touch only the slots from its HEAD up to the TAIL the driver last wrote to the NIC's register.",
-                state: at(rx(), &[]),
+                state: at_config(rx(), &[]),
                 focus: "desc-0",
                 task: Some(Task {
                     ask: "Post a buffer.",
@@ -96,7 +71,7 @@ pub fn lesson() -> Lesson<DescriptorRing> {
             Stop {
                 title: "Written, not yet published",
                 text: "The driver wrote descriptor 0 and moved its own TAIL. Its stores may still sit in the CPU's store buffer, and the NIC's TAIL register has not changed.",
-                state: at(rx(), &[Post]),
+                state: at_config(rx(), &[Post]),
                 focus: "store-buffer",
                 task: None,
                 question: Some(Question {
@@ -117,7 +92,7 @@ pub fn lesson() -> Lesson<DescriptorRing> {
             Stop {
                 title: "The NIC's turn",
                 text: "The doorbell moved the NIC's TAIL register, so descriptor 0 now belongs to the NIC. The driver must not touch it until the NIC hands it back.",
-                state: at(rx(), &[Post, Doorbell]),
+                state: at_config(rx(), &[Post, Doorbell]),
                 focus: "nic",
                 task: None,
                 question: Some(Question {
@@ -133,7 +108,7 @@ pub fn lesson() -> Lesson<DescriptorRing> {
             Stop {
                 title: "Written back",
                 text: "The NIC put the frame in the buffer, then wrote the descriptor back: DD set, the length filled in, and the RSS hash where the buffer's address was. So the driver writes the address again every time it refills a slot.",
-                state: at(rx(), &[Post, Doorbell, FrameArrives, NicFetch, NicDma, NicWriteBack]),
+                state: at_config(rx(), &[Post, Doorbell, FrameArrives, NicFetch, NicDma, NicWriteBack]),
                 focus: "desc-0",
                 task: Some(Task {
                     ask: "Reap the frame: the driver finds it by reading DD in host memory, not a NIC register.",
@@ -145,7 +120,7 @@ pub fn lesson() -> Lesson<DescriptorRing> {
             Stop {
                 title: "Done only when reported",
                 text: "This ring sends, and its driver asks for a status report (RS) on every fourth descriptor only. The NIC has sent both frames.",
-                state: at(
+                state: at_config(
                     tx_rs_every_4(),
                     &[Post, Post, Doorbell, NicFetch, NicDma, NicWriteBack, NicFetch, NicDma, NicWriteBack],
                 ),
@@ -166,7 +141,7 @@ pub fn lesson() -> Lesson<DescriptorRing> {
             Stop {
                 title: "Break it: the doorbell overtakes",
                 text: "writel() waits for the descriptor stores before it rings. writel_relaxed() on a weakly ordered CPU does not, so the NIC may read a descriptor the driver has not finished writing.",
-                state: at(rx(), &[]),
+                state: at_config(rx(), &[]),
                 focus: "doorbell",
                 task: Some(Task {
                     ask: "Turn on the relaxed doorbell in Break it, then post, ring, let frames arrive and step the NIC until a transfer is corrupted.",
@@ -183,7 +158,7 @@ pub fn lesson() -> Lesson<DescriptorRing> {
             Stop {
                 title: "Break it: the length before DD",
                 text: "The NIC is writing descriptor 0 back. The driver must read DD first and the length only after dma_rmb(); without the barrier the CPU may load the length early and see the old one.",
-                state: at(rx(), &WRITING_BACK),
+                state: at_config(rx(), &WRITING_BACK),
                 focus: "desc-0",
                 task: Some(Task {
                     ask: "Turn off dma_rmb() in Break it and reap while the NIC writes back, until a frame goes up with the wrong length.",
@@ -204,21 +179,7 @@ mod tests {
     /// The right answers at each question, with `change` made to each
     /// stop's configuration.
     fn answers(change: fn(&mut RingConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<DescriptorRing> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

@@ -3,9 +3,9 @@
 //! through. Every answer is read off the model after the steps or the
 //! access the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::nic::dma_map::{DmaMap, DmaMapAction, DmaMapConfig, Fate};
-use demos::{Model, Scenario};
+use crate::lesson::{after, at, Ask, Lesson, Question, Stop, Task};
+use demos::nic::dma_map::{DmaMap, DmaMapAction, Fate};
+use demos::Model;
 
 use DmaMapAction::{DeviceWrite, Map, Unmap};
 
@@ -18,13 +18,6 @@ const WHERE: &[&str] = &[
     "nowhere: the IOMMU blocks it and logs a fault",
     "into a new buffer mapped again at that IOVA",
 ];
-
-fn at(actions: &[DmaMapAction]) -> Scenario<DmaMap> {
-    Scenario {
-        config: DmaMapConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
 
 /// Four buffers mapped, one frame received and its buffer unmapped.
 const FIRST_UNMAP: &[DmaMapAction] = &[Map, Map, Map, Map, DeviceWrite, Unmap];
@@ -44,24 +37,6 @@ const THREE_UNMAPS: &[DmaMapAction] = &[
     DeviceWrite,
     Unmap,
 ];
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// `m` after `action`, and what the model said about it.
-fn after(m: &DmaMap, action: DmaMapAction) -> (DmaMap, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
-}
 
 /// `m` stepped as Step does until `done` holds or the run is over, and the
 /// model's account of it.
@@ -188,24 +163,14 @@ pub fn lesson() -> Lesson<DmaMap> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use demos::nic::dma_map::DmaMapConfig;
 
     /// The right answers at each question, with one change to the stops'
     /// configuration.
     fn answers(change: fn(&mut DmaMapConfig)) -> Vec<String> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<DmaMap> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model).join(""))
-            })
+        crate::lesson::answers(&lesson(), |_, s| change(s))
+            .into_iter()
+            .map(|a| a.concat())
             .collect()
     }
 

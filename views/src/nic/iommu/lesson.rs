@@ -8,11 +8,8 @@
 //! actions: a mapping left out or added, a permission granted, translation
 //! left on.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::nic::iommu::{
-    parse_addr, region_at, Access, Iommu, IommuAction, IommuConfig, Verdict, RX_IOVA,
-};
-use demos::{Model, Scenario};
+use crate::lesson::{after, at, Ask, Lesson, Question, Stop, Task};
+use demos::nic::iommu::{parse_addr, region_at, Access, Iommu, IommuAction, Verdict, RX_IOVA};
 
 /// The choices for "where does the write land".
 const LANDS: &[&str] = &[
@@ -71,27 +68,6 @@ fn map(iova: &str, vaddr: &str, read: bool, write: bool) -> IommuAction {
         read,
         write,
     }
-}
-
-fn at(actions: &[IommuAction]) -> Scenario<Iommu> {
-    Scenario {
-        config: IommuConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-/// The model after `action` (unchanged if refused), and what it said.
-fn after(m: &Iommu, action: IommuAction) -> (Iommu, String) {
-    let mut next = m.clone();
-    let said = match next.apply(&action) {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    };
-    (next, said)
 }
 
 /// What became of a write to `addr` at `m`.
@@ -250,25 +226,13 @@ pub fn lesson() -> Lesson<Iommu> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lesson::Setup;
 
     fn answers(contrast: bool) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|s| {
-                let q = s.question.as_ref()?;
-                let mut setup = Setup::of(&s.state);
-                if contrast {
-                    (q.contrast)(&mut setup);
-                }
-                let m = demos::Timeline::from_scenario(&setup.scenario())
-                    .expect("the state replays")
-                    .model()
-                    .clone();
-                Some(q.answers(&m))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |q, s| {
+            if contrast {
+                (q.contrast)(s)
+            }
+        })
     }
 
     #[test]

@@ -3,37 +3,12 @@
 //! answer is read off the model after the steps or the change the question
 //! asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::nic::mmio::{Mmio, MmioAction, MmioConfig, OpKind};
-use demos::{Model, Scenario};
+use crate::lesson::{after, at, texts, Ask, Lesson, Question, Stop, Task};
+use demos::nic::mmio::{Mmio, MmioAction, OpKind};
+use demos::Model;
 
 /// The fast path of the last question: little work per packet.
 const FAST_WORK_NS: u64 = 50;
-
-fn at(actions: &[MmioAction]) -> Scenario<Mmio> {
-    Scenario {
-        config: MmioConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// `m` after `action`, and what the model said about it.
-fn after(m: &Mmio, action: MmioAction) -> (Mmio, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
-}
 
 /// `m` stepped as Step does until the writes core is free, and the
 /// narration of those steps.
@@ -154,24 +129,14 @@ pub fn lesson() -> Lesson<Mmio> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use demos::nic::mmio::MmioConfig;
 
     /// The right answers at each question, with one change to the stops'
     /// configuration.
     fn answers(change: fn(&mut MmioConfig)) -> Vec<String> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Mmio> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model).join(""))
-            })
+        crate::lesson::answers(&lesson(), |_, s| change(s))
+            .into_iter()
+            .map(|a| a.concat())
             .collect()
     }
 

@@ -3,9 +3,8 @@
 //! Every answer is read off the model after the steps the question asks
 //! about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{after, at, at_config, auto_until, Ask, Lesson, Question, Stop, Task};
 use demos::nic::napi::{Line, Napi, NapiAction, NapiConfig};
-use demos::{Model, Scenario};
 
 /// More steps than any of these stops can take before NAPI has nothing
 /// left to run.
@@ -17,13 +16,6 @@ const STARTERS: &[&str] = &[
     "the gro_flush_timeout timer",
     "nothing: the poll stays scheduled",
 ];
-
-fn at(config: NapiConfig, actions: &[NapiAction]) -> Scenario<Napi> {
-    Scenario {
-        config,
-        actions: actions.to_vec(),
-    }
-}
 
 /// The interrupt deferral of stops 4 and 5: two empty polls, a 200 µs timer.
 fn deferring() -> NapiConfig {
@@ -41,38 +33,6 @@ fn broken() -> NapiConfig {
     }
 }
 
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// `m` after `action`, and what the model said about it.
-fn after(m: &Napi, action: NapiAction) -> (Napi, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
-}
-
-/// Steps `m` as Step does until `stop` holds or nothing is left to run,
-/// collecting the narration.
-fn step_until(m: &mut Napi, stop: fn(&Napi) -> bool) -> Vec<String> {
-    let mut said = Vec::new();
-    for _ in 0..STEPS {
-        if stop(m) {
-            break;
-        }
-        let Ok(action) = m.next_auto() else { break };
-        said.push(texts(m.apply(&action)));
-    }
-    said
-}
-
 fn armed(m: &Napi) -> bool {
     m.line == Line::Armed
 }
@@ -80,7 +40,7 @@ fn armed(m: &Napi) -> bool {
 /// `m` stepped until the line is armed again.
 fn rearmed(m: &Napi) -> (Napi, String) {
     let mut next = m.clone();
-    let said = step_until(&mut next, armed).join(" ");
+    let said = auto_until(&mut next, STEPS, armed).join(" ");
     (next, said)
 }
 
@@ -88,7 +48,7 @@ fn rearmed(m: &Napi) -> (Napi, String) {
 /// of those packets a poll processed, and the burst's narration.
 fn ever_processed(m: &Napi, n: usize) -> (u64, String) {
     let (mut next, said) = after(m, NapiAction::Burst(n));
-    step_until(&mut next, |_| false);
+    auto_until(&mut next, STEPS, |_| false);
     (next.processed - m.processed, said)
 }
 
@@ -99,7 +59,7 @@ pub fn lesson() -> Lesson<Napi> {
             Stop {
                 title: "Armed and waiting",
                 text: "The RX ring is empty and the interrupt line is armed: the next packet the NIC writes into the ring will interrupt the CPU.",
-                state: at(NapiConfig::default(), &[]),
+                state: at(&[]),
                 focus: "irq-line",
                 task: Some(Task {
                     ask: "Send a burst of packets and watch the line.",
@@ -111,7 +71,7 @@ pub fn lesson() -> Lesson<Napi> {
             Stop {
                 title: "One interrupt, then polls",
                 text: "The first packet raised a hard IRQ, and its handler masked the line and scheduled a poll. A poll takes at most its budget, and only a poll that finishes under budget may turn the interrupt back on.",
-                state: at(NapiConfig::default(), &[NapiAction::Burst(8)]),
+                state: at(&[NapiAction::Burst(8)]),
                 focus: "poll",
                 task: None,
                 question: Some(Question {
@@ -129,9 +89,7 @@ pub fn lesson() -> Lesson<Napi> {
             Stop {
                 title: "Masked means silent",
                 text: "That poll used its whole budget, so it did not complete: NAPI will poll again, and the line stays masked meanwhile.",
-                state: at(
-                    NapiConfig::default(),
-                    &[NapiAction::Burst(8), NapiAction::Poll],
+                state: at(&[NapiAction::Burst(8), NapiAction::Poll],
                 ),
                 focus: "irq-line",
                 task: None,
@@ -152,7 +110,7 @@ pub fn lesson() -> Lesson<Napi> {
             Stop {
                 title: "Deferring the interrupt",
                 text: "This device sets napi_defer_hard_irqs and gro_flush_timeout. A poll that finishes under budget may then leave the line masked and let a timer schedule the next poll.",
-                state: at(deferring(), &[NapiAction::Burst(3)]),
+                state: at_config(deferring(), &[NapiAction::Burst(3)]),
                 focus: "timer",
                 task: None,
                 question: Some(Question {
@@ -177,7 +135,7 @@ pub fn lesson() -> Lesson<Napi> {
             Stop {
                 title: "Empty polls count down",
                 text: "Each deferred completion spends one of the napi_defer_hard_irqs count, and a poll that found packets fills it up again. The timer keeps polling an empty ring until the count runs out.",
-                state: at(deferring(), &[NapiAction::Burst(3), NapiAction::Poll]),
+                state: at_config(deferring(), &[NapiAction::Burst(3), NapiAction::Poll]),
                 focus: "timer",
                 task: None,
                 question: Some(Question {
@@ -195,7 +153,7 @@ pub fn lesson() -> Lesson<Napi> {
             Stop {
                 title: "Break it: never unmasked",
                 text: "This driver forgets to unmask the interrupt after napi_complete_done(). Its last poll released NAPI, but the line is still masked, so no packet can schedule another poll.",
-                state: at(
+                state: at_config(
                     broken(),
                     &[NapiAction::Burst(6), NapiAction::Poll, NapiAction::Poll],
                 ),
@@ -228,21 +186,7 @@ mod tests {
 
     /// The right answers at each question, as the reveal shows them.
     fn answers(change: fn(&mut NapiConfig)) -> Vec<Vec<String>> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<Napi> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model))
-            })
-            .collect()
+        crate::lesson::answers(&lesson(), |_, s| change(s))
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! receive posted, and a wrong rkey that sends the QP to ERR. Every answer
 //! is read off the model after the posts and steps the question asks about.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
+use crate::lesson::{auto_until, texts, Ask, Lesson, Question, Stop, Task};
 use demos::nic::rdma_qp::{RdmaAction, RdmaConfig, RdmaQp, WcStatus, WorkRequest};
 use demos::{Model, Scenario};
 
@@ -49,31 +49,6 @@ fn bad_rkey() -> RdmaAction {
     PostSend(WorkRequest::wrong_rkey())
 }
 
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// Steps the NIC as Step does until it has nothing to do, or `stop`
-/// holds; the narration of those steps.
-fn step_until(m: &mut RdmaQp, stop: fn(&RdmaQp) -> bool) -> Vec<String> {
-    let mut said = Vec::new();
-    for _ in 0..LIMIT {
-        if stop(m) {
-            break;
-        }
-        let Ok(action) = m.next_auto() else { break };
-        said.push(texts(m.apply(&action)));
-    }
-    said
-}
-
 /// Posts `wr` again and again, letting the NIC finish everything whenever a
 /// post is refused, and never polling: how many posts were taken, and the
 /// refusal that ended it.
@@ -85,7 +60,7 @@ fn posts_without_polling(m: &RdmaQp, wr: WorkRequest) -> (u64, String) {
         if next.apply(&PostSend(wr)).is_ok() {
             continue;
         }
-        step_until(&mut next, |_| false);
+        auto_until(&mut next, LIMIT, |_| false);
         match next.apply(&PostSend(wr)) {
             Ok(_) => continue,
             Err(r) => {
@@ -102,7 +77,7 @@ fn posts_without_polling(m: &RdmaQp, wr: WorkRequest) -> (u64, String) {
 fn rnr_end(m: &RdmaQp) -> (Option<WcStatus>, String) {
     let mut next = m.clone();
     let mut said = vec![texts(next.apply(&PostSend(WorkRequest::valid())))];
-    said.extend(step_until(&mut next, |m| !m.cq.is_empty()));
+    said.extend(auto_until(&mut next, LIMIT, |m| !m.cq.is_empty()));
     if let Err(r) = next.next_auto() {
         if next.cq.is_empty() {
             said.push(r.reason);
@@ -120,7 +95,7 @@ fn flushed_behind(m: &RdmaQp) -> (u64, String) {
             break;
         }
     }
-    let said = step_until(&mut next, |_| false).join(" ");
+    let said = auto_until(&mut next, LIMIT, |_| false).join(" ");
     (next.counters.flushed - m.counters.flushed, said)
 }
 
@@ -254,20 +229,9 @@ mod tests {
     /// The right answers at each question, with one change to the stops'
     /// configuration.
     fn answers(change: fn(&mut RdmaConfig)) -> Vec<String> {
-        lesson()
-            .stops
-            .iter()
-            .filter_map(|stop| {
-                let q = stop.question.as_ref()?;
-                let mut config = stop.state.config.clone();
-                change(&mut config);
-                let state = Scenario::<RdmaQp> {
-                    config,
-                    actions: stop.state.actions.clone(),
-                };
-                let model = demos::Timeline::from_scenario(&state).ok()?.model().clone();
-                Some(q.answers(&model).join(""))
-            })
+        crate::lesson::answers(&lesson(), |_, s| change(s))
+            .into_iter()
+            .map(|a| a.concat())
             .collect()
     }
 

@@ -7,12 +7,9 @@
 //! each question's contrast prepends one action to its stop's
 //! (`contrast_action`): a stage that stays on the path made dearer.
 
-use crate::lesson::{Ask, Lesson, Question, Stop, Task};
-use demos::nic::send_path::{
-    SendPath, SendPathConfig, BYPASS, CTPIO, NET_TX, SPEC, STOPPED, TX_PUSH,
-};
+use crate::lesson::{after, at, Ask, Lesson, Question, Stop, Task};
+use demos::nic::send_path::{SendPath, BYPASS, CTPIO, NET_TX, SPEC, STOPPED, TX_PUSH};
 use demos::nic::stages::StageAction;
-use demos::{Model, Scenario};
 
 /// Stage indices of `send_path::STAGES` the contrasts change.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -27,31 +24,6 @@ fn use_(technique: usize) -> StageAction {
         technique,
         on: true,
     }
-}
-
-fn at(actions: &[StageAction]) -> Scenario<SendPath> {
-    Scenario {
-        config: SendPathConfig::default(),
-        actions: actions.to_vec(),
-    }
-}
-
-fn texts(outcome: demos::Outcome) -> String {
-    match outcome {
-        Ok(events) => events
-            .into_iter()
-            .map(|e| e.text)
-            .collect::<Vec<_>>()
-            .join(" "),
-        Err(refusal) => refusal.reason,
-    }
-}
-
-/// The model after `action` (unchanged if refused), and what it said.
-fn after(m: &SendPath, action: StageAction) -> (SendPath, String) {
-    let mut next = m.clone();
-    let said = texts(next.apply(&action));
-    (next, said)
 }
 
 fn total(m: &SendPath) -> u32 {
@@ -192,6 +164,7 @@ pub fn lesson() -> Lesson<SendPath> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use demos::Scenario;
 
     /// The right answers at each question, with `before(i)` prepended to
     /// the actions of the stop of question `i`.

@@ -10,6 +10,14 @@
 use crate::live::View;
 use demos::{Model, Scenario, ScenarioError, Timeline};
 
+mod replay;
+#[cfg(test)]
+pub(crate) use replay::answers;
+pub use replay::{
+    after, after_all, at, at_config, auto_until, narration, narration_and_why, replay, run, texts,
+    to_the_end,
+};
+
 /// A demo's lesson.
 pub struct Lesson<M: View> {
     /// One sentence: "After this you can explain why …".
@@ -175,16 +183,6 @@ impl<M: View> Question<M> {
             explain: (self.explain)(model),
         }
     }
-}
-
-/// The model at the end of `config` with `actions` applied, if every action
-/// is taken.
-pub fn replay<M: Model>(config: M::Config, actions: &[M::Action]) -> Option<M> {
-    let mut model = M::build(&config).ok()?;
-    for action in actions {
-        model.apply(action).ok()?;
-    }
-    Some(model)
 }
 
 /// A lesson as the page shows it: plain data, no functions, the same type
