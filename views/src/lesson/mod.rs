@@ -14,7 +14,7 @@ mod replay;
 #[cfg(test)]
 pub(crate) use replay::answers;
 pub use replay::{
-    after, after_all, at, at_config, auto_until, narration, narration_and_why, replay, run, texts,
+    after, after_all, at, at_config, auto_until, narration, narration_and_why, run, texts,
     to_the_end,
 };
 

@@ -11,16 +11,6 @@ use crate::{
 };
 use demos::{Model, Outcome, Scenario};
 
-/// The model at the end of `config` with `actions` applied, if every action
-/// is taken.
-pub fn replay<M: Model>(config: M::Config, actions: &[M::Action]) -> Option<M> {
-    let mut model = M::build(&config).ok()?;
-    for action in actions {
-        model.apply(action).ok()?;
-    }
-    Some(model)
-}
-
 /// A stop's state on the demo's default configuration: most stops differ
 /// only in the actions replayed on it.
 pub fn at<M: Model>(actions: &[M::Action]) -> Scenario<M> {
