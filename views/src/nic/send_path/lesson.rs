@@ -164,31 +164,18 @@ pub fn lesson() -> Lesson<SendPath> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use demos::Scenario;
 
-    /// The right answers at each question, with `before(i)` prepended to
-    /// the actions of the stop of question `i`.
-    fn answers(before: fn(usize) -> Option<StageAction>) -> Vec<String> {
-        lesson()
-            .stops
-            .iter()
-            .filter(|stop| stop.question.is_some())
-            .enumerate()
-            .map(|(i, stop)| {
-                let q = stop.question.as_ref().expect("filtered");
-                let mut actions: Vec<StageAction> = before(i).into_iter().collect();
-                actions.extend(stop.state.actions.iter().copied());
-                let state = Scenario::<SendPath> {
-                    config: stop.state.config.clone(),
-                    actions,
-                };
-                let model = demos::Timeline::from_scenario(&state)
-                    .expect("replays")
-                    .model()
-                    .clone();
-                q.answers(&model).join("")
-            })
-            .collect()
+    /// The right answers at each question, at its stop or, with
+    /// `contrasted`, under its contrast (one dearer stage prepended).
+    fn answers(contrasted: bool) -> Vec<String> {
+        crate::lesson::answers(&lesson(), |q, setup| {
+            if contrasted {
+                (q.contrast)(setup)
+            }
+        })
+        .into_iter()
+        .map(|a| a.join(""))
+        .collect()
     }
 
     #[test]
@@ -197,12 +184,9 @@ mod tests {
         // leaving 40 + 60 + 250 + 80; CTPIO leaves the PIO write and the
         // PHY, 60 + 80; a full ring adds the 500 ns wait and the 300 ns
         // fetch TX push no longer saves.
-        assert_eq!(answers(|_| None), ["390 ns", "430 ns", "140 ns", "800 ns"]);
+        assert_eq!(answers(false), ["390 ns", "430 ns", "140 ns", "800 ns"]);
         // Each contrast moves its own answer: a 500 ns stack, a 400 ns DMA,
         // a 200 ns PHY, a 2,000 ns wait.
-        assert_eq!(
-            answers(|i| Some(contrast_action(i))),
-            ["670 ns", "580 ns", "260 ns", "2300 ns"]
-        );
+        assert_eq!(answers(true), ["670 ns", "580 ns", "260 ns", "2300 ns"]);
     }
 }
