@@ -12,8 +12,10 @@ for f in index.html *.wasm *.js *.css; do
 done | awk '
   BEGIN { printf "%-52s %10s %10s\n", "file", "raw KiB", "gzip KiB" }
   { printf "%-52s %10.1f %10.1f\n", $1, $2/1024, $3/1024; raw += $2; gz += $3
-    # A demo module is stack-lab-HASH-DEMO.wasm; the main one ends in _bg.wasm.
-    if ($1 ~ /^stack-lab-[0-9a-f]+-.+\.wasm$/) { n += 1; demo[n] = $3; name[n] = $1 }
+    # A demo module is stack-lab-HASH-DEMO.wasm; the main one ends in _bg.wasm;
+    # stack-lab-HASH-ui_*.wasm is a part of the page fetched when first used.
+    if ($1 ~ /^stack-lab-[0-9a-f]+-ui_.+\.wasm$/) { later = later sprintf(" %s %.1f", $1, $3/1024) }
+    else if ($1 ~ /^stack-lab-[0-9a-f]+-.+\.wasm$/) { n += 1; demo[n] = $3; name[n] = $1 }
     else { page_raw += $2; page_gz += $3 } }
   END {
     printf "%-52s %10.1f %10.1f\n", "TOTAL", raw/1024, gz/1024
@@ -24,5 +26,7 @@ done | awk '
         t = demo[i]; demo[i] = demo[j]; demo[j] = t; t = name[i]; name[i] = name[j]; name[j] = t }
       printf "a demo page also fetches its own module (%d demos), gzip KiB: smallest %.1f, median %.1f, largest %.1f (%s)\n",
         n, demo[1]/1024, demo[int((n + 1) / 2)]/1024, demo[n]/1024, name[n]
+      printf "heaviest page (every page fetches, and the largest demo module), gzip KiB: %.1f\n", (page_gz + demo[n])/1024
     }
+    if (later != "") printf "fetched when first used, gzip KiB:%s\n", later
   }'

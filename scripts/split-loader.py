@@ -45,12 +45,14 @@ open(loader_path, "w").write(loader + open(os.path.join(scripts, "split-loader.j
 # 30 loads); at the end it still starts the modules' fetches as early,
 # because the parser reaches it in the same pass.
 index = open(index_path).read()
+# ui_* modules are parts of the page fetched when first used, not demos.
+demo_modules = {m: f for m, f in modules.items() if not m.startswith("ui_")}
 main_module = os.path.basename(loader_path).replace("-split.js", "_bg.wasm")
 script = (
     "<script>\n%s</script>\n"
     % open(os.path.join(scripts, "split-head.js"))
     .read()
-    .replace("DEMO_MODULES", json.dumps(modules, sort_keys=True))
+    .replace("DEMO_MODULES", json.dumps(demo_modules, sort_keys=True))
     .replace("MAIN_MODULE", json.dumps("./" + main_module))
 )
 body_end = index.rfind("</body>")

@@ -38,7 +38,9 @@ demos=()
 for module in "$work/split"/split_*.wasm; do
   demo=$(basename "$module" .wasm)
   demo=${demo#split_}
-  demos+=("$demo")
+  # ui_*: a part of the page fetched when first used (the lesson panel),
+  # not a demo.
+  [[ $demo == ui_* ]] || demos+=("$demo")
   mv "$module" "$work/$name-$demo.wasm"
   sed -i "s#\"./split_$demo.wasm\"#\"./$name-$demo.wasm\"#" "$work/loader.js"
 done

@@ -162,3 +162,41 @@ test('a browser whose performance.mark throws still runs the demo', async ({ pag
   await expect(demo.stepCount).toHaveText('step 1');
   await expect(page.locator('#crash')).toBeHidden();
 });
+
+// The lesson panel's code is a module of its own (ui_lesson), fetched when
+// a lesson first opens: a page whose learner never opens it does not pay.
+test('the lesson panel\'s module is fetched when a lesson opens, once, and not before', async ({ page }) => {
+  const files = wasmRequests(page);
+  const demo = new DemoPage(page, '/cpu/mesi');
+  await demo.open();
+  await expect(demo.latest).not.toBeEmpty();
+  expect(files.filter((f) => f.endsWith('-ui_lesson.wasm'))).toEqual([]);
+  await page.getByTestId('lesson-open').click();
+  await expect(page.getByTestId('lesson')).toBeVisible();
+  await expect(page.getByTestId('lesson-title')).toBeFocused();
+  await page.getByTestId('lesson-close').click();
+  await page.getByTestId('lesson-open').click();
+  await expect(page.getByTestId('lesson')).toBeVisible();
+  expect(files.filter((f) => f.endsWith('-ui_lesson.wasm'))).toHaveLength(1);
+});
+
+test.describe('a lesson module that cannot be fetched', () => {
+  test.use({ allowConsoleErrors: true });
+
+  test('is said, the demo keeps working, and Try again opens the lesson', async ({ page }) => {
+    await page.route('**/*-ui_lesson.wasm', (route) => route.abort());
+    const demo = new DemoPage(page, '/cpu/mesi');
+    await demo.open();
+    await page.getByTestId('lesson-open').click();
+    const failed = page.getByTestId('lesson-failed');
+    await expect(failed).toContainText('could not be fetched');
+    await demo.step();
+    await expect(demo.latest).not.toBeEmpty();
+
+    await page.unroute('**/*-ui_lesson.wasm');
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByTestId('lesson')).toBeVisible();
+    await expect(page.getByTestId('lesson-title')).toBeFocused();
+    await expect(failed).toHaveCount(0);
+  });
+});

@@ -68,14 +68,98 @@ pub fn lesson_button(page: Page) -> Option<El> {
     })
 }
 
+/// Draws stop `n` of a lesson: the panel's code, which is a wasm module of
+/// its own.
+type Draw = fn(Page, &Outline, usize) -> El;
+
+/// Where the panel's module stands on this page.
+#[derive(Clone, Copy)]
+enum Module {
+    Absent,
+    Fetching,
+    Failed,
+    Here(Draw),
+}
+
+thread_local! {
+    /// The panel's code once fetched: for the rest of the visit, every
+    /// demo page draws its lesson at once.
+    static FETCHED: std::cell::Cell<Option<Draw>> = const { std::cell::Cell::new(None) };
+}
+
+/// The panel's code is cut into the wasm module `ui_lesson`
+/// (`scripts/split-wasm.sh`), which a page fetches when a lesson first
+/// opens: a page whose learner never opens the lesson does not pay for its
+/// panel. (In the main module it added 10.3 KiB gzip, over the 8 a lesson
+/// may add there.)
+#[wasm_split_helpers::wasm_split(ui_lesson, wasm_split_path = wasm_split_helpers, fallible)]
+fn panel_code() -> Result<Draw, wasm_split_helpers::SplitLoaderError> {
+    Ok(panel)
+}
+
+/// Fetches the panel's module; once here, the title of the open stop takes
+/// focus, as it does when a stop opens with the module already here.
+fn fetch(module: RwSignal<Module>) {
+    module.set(Module::Fetching);
+    leptos::task::spawn_local(async move {
+        let arrived = panel_code().await;
+        if let Ok(draw) = arrived {
+            FETCHED.set(Some(draw));
+        }
+        // The learner may have left the page meanwhile.
+        if module
+            .try_set(arrived.map_or(Module::Failed, Module::Here))
+            .is_none()
+        {
+            crate::shell::focus::after_redraw(|| {
+                crate::shell::focus::to_testid("lesson-title");
+            });
+        }
+    });
+}
+
 /// The panel, while a stop is open.
 pub fn lesson_panel(page: Page) -> AnyView {
+    let module = RwSignal::new(FETCHED.get().map_or(Module::Absent, Module::Here));
     dynamic(move || {
         let Some(n) = page.at_stop() else {
             return ().into_any();
         };
+        let draw =
+            match module.get() {
+                Module::Here(draw) => draw,
+                Module::Absent => {
+                    fetch(module);
+                    return ().into_any();
+                }
+                Module::Fetching => {
+                    return h("p")
+                        .class("lesson lesson-fetching")
+                        .set("role", "status")
+                        .testid("lesson-fetching")
+                        .text("Opening the lesson…")
+                        .view()
+                }
+                Module::Failed => {
+                    return h("div")
+                        .class("notice")
+                        .set("role", "alert")
+                        .testid("lesson-failed")
+                        .child(h("p").text(
+                            "The lesson could not be fetched; the demo still works without it.",
+                        ))
+                        .child(
+                            h("button")
+                                .set("type", "button")
+                                .class("btn primary")
+                                .on_click(move |_| fetch(module))
+                                .text("Try again"),
+                        )
+                        .view()
+                }
+            };
         page.lesson
-            .with_value(|l| l.outline.as_ref().map(|o| panel(page, o, n).view()))
+            .with_value(|l| l.outline.as_ref().map(|o| draw(page, o, n).view()))
             .unwrap_or_else(|| ().into_any())
     })
 }
