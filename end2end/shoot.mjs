@@ -15,6 +15,8 @@ for (const path of paths) {
     page.on('pageerror', (e) => console.log(`${path} ${name} pageerror: ${e.message}`));
     await page.goto(`http://127.0.0.1:${port}${path}`);
     await page.waitForSelector('#app-root h1, #crash:not([hidden])');
+    // A lesson's panel arrives with its own module, after the demo.
+    if (/[?&]lesson=/.test(path)) await page.waitForSelector('[data-testid="lesson"]');
     const file = `${outdir}/${path.replace(/[^a-z0-9]+/gi, '_')}_${name}.png`;
     await page.screenshot({ path: file, fullPage: process.env.FULL === '1' });
     console.log(file);

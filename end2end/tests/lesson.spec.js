@@ -239,3 +239,35 @@ test('the panel is readable at 390 px', async ({ page }) => {
   const box = await lesson.boundingBox();
   expect(box.width).toBeLessThanOrEqual(390);
 });
+
+// Where the stop stands: beside the picture on a laptop or projector (the
+// picture stays in sight), above it on a phone.
+for (const [width, height, where] of [[1024, 768, 'beside'], [1920, 1080, 'beside'], [390, 844, 'above']]) {
+  test(`at ${width}×${height} a lesson stop stands ${where} the picture`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto('/cpu/mesi?lesson=2');
+    const panel = page.getByTestId('lesson');
+    await expect(panel).toBeVisible();
+    const box = await panel.boundingBox();
+    const picture = await page.getByTestId('visual').boundingBox();
+    if (where === 'beside') {
+      expect(box.x).toBeGreaterThanOrEqual(picture.x + picture.width);
+      expect(picture.y).toBeLessThan(height);
+      expect(box.y).toBeLessThan(height);
+    } else {
+      expect(box.y + box.height).toBeLessThanOrEqual(picture.y);
+    }
+  });
+}
+
+test('in class mode the large question stays inside its box', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/memory/reordering?lesson=3&class=1');
+  const question = page.getByTestId('lesson-question');
+  await expect(question).toBeVisible();
+  const box = await question.boundingBox();
+  const legend = await question.locator('legend').boundingBox();
+  // A legend drawn across the box's top edge starts where the box does.
+  expect(legend.y).toBeGreaterThan(box.y);
+  expect(legend.x + legend.width).toBeLessThanOrEqual(box.x + box.width);
+});

@@ -232,6 +232,9 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
     let side = h("div")
         .class("side")
         .child(dock)
+        // A lesson's stop sits beside the picture it is about, next to
+        // Step; on a narrow screen, above the picture (static/app.css).
+        .view_child(crate::shell::lesson::lesson_panel(page))
         .child(
             h("div")
                 .class("controls")
@@ -275,7 +278,6 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         .set("data-demo", demo.slug)
         .child(head)
         .maybe_child(notice)
-        .view_child(crate::shell::lesson::lesson_panel(page))
         .child(h("div").class("demo-body").child(side).child(column))
         .view_child(shortcuts(page))
 }

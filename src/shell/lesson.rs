@@ -201,6 +201,13 @@ fn panel(page: Page, outline: &Outline, n: usize) -> El {
                 h("li").child(h("a").set("href", format!("{base}{route}")).text(label))
             })))
     });
+    let mut goal = h("details").class("lesson-goal");
+    if n == 0 {
+        goal = goal.set("open", "");
+    }
+    let goal = goal
+        .child(h("summary").text("Goal"))
+        .child(h("p").text(outline.goal));
     h("section")
         .class(if page.class_mode {
             "lesson class-mode"
@@ -212,20 +219,9 @@ fn panel(page: Page, outline: &Outline, n: usize) -> El {
         .set("data-stops", stops.to_string())
         .set("data-predictions", outline.predictions().to_string())
         .set("data-stop", (n + 1).to_string())
-        .child(h("p").class("lesson-goal").text(outline.goal))
-        .child(
-            h("p")
-                .class("lesson-progress")
-                .testid("lesson-progress")
-                .words(words(move || {
-                    page.read_lesson(|l| {
-                        l.outline
-                            .as_ref()
-                            .map(|o| l.progress.summary(o))
-                            .unwrap_or_default()
-                    })
-                })),
-        )
+        // The goal is read at the first stop; later it is one click away,
+        // so that the stop, its question and the picture share the screen.
+        .child(goal)
         .child(
             h("h2")
                 .testid("lesson-title")
@@ -236,18 +232,23 @@ fn panel(page: Page, outline: &Outline, n: usize) -> El {
         .child(h("p").class("lesson-text").text(stop.text))
         .maybe_child(stop.task.map(|ask| task(page, ask)))
         .maybe_child(question(page, stop))
-        .child(nav)
+        .child(nav.child(button(page, Press::Close, "lesson-close", "Close lesson")))
         .maybe_child(next)
         .child(
-            h("div")
-                .class("lesson-tools")
-                .child(button(
-                    page,
-                    Press::Forget,
-                    "lesson-forget",
-                    "Forget my progress",
-                ))
-                .child(button(page, Press::Close, "lesson-close", "Close lesson")),
+            h("p")
+                .class("lesson-progress")
+                .child(h("span").testid("lesson-progress").words(words(move || {
+                    page.read_lesson(|l| {
+                        l.outline
+                            .as_ref()
+                            .map(|o| l.progress.summary(o))
+                            .unwrap_or_default()
+                    })
+                })))
+                .child(
+                    button(page, Press::Forget, "lesson-forget", "Forget my progress")
+                        .class("btn quiet"),
+                ),
         )
 }
 
