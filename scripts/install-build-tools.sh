@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building the site needs, and nothing already present:
 # the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly the version in
-# Cargo.lock, wasm-opt (binaryen 132, from npm), and wasm-split-cli (patched,
+# Cargo.lock, wasm-opt (binaryen 132) and esbuild (which minifies what
+# index.html holds inline), both from npm, and wasm-split-cli (patched,
 # into tools/bin). Trunk then runs --offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +26,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-if [ ! -x tools/node_modules/.bin/wasm-opt ]; then
-  echo "==> installing wasm-opt (binaryen from npm)"
+if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/esbuild ]; then
+  echo "==> installing wasm-opt (binaryen) and esbuild from npm"
   npm ci --prefix tools --no-audit --no-fund
 fi
 

@@ -60,4 +60,4 @@ if body_end < 0 or main_module not in index:
     sys.exit("split-loader.py: index.html has no </body>, or does not load %s" % main_module)
 index = index[:body_end] + script + index[body_end:]
 open(index_path, "w").write(index)
-print("split-loader.py: %d demo modules" % len(modules))
+print("split-loader.py: %d demo modules, %d more" % (len(demo_modules), len(modules) - len(demo_modules)))

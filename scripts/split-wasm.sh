@@ -54,6 +54,7 @@ fi
 # The glue and the loader go into index.html: the page fetches no script.
 python3 "$root/scripts/inline-app-js.py" "$work/$name.js" "$work/$name-split.js" "$staging/index.html"
 rm -f "$staging/$name.js"
+python3 "$root/scripts/minify-inline.py" "$staging/index.html"
 
 # What Trunk would do for a release build: wasm-opt -Oz, two at a time.
 if [ "$TRUNK_PROFILE" = release ]; then
