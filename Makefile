@@ -24,6 +24,8 @@ test-tools:
 lint:
 	@if grep -rnE '\{[a-z_0-9.]*:[^}]*\.[0-9]+\}' --include=*.rs demos/src views/src src | grep -vE ':[0-9]+:\s*//'; then \
 	  echo "a float is formatted into text (above): use demos::text::{fixed, decimal}"; false; fi
+	@if grep -rnE '\.clamp\([^)]*[0-9]\.[0-9]' --include=*.rs demos/src views/src src | grep -vE ':[0-9]+:\s*//'; then \
+	  echo "a float clamp (above): its panic message formats floats; use demos::float::clamped"; false; fi
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --workspace --target wasm32-unknown-unknown -- -D warnings

@@ -13,6 +13,7 @@ pub mod base64url;
 pub mod bound;
 pub mod coherence;
 pub mod cpu;
+pub mod float;
 pub mod laws;
 pub mod memo;
 pub mod memory;

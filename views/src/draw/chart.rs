@@ -51,7 +51,7 @@ impl Scale {
         } else {
             (v - self.lo) / (self.hi - self.lo)
         };
-        self.from + (self.to - self.from) * t.clamp(0.0, 1.0) as f32
+        self.from + (self.to - self.from) * demos::float::clamped(t, 0.0, 1.0) as f32
     }
 }
 

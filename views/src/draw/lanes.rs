@@ -90,7 +90,7 @@ impl Axis {
 
     pub fn x(self, t: f64) -> f32 {
         let Span { left, right, .. } = self.span;
-        left + (right - left) * (t / self.end).clamp(0.0, 1.0) as f32
+        left + (right - left) * demos::float::clamped(t / self.end, 0.0, 1.0) as f32
     }
 
     /// The name of a lane (or of a row like it) whose top is at `y` and

@@ -115,7 +115,7 @@ impl Cubic {
         let t = (now - epoch) as f64 / 1e9;
         let rtt = srtt as f64 / 1e9;
         // §4.2: the target one RTT ahead, kept between cwnd and 1.5·cwnd.
-        let target = w_cubic(t + rtt, self.k, self.w_max).clamp(cwnd, 1.5 * cwnd);
+        let target = crate::float::clamped(w_cubic(t + rtt, self.k, self.w_max), cwnd, 1.5 * cwnd);
         // §4.3: W_est grows like Reno; α becomes 1 once W_est reaches cwnd_prior.
         let alpha = if self.w_est >= self.cwnd_prior {
             1.0

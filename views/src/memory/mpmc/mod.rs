@@ -249,7 +249,7 @@ fn position(g: &Geo, m: &Mpmc, key: &str, label: &str, pos: u32, above: bool) ->
             ring_y + CELL_H + 2.0,
         )
     };
-    let tx = cx.clamp(130.0, g.width - 130.0);
+    let tx = demos::float::clamped(cx, 130.0, g.width - 130.0);
     Shape::group(
         key,
         vec![

@@ -164,7 +164,7 @@ fn link(t: &Transfer, from: (f32, f32), to: (f32, f32), r: f32, label: Option<St
 fn ring(m: &AllReduce, d: &Dims) -> Figure {
     let n = m.gpus();
     let (cx, cy, radius) = (d.topology_w / 2.0, 200.0, 160.0);
-    let r = (300.0 / n as f32).clamp(6.0, 24.0);
+    let r = demos::float::clamped(300.0 / n as f32, 6.0, 24.0);
     let at = |g: usize| polar(cx, cy, radius, 360.0 * g as f32 / n as f32);
     let mut f = Figure::new(
         "topology",
@@ -204,7 +204,7 @@ fn trees(m: &AllReduce, d: &Dims) -> Figure {
     let level = 40.0;
     let band = level * (m.trees[0].height() as f32 + 1.0) + 50.0;
     let step = d.tree_room / n as f32;
-    let r = (step / 2.0 - 2.0).clamp(d.tree_min_r, 18.0);
+    let r = demos::float::clamped(step / 2.0 - 2.0, d.tree_min_r, 18.0);
     let mut f = Figure::new(
         "topology",
         format!(
@@ -528,7 +528,7 @@ fn cost_chart(m: &AllReduce, d: &Dims) -> Figure {
             "done",
         ));
     }
-    let s = (m.message_bytes as f64).clamp(x_lo, x_hi);
+    let s = demos::float::clamped(m.message_bytes as f64, x_lo, x_hi);
     let mut now = vec![marker(
         &plot,
         d,

@@ -160,7 +160,8 @@ fn chart(m: &BusyPoll, layout: Layout) -> Figure {
         let (cx, cy) = plot.point((x as f64, now.irq_ns as f64));
         // A crossover near either end of the axis would push its centred
         // label past the figure's edge: it stays inside the plot.
-        let label_x = cx.clamp(
+        let label_x = demos::float::clamped(
+            cx,
             plot.left + CROSSOVER_LABEL_HALF,
             plot.right - CROSSOVER_LABEL_HALF,
         );
