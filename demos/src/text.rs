@@ -121,18 +121,29 @@ pub fn duration(ns: u64) -> String {
     format!("{} s", fixed(ratio(ns, 1_000_000_000, 2), 2))
 }
 
-/// The text with its first letter in upper case.
+/// The text with its first letter in upper case: an ASCII letter, as every
+/// sentence of the lab begins. (`char::to_uppercase` would bring Unicode's
+/// case tables into the wasm, several KB, for letters the lab never starts
+/// a sentence with; any other first character is left as it is.)
 pub fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+    let mut out = text.to_string();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_uppercase();
     }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn capitalised_raises_an_ascii_first_letter_only() {
+        assert_eq!(capitalised("the ring is empty"), "The ring is empty");
+        assert_eq!(capitalised("2 frames"), "2 frames");
+        assert_eq!(capitalised("élan"), "élan");
+        assert_eq!(capitalised(""), "");
+    }
 
     #[test]
     fn formatting_helpers() {

@@ -580,7 +580,7 @@ fn editor(m: &CacheHierarchy, look: &Look, ui: &mut Ui<CacheHierarchy>) -> Contr
         .map(|i| {
             let name = m.config.levels.get(i).map_or("DRAM", |l| l.name.as_str());
             (
-                name.to_lowercase(),
+                name.to_ascii_lowercase(),
                 name.to_string(),
                 ui.look(Look {
                     edit: i,

@@ -423,7 +423,7 @@ fn lockstep(m: &Mesi, line: usize, ui: &mut Ui<Mesi>) -> Figure {
             states.push(word);
         }
         let g = part(
-            format!("proto-{}", p.label().to_lowercase()),
+            format!("proto-{}", p.label().to_ascii_lowercase()),
             shapes,
             if shown { "accent" } else { "" },
             states.join(" · "),
@@ -499,7 +499,7 @@ fn traffic(m: &Mesi) -> Table {
     );
     for p in Protocol::ALL {
         let c = m.systems[p.index()].counts;
-        let k = p.label().to_lowercase();
+        let k = p.label().to_ascii_lowercase();
         let values = [
             ("rd", c.bus_rd),
             ("rdx", c.bus_rdx),
@@ -599,7 +599,7 @@ impl View for Mesi {
             .into_iter()
             .map(|p| {
                 (
-                    p.label().to_lowercase(),
+                    p.label().to_ascii_lowercase(),
                     p.label().to_string(),
                     ui.act(MesiAction::SetProtocol(p)),
                 )

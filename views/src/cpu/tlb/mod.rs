@@ -136,7 +136,7 @@ fn address(m: &Tlb, layout: Layout) -> Figure {
                 MONO | STRONG,
             ),
         ];
-        let key = format!("va-{}", name.to_lowercase());
+        let key = format!("va-{}", name.to_ascii_lowercase());
         let about = format!("{name}: {value}");
         f.push(
             part(

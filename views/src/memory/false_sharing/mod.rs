@@ -511,7 +511,7 @@ impl View for FalseSharing {
             .iter()
             .map(|&p| {
                 (
-                    p.label().to_lowercase(),
+                    p.label().to_ascii_lowercase(),
                     p.label().to_string(),
                     ui.restart(FalseSharingConfig {
                         protocol: p,

@@ -428,7 +428,7 @@ impl View for Mpmc {
             .map(|a| {
                 let n = agent_name(a);
                 Control::button(
-                    &format!("step-{}", n.to_lowercase()),
+                    &format!("step-{}", n.to_ascii_lowercase()),
                     format!("Step {n}"),
                     ui.act(MpmcAction::Step(a)),
                 )

@@ -120,7 +120,7 @@ fn verdicts(r: &Reordering) -> Table {
             m.label().to_string()
         };
         let row = t.row(
-            format!("verdict-{}", m.label().to_lowercase()),
+            format!("verdict-{}", m.label().to_ascii_lowercase()),
             vec![
                 Cell::text(label),
                 Cell::text(v.word()).class("strong"),
@@ -337,7 +337,7 @@ impl View for Reordering {
             .iter()
             .map(|m| {
                 (
-                    m.label().to_lowercase(),
+                    m.label().to_ascii_lowercase(),
                     m.label().to_string(),
                     ui.act(ChooseModel(*m)),
                 )

@@ -490,7 +490,7 @@ fn algorithm_choice(ui: &mut Ui<Congestion>, c: &CongestionConfig, f: usize) -> 
             let mut next = c.clone();
             next.flows[f].algorithm = a;
             (
-                a.label().to_lowercase(),
+                a.label().to_ascii_lowercase(),
                 a.label().to_string(),
                 ui.restart(next),
             )

@@ -496,7 +496,7 @@ fn machine(m: &Handshake, side: Side, d: &MachineDims) -> Shape {
         };
         parts.push(
             Shape::group(
-                format!("{}-{}", side.name(), state.label().to_lowercase()),
+                format!("{}-{}", side.name(), state.label().to_ascii_lowercase()),
                 vec![
                     Shape::rect("r", cx - d.pill_w / 2.0, cy - 13.0, d.pill_w, 26.0).rounded(13.0),
                     Shape::text("t", cx, cy + 5.0, state.label())
