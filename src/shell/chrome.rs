@@ -279,3 +279,35 @@ pub fn shortcuts(page: Page) -> AnyView {
             .view()
     })
 }
+
+/// Code still on its way (a demo's, the lesson panel's): said only if that
+/// takes a moment (`.fetching` appears after 0.4 s), so a fast load does not
+/// flash.
+pub fn fetching_notice(testid: &'static str, text: impl Into<String>) -> El {
+    h("p")
+        .class("fetching")
+        .set("role", "status")
+        .testid(testid)
+        .text(text)
+}
+
+/// Code that could not be fetched: said, with a Try again that fetches anew
+/// (a failed fetch is never cached).
+pub fn failed_notice(
+    testid: &'static str,
+    text: impl Into<String>,
+    mut retry: impl FnMut() + 'static,
+) -> El {
+    h("div")
+        .class("notice fetch-failed")
+        .set("role", "alert")
+        .testid(testid)
+        .child(h("p").text(text))
+        .child(
+            h("button")
+                .set("type", "button")
+                .class("btn primary")
+                .on_click(move |_| retry())
+                .text("Try again"),
+        )
+}

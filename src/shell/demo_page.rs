@@ -10,7 +10,8 @@ use crate::dom::{dynamic, h, El};
 use crate::platform::{mark, window_width};
 use crate::scene::scene;
 use crate::shell::chrome::{
-    control_bar, explain, latest, narration, share, shortcuts, status_line,
+    control_bar, explain, failed_notice, fetching_notice, latest, narration, share, shortcuts,
+    status_line,
 };
 use crate::shell::keyboard;
 use crate::shell::page::{Act, Page};
@@ -49,28 +50,12 @@ pub fn demo_page(
         .class("demo-root")
         .view_child(dynamic(move || match arrival.get() {
             Arrival::Fetching => ().into_any(),
-            Arrival::Slow => h("p")
-                .class("demo-fetching")
-                .set("role", "status")
-                .testid("demo-fetching")
-                .text(fetching(demo.title))
-                .view(),
-            Arrival::Failed => h("div")
-                .class("notice demo-failed")
-                .set("role", "alert")
-                .testid("demo-failed")
-                .child(h("p").text(failed(demo.title)))
-                .child(
-                    h("button")
-                        .set("type", "button")
-                        .class("btn primary")
-                        .on_click(move |_| {
-                            arrival.set(Arrival::Slow);
-                            fetch(demo, link.get_value(), arrival, opened);
-                        })
-                        .text("Try again"),
-                )
-                .view(),
+            Arrival::Slow => fetching_notice("demo-fetching", fetching(demo.title)).view(),
+            Arrival::Failed => failed_notice("demo-failed", failed(demo.title), move || {
+                arrival.set(Arrival::Slow);
+                fetch(demo, link.get_value(), arrival, opened);
+            })
+            .view(),
             Arrival::Running => match opened.try_update_value(Option::take).flatten() {
                 Some((mut live, notice)) => {
                     live.set_layout(screen_layout());

@@ -5,9 +5,11 @@
 //! `LiveDemo` (the page holds no rules); the panel draws them.
 
 use crate::dom::{dynamic, flag, h, text, words, El, Happens};
+use crate::shell::chrome::{failed_notice, fetching_notice};
 use crate::shell::page::Page;
 use leptos::prelude::*;
 use views::lesson::{AskKind, Outline, Reply, StopOutline};
+use views::page::chrome::{LESSON_FAILED, LESSON_FETCHING};
 use views::page::lesson::{read_number, right_answers, stop_of, task_word, verdict_word};
 use wasm_bindgen::JsCast;
 
@@ -125,39 +127,17 @@ pub fn lesson_panel(page: Page) -> AnyView {
         let Some(n) = page.at_stop() else {
             return ().into_any();
         };
-        let draw =
-            match module.get() {
-                Module::Here(draw) => draw,
-                Module::Absent => {
-                    fetch(module);
-                    return ().into_any();
-                }
-                Module::Fetching => {
-                    return h("p")
-                        .class("lesson lesson-fetching")
-                        .set("role", "status")
-                        .testid("lesson-fetching")
-                        .text("Opening the lesson…")
-                        .view()
-                }
-                Module::Failed => {
-                    return h("div")
-                        .class("notice")
-                        .set("role", "alert")
-                        .testid("lesson-failed")
-                        .child(h("p").text(
-                            "The lesson could not be fetched; the demo still works without it.",
-                        ))
-                        .child(
-                            h("button")
-                                .set("type", "button")
-                                .class("btn primary")
-                                .on_click(move |_| fetch(module))
-                                .text("Try again"),
-                        )
-                        .view()
-                }
-            };
+        let draw = match module.get() {
+            Module::Here(draw) => draw,
+            Module::Absent => {
+                fetch(module);
+                return ().into_any();
+            }
+            Module::Fetching => return fetching_notice("lesson-fetching", LESSON_FETCHING).view(),
+            Module::Failed => {
+                return failed_notice("lesson-failed", LESSON_FAILED, move || fetch(module)).view()
+            }
+        };
         page.lesson
             .with_value(|l| l.outline.as_ref().map(|o| draw(page, o, n).view()))
             .unwrap_or_else(|| ().into_any())

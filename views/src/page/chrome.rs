@@ -67,6 +67,13 @@ pub fn failed(title: &str) -> String {
     format!("The code of {title} could not be fetched: the network or the server failed.")
 }
 
+/// What the lesson panel says while its code is on its way.
+pub const LESSON_FETCHING: &str = "Opening the lesson…";
+
+/// What the lesson panel says when its code could not be fetched.
+pub const LESSON_FAILED: &str =
+    "The lesson could not be fetched: the network or the server failed. The demo works without it.";
+
 /// What the copy button reports.
 pub fn copied(ok: bool) -> &'static str {
     if ok {
