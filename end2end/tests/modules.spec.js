@@ -199,4 +199,15 @@ test.describe('a lesson module that cannot be fetched', () => {
     await expect(page.getByTestId('lesson-title')).toBeFocused();
     await expect(failed).toHaveCount(0);
   });
+
+  test('on a phone its notice stands where the stop would, above the picture', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.route('**/*-ui_lesson.wasm', (route) => route.abort());
+    await page.goto('/cpu/mesi?lesson=2');
+    const failed = page.getByTestId('lesson-failed');
+    await expect(failed).toBeVisible();
+    const notice = await failed.boundingBox();
+    const picture = await page.getByTestId('visual').boundingBox();
+    expect(notice.y + notice.height).toBeLessThanOrEqual(picture.y);
+  });
 });

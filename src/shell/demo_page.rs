@@ -219,7 +219,7 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         .child(dock)
         // A lesson's stop sits beside the picture it is about, next to
         // Step; on a narrow screen, above the picture (static/app.css).
-        .view_child(crate::shell::lesson::lesson_panel(page))
+        .child(crate::shell::lesson::lesson_panel(page))
         .child(
             h("div")
                 .class("controls")

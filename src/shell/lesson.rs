@@ -121,9 +121,9 @@ fn fetch(module: RwSignal<Module>) {
 }
 
 /// The panel, while a stop is open.
-pub fn lesson_panel(page: Page) -> AnyView {
+pub fn lesson_panel(page: Page) -> El {
     let module = RwSignal::new(FETCHED.get().map_or(Module::Absent, Module::Here));
-    dynamic(move || {
+    h("div").class("lesson-slot").view_child(dynamic(move || {
         let Some(n) = page.at_stop() else {
             return ().into_any();
         };
@@ -141,7 +141,7 @@ pub fn lesson_panel(page: Page) -> AnyView {
         page.lesson
             .with_value(|l| l.outline.as_ref().map(|o| draw(page, o, n).view()))
             .unwrap_or_else(|| ().into_any())
-    })
+    }))
 }
 
 /// Stop `n` of `outline`.
