@@ -56,7 +56,7 @@ e2e: test-tools
 # `make size DEMOS="mesi tlb"` measures single demos.
 DEMOS ?= section:nic section:memory section:cpu section:net
 size: build
-	@scripts/size-report.sh
+	@python3 scripts/size-report.py
 	@scripts/size-marginal.sh $(DEMOS)
 
 # The yardstick for `make bench`: a bare Leptos counter, same lockfile and profile.

@@ -1,12 +1,15 @@
 """The lab's catalogue as the build scripts read it: src/catalogue/*.rs, one
 `Demo { … }` literal per demo, its fields one a line (rustfmt's layout).
 
-Used by demo-pages.py (each demo's section, slug and module) and
-size-marginal.sh (which drops entries to measure what a demo adds).
+Used by demo-pages.py (each demo's section, slug and module),
+size-marginal.sh (which drops entries to measure what a demo adds) and
+split-wasm.sh (`catalogue.py families DIR`: each section's modules, the
+families wasm-split-cli cuts a chunk for).
 """
 import glob
 import os
 import re
+import sys
 
 ENTRY = re.compile(r"\n    Demo \{\n(?:(?!\n    \},).)*?\n    \},", re.S)
 
@@ -28,3 +31,17 @@ def fields(entry):
 def entries(folder):
     """(section, slug, module) of every demo in the catalogue."""
     return [fields(m.group(0)) for path in sources(folder) for m in ENTRY.finditer(open(path).read())]
+
+
+def families(folder):
+    """Each section's modules, sections split by `;`, modules by spaces: the
+    form of wasm-split-cli's STACK_LAB_SPLIT_FAMILIES
+    (scripts/wasm-split-families.patch)."""
+    sections = {}
+    for section, _, module in entries(folder):
+        sections.setdefault(section, []).append(module)
+    return "; ".join(" ".join(sorted(m)) for _, m in sorted(sections.items()))
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["families"]:
+    print(families(sys.argv[2]))

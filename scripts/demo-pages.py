@@ -1,6 +1,7 @@
 """Writes each demo's own entry document, <section>/<slug>.html beside
-index.html: index.html with one more <link rel="preload">, for that demo's
-module, next to Trunk's preload of the main module.
+index.html: index.html with more <link rel="preload">s, for that demo's
+module and its section's chunk, next to Trunk's preload of the
+main module.
 
 Why: a page opened at a demo's address (a link, a share link, an embed)
 needs two modules, and the browser's preload scanner can only see what the
@@ -19,19 +20,22 @@ docs/Hosting-Providers.md; Cloudflare's "Serving Pages", "Route matching"),
 nginx with `try_files $uri $uri.html`, and end2end/serve.mjs. Any other
 serves index.html or 404.html, which work as before.
 
-Usage: demo-pages.py INDEX.html CATALOGUE_DIR MODULE...  (run by
-scripts/split-wasm.sh). MODULE: a demo module's name as wasm-split gave it
+Usage: demo-pages.py INDEX.html CATALOGUE_DIR MODULES.json MODULE...  (run by
+scripts/split-wasm.sh). MODULES.json: the files each module needs, from
+scripts/split-loader.py. MODULE: a demo module's name as wasm-split gave it
 (`cache_hierarchy`). Fails unless every module is exactly one demo of the
 catalogue and every demo a module, and unless index.html preloads the main
 module exactly once.
 """
+import json
 import os
 import re
 import sys
 
 from catalogue import entries
 
-index_path, catalogue_dir, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
+index_path, catalogue_dir, needs_path, modules = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+needs = json.load(open(needs_path))
 index = open(index_path).read()
 
 
@@ -57,10 +61,12 @@ if len(found) != 1:
 link, stem = main_preload.search(index).group(0), found[0]
 dist = os.path.dirname(index_path)
 for module, (section, slug) in sorted(demos.items()):
-    href = "%s-%s.wasm" % (stem, module)
-    if not os.path.exists(os.path.join(dist, os.path.basename(href))):
-        fail("%s would preload %s, which the build lacks" % (slug, href))
-    own = link.replace('%s_bg.wasm"' % stem, '%s"' % href)
+    own = ""
+    for file in needs[module]:
+        href = os.path.join(os.path.dirname(stem), os.path.basename(file))
+        if not os.path.exists(os.path.join(dist, os.path.basename(href))):
+            fail("%s would preload %s, which the build lacks" % (slug, href))
+        own += link.replace('%s_bg.wasm"' % stem, '%s"' % href)
     os.makedirs(os.path.join(dist, section), exist_ok=True)
     with open(os.path.join(dist, section, slug + ".html"), "w") as page:
         page.write(index.replace(link, link + own))

@@ -32,11 +32,11 @@ if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/e
 fi
 
 # wasm-split-cli cuts the wasm into one module per demo (scripts/split-wasm.sh).
-# Built from the crate's source with a one-line patch, so it is fetched from
+# Built from the crate's source with a small patch, so it is fetched from
 # crates.io by hand and checked against the registry's checksum.
 SPLIT_VERSION=0.2.4
 SPLIT_SHA256=f6c1f994b196e31969f4cdbe37d051362659567efc0f5c90cb931a8a5cdc530f
-SPLIT_STAMP="$SPLIT_VERSION $(sha256sum scripts/wasm-split-shared-in-main.patch | cut -d' ' -f1)"
+SPLIT_STAMP="$SPLIT_VERSION $(sha256sum scripts/wasm-split-families.patch | cut -d' ' -f1)"
 if [ ! -x tools/bin/wasm-split-cli ] || [ "$(cat tools/bin/wasm-split-cli.stamp 2>/dev/null)" != "$SPLIT_STAMP" ]; then
   echo "==> installing wasm-split-cli $SPLIT_VERSION, patched (about 1 minute, once)"
   work=$(mktemp -d)
@@ -45,7 +45,7 @@ if [ ! -x tools/bin/wasm-split-cli ] || [ "$(cat tools/bin/wasm-split-cli.stamp 
   curl -sSfL -o "$crate" "https://static.crates.io/crates/wasm_split_cli_support/wasm_split_cli_support-$SPLIT_VERSION.crate"
   echo "$SPLIT_SHA256  $crate" | sha256sum -c --quiet
   tar xzf "$crate" -C "$work"
-  patch_file="$PWD/scripts/wasm-split-shared-in-main.patch"
+  patch_file="$PWD/scripts/wasm-split-families.patch"
   (cd "$work/wasm_split_cli_support-$SPLIT_VERSION" && git apply -p1 "$patch_file")
   cargo install --locked --features build-binary --root tools --path "$work/wasm_split_cli_support-$SPLIT_VERSION"
   echo "$SPLIT_STAMP" > tools/bin/wasm-split-cli.stamp

@@ -29,6 +29,7 @@
   // Relative URLs: they resolve against <base>, as the loader's do.
   window.stackLabMain = started(MAIN_MODULE);
   const slug = location.pathname.split("/").filter((s) => s !== "").pop() ?? "";
-  const file = DEMO_MODULES[slug.replaceAll("-", "_")];
-  if (file !== undefined) window.stackLabEarlyModule = { file, module: started(file) };
+  // The demo's own module, then its section's chunk.
+  const files = DEMO_MODULES[slug.replaceAll("-", "_")] ?? [];
+  window.stackLabEarlyModules = new Map(files.map((file) => [file, started(file)]));
 })();

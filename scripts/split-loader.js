@@ -1,8 +1,8 @@
 // Stack Lab (appended by scripts/split-wasm.sh to wasm-split's loader, whose
 // fetchers it points here; the whole is inlined into index.html by
-// scripts/inline-app-js.py): the module of the demo in the address bar has
+// scripts/inline-app-js.py): the modules of the demo in the address bar have
 // been compiling since the document was parsed (scripts/split-head.js) and
-// is instantiated synchronously when the demo opens, so the demo opens in
+// are instantiated synchronously when the demo opens, so the demo opens in
 // the same task as the page. Measured without this: the demo's bytes, though
 // on the wire by then, reached the page only after it had drawn a first
 // frame without the demo, 30–60 ms later; and compiling on the main thread
@@ -14,11 +14,10 @@ function fetchModule(file) {
     if (entry === undefined) {
         // The head script's compile of this module, taken once: a retry
         // after a failure fetches anew.
-        const early = window.stackLabEarlyModule;
-        let promise;
-        if (early?.file === file) {
-            promise = early.module;
-            delete window.stackLabEarlyModule;
+        const early = window.stackLabEarlyModules;
+        let promise = early?.get(file);
+        if (promise !== undefined) {
+            early.delete(file);
         } else {
             promise = window.stackLabCompile(new URL(file, document.baseURI).href);
         }
@@ -40,11 +39,10 @@ function instantiator(file) {
 }
 
 {
-    // The module index.html's classic script picked for the address bar
+    // The modules index.html's classic script picked for the address bar
     // (scripts/split-head.js). Top-level await: the main module starts once
-    // this one is compiled (they have been compiling side by side). A
-    // failure only shows when the demo opens, where the page can say so and
-    // retry.
-    const file = window.stackLabEarlyModule?.file;
-    if (file !== undefined) await fetchModule(file).promise.catch(() => {});
+    // they are compiled (they have been compiling side by side). A failure
+    // only shows when the demo opens, where the page can say so and retry.
+    const files = [...(window.stackLabEarlyModules?.keys() ?? [])];
+    await Promise.all(files.map((file) => fetchModule(file).promise.catch(() => {})));
 }

@@ -1,6 +1,7 @@
 // Each demo's code is a wasm module of its own (scripts/split-wasm.sh): a page
 // fetches the main module and the module of the demo it shows, once, and no
-// other demo's.
+// other demo's; and its section's chunk, the code that only demos of that
+// section share (STACK_LAB_SPLIT_FAMILIES).
 import { test, expect } from './fixtures.js';
 import { DemoPage } from '../pages/demo-page.js';
 import { HomePage } from '../pages/home-page.js';
@@ -16,19 +17,40 @@ function wasmRequests(page) {
 }
 
 const mainModule = (file) => file.endsWith('_bg.wasm');
+const familyChunk = (file) => /-chunk_\d+\.wasm$/.test(file);
+const demoModules = (files) => files.filter((f) => !mainModule(f) && !familyChunk(f));
 
 for (const [path, module] of [['/cpu/tlb', 'tlb'], ['/memory/reordering', 'reordering'], ['/nic/descriptor-ring', 'descriptor_ring']]) {
-  test(`${path} fetches the main module and its own, once each, and no other demo's`, async ({ page }) => {
+  test(`${path} fetches the main module, its own and its section's chunk, once each, and no other demo's`, async ({ page }) => {
     const files = wasmRequests(page);
     const demo = new DemoPage(page, path);
     await demo.open();
     await expect(demo.latest).not.toBeEmpty();
     expect(files.filter(mainModule)).toHaveLength(1);
-    expect(files.filter((f) => !mainModule(f))).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
+    expect(demoModules(files)).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
+    expect(files.filter(familyChunk)).toHaveLength(1);
   });
 }
 
-test('a demo page asks for its document and two modules, and nothing else, until it can be stepped', async ({ page }) => {
+test('two demos of one section share its chunk: the second fetches only its own module', async ({ page }) => {
+  const files = wasmRequests(page);
+  const home = new HomePage(page);
+  await home.open();
+  await page.getByTestId('card-tlb').click();
+  const tlb = new DemoPage(page, '/cpu/tlb');
+  await expect(tlb.latest).not.toBeEmpty();
+  const chunks = files.filter(familyChunk);
+  expect(chunks).toHaveLength(1);
+  await page.goBack();
+  await page.getByTestId('card-locality').click();
+  const locality = new DemoPage(page, '/cpu/locality');
+  await expect(locality.latest).not.toBeEmpty();
+  await locality.step();
+  expect(files.filter(familyChunk)).toEqual(chunks);
+  expect(demoModules(files)).toEqual([expect.stringMatching(/-tlb\.wasm$/), expect.stringMatching(/-locality\.wasm$/)]);
+});
+
+test('a demo page asks for its document and three modules, and nothing else, until it can be stepped', async ({ page }) => {
   // Anything else fetched (the header's logo as an <img>, say) loads in the
   // middle of the app's start-up work, which it measurably slowed.
   const asked = [];
@@ -40,6 +62,7 @@ test('a demo page asks for its document and two modules, and nothing else, until
   const byPage = asked.filter((r) => !(r.path === '/static/icon.svg' && r.type === 'other'));
   expect(byPage.map((r) => r.path).sort()).toEqual([
     '/nic/napi',
+    expect.stringMatching(/-chunk_\d+\.wasm$/),
     expect.stringMatching(/-napi\.wasm$/),
     expect.stringMatching(/_bg\.wasm$/),
   ]);
@@ -54,7 +77,8 @@ test('the home page fetches no demo module; opening a card fetches that one demo
   const demo = new DemoPage(page, '/nic/napi');
   await expect(demo.demo).toBeVisible();
   await expect(demo.latest).not.toBeEmpty();
-  expect(files.filter((f) => !mainModule(f))).toEqual([expect.stringMatching(/-napi\.wasm$/)]);
+  expect(demoModules(files)).toEqual([expect.stringMatching(/-napi\.wasm$/)]);
+  expect(files.filter(familyChunk)).toHaveLength(1);
 });
 
 test('a demo module still on its way is said, then the demo replaces the notice', async ({ page }) => {
@@ -97,6 +121,21 @@ test.describe('a demo module that cannot be fetched', () => {
     await demo.step();
     await expect(demo.latest).toContainText('Nothing to step: the ring is empty');
   });
+
+  test('a family chunk that cannot be fetched is said the same way, and Try again opens the demo', async ({ page }) => {
+    await page.route('**/*-chunk_*.wasm', (route) => route.abort());
+    await page.goto('/cpu/tlb');
+    const failed = page.getByTestId('demo-failed');
+    await expect(failed).toContainText('could not be fetched');
+    await expect(page.getByTestId('demo')).toHaveCount(0);
+
+    await page.unroute('**/*-chunk_*.wasm');
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    const demo = new DemoPage(page, '/cpu/tlb');
+    await expect(demo.demo).toBeVisible();
+    await demo.step();
+    await expect(demo.latest).not.toBeEmpty();
+  });
 });
 
 test('a host that serves a demo module without the wasm MIME type still opens the demo', async ({ page }) => {
@@ -119,18 +158,30 @@ test('a host that serves a demo module without the wasm MIME type still opens th
 /** The .wasm files a document preloads, by file name. */
 const preloaded = (html) => [...html.matchAll(/<link rel="preload" href="[^"]*?([^/"]+\.wasm)"/g)].map((m) => m[1]);
 
-test('every demo\'s address is served a document that preloads that demo\'s module, and only it', async ({ page, request }) => {
-  // scripts/demo-pages.py: the browser asks for both modules at once, before
+test('every demo\'s address is served a document that preloads that demo\'s modules, and only them', async ({ page, request }) => {
+  // scripts/demo-pages.py: the browser asks for all of them at once, before
   // any script has run.
   const home = new HomePage(page);
   await home.open();
   const paths = await home.demoPaths();
   expect(paths.length).toBeGreaterThan(0);
+  const fetchedBy = new Map();
   for (const path of paths) {
     const files = preloaded(await (await request.get(path)).text());
     const module = path.split('/').pop().replaceAll('-', '_');
-    expect(files.filter((f) => !mainModule(f)), path).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
+    expect(demoModules(files), path).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
     expect(files.filter(mainModule), path).toHaveLength(1);
+    const chunks = files.filter(familyChunk);
+    expect(chunks, path).toHaveLength(1);
+    fetchedBy.set(chunks[0], [...(fetchedBy.get(chunks[0]) ?? []), path]);
+  }
+  // One chunk per section, fetched by every demo of that section and no other.
+  const section = (path) => path.split('/')[1];
+  const sections = new Set(paths.map(section));
+  expect(fetchedBy.size).toBe(sections.size);
+  for (const users of fetchedBy.values()) {
+    expect(new Set(users.map(section)).size).toBe(1);
+    expect(users.sort()).toEqual(paths.filter((p) => section(p) === section(users[0])).sort());
   }
   // The home page's document names no demo's module.
   expect(preloaded(await (await request.get('/')).text()).filter((f) => !mainModule(f))).toEqual([]);
