@@ -1,6 +1,6 @@
-//! Finding a part or a shape of the scene again, step after step: by its
-//! key, starting at the index it had (a key still there costs one
-//! comparison; one that moved is searched for).
+//! Finding a part of the scene, or a shape among its siblings, again, step
+//! after step: by its key, starting at the index it had (a key still there
+//! costs one comparison; one that moved is searched for).
 
 use views::{Figure, List, Part, Scene, Shape, Table};
 
@@ -72,38 +72,18 @@ pub fn list<'a>(scene: &'a Scene, at: &PartAt) -> Option<&'a List> {
     part(scene, at, pick, |l| &l.key)
 }
 
-/// A shape's place: its figure, then the index and key at each level.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShapeAt {
-    pub figure: PartAt,
-    pub path: Vec<(usize, String)>,
+/// A shape's place among its siblings: the index it had, and its key (with
+/// which of the siblings sharing that key it is, see [`AGAIN`]).
+pub type SiblingAt = (usize, String);
+
+/// The shape's own key (its test hook).
+pub fn own_key(at: &SiblingAt) -> &str {
+    occurrence(&at.1).0
 }
 
-impl ShapeAt {
-    pub fn child(&self, index: usize, key: String) -> ShapeAt {
-        let mut path = self.path.clone();
-        path.push((index, key));
-        ShapeAt {
-            figure: self.figure.clone(),
-            path,
-        }
-    }
-
-    /// The shape's own key (its test hook).
-    pub fn key(&self) -> &str {
-        self.path.last().map_or("", |(_, key)| occurrence(key).0)
-    }
-}
-
-pub fn shape<'a>(scene: &'a Scene, at: &ShapeAt) -> Option<&'a Shape> {
-    let mut shapes = &figure(scene, &at.figure)?.shapes[..];
-    let mut found = None;
-    for step in &at.path {
-        let shape = by_key(shapes, step, |s| &s.key)?;
-        shapes = shape.children();
-        found = Some(shape);
-    }
-    found
+/// The shape at `at` among `siblings`.
+pub fn sibling<'a>(siblings: &'a [Shape], at: &SiblingAt) -> Option<&'a Shape> {
+    by_key(siblings, at, |s| &s.key)
 }
 
 #[cfg(test)]
@@ -118,17 +98,15 @@ mod tests {
             vec![Shape::rect("a", 0.0, 0.0, 1.0, 1.0)],
         ));
         let scene = Scene::new("t", "s").figure(fig);
-        let at = ShapeAt {
-            figure: (0, "f".into()),
-            path: vec![(0, "g".into())],
-        };
+        let f = figure(&scene, &(0, "f".into())).unwrap();
+        let g = sibling(&f.shapes, &(0, "g".into())).unwrap();
         assert_eq!(
-            shape(&scene, &at.child(0, "a".into())).map(|s| &s.key[..]),
+            sibling(g.children(), &(0, "a".into())).map(|s| &s.key[..]),
             Some("a")
         );
         // A stale index hint still finds the key; a missing key is None.
-        assert!(shape(&scene, &at.child(7, "a".into())).is_some());
-        assert!(shape(&scene, &at.child(0, "b".into())).is_none());
+        assert!(sibling(g.children(), &(7, "a".into())).is_some());
+        assert!(sibling(g.children(), &(0, "b".into())).is_none());
         assert!(figure(&scene, &(3, "f".into())).is_some());
         assert!(table(&scene, &(0, "f".into())).is_none());
     }
@@ -138,14 +116,9 @@ mod tests {
         let mut fig = Figure::new("f", "F", 10.0, 10.0);
         fig.push(Shape::rect("a", 0.0, 0.0, 1.0, 1.0));
         fig.push(Shape::rect("a", 5.0, 0.0, 1.0, 1.0));
-        let scene = Scene::new("t", "s").figure(fig);
-        let root = ShapeAt {
-            figure: (0, "f".into()),
-            path: Vec::new(),
-        };
-        let second = root.child(1, format!("a{AGAIN}1"));
-        assert_eq!(second.key(), "a");
-        let found = shape(&scene, &second).map(|s| s.kind.clone());
+        let second = (1, format!("a{AGAIN}1"));
+        assert_eq!(own_key(&second), "a");
+        let found = sibling(&fig.shapes, &second).map(|s| s.kind.clone());
         assert_eq!(
             found,
             Some(views::Kind::Rect {

@@ -1,8 +1,8 @@
 //! A figure: the SVG drawing, keyed shapes inside, and its legend. Clicks
 //! and Enter/Space on a clickable shape are heard once, on the drawing.
 
-use super::at::{self, PartAt, ShapeAt};
-use super::shape::{drawn, shapes, tab_stop};
+use super::at::{self, PartAt};
+use super::shape::{drawn, shapes, tab_stop, Level};
 use super::Click;
 use crate::dom::{dynamic, h, s, text, El};
 use leptos::prelude::*;
@@ -110,24 +110,21 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
             })
         }
     });
-    let each = crate::dom::memo({
+    let top: Level = crate::dom::memo({
         let at = at.clone();
         move || {
             scene.with(|s| {
                 at::figure(s, &at)
-                    .map(|f| drawn(&f.shapes))
+                    .map(|f| f.shapes.clone())
                     .unwrap_or_default()
             })
         }
     });
+    let each = crate::dom::memo(move || top.with(|t| drawn(t)));
     let first = crate::dom::memo({
         let at = at.clone();
         move || scene.with(|s| at::figure(s, &at).and_then(tab_stop))
     });
-    let root = ShapeAt {
-        figure: at,
-        path: Vec::new(),
-    };
     let drawing = s("svg")
         .class("scene")
         .bind(
@@ -172,7 +169,7 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                 }
             }
         })
-        .view_child(shapes(scene, root, move || each.get(), false, first));
+        .view_child(shapes(top, move || each.get(), false, first));
     h("figure")
         .bind(
             "class",
