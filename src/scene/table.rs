@@ -22,21 +22,25 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
         let at = at.clone();
         move || scene.with(|s| at::table(s, &at).map(|t| (t.caption.clone(), t.columns.clone())))
     });
-    let each = crate::dom::memo({
+    // The rows, a memo the rows read rather than the scene (see
+    // `shape::Level`): an unchanged table wakes none of them.
+    let rows = crate::dom::memo({
         let at = at.clone();
         move || {
             scene.with(|s| {
                 at::table(s, &at)
-                    .map(|t| {
-                        t.rows
-                            .iter()
-                            .map(|r| r.key.clone())
-                            .enumerate()
-                            .collect::<Vec<_>>()
-                    })
+                    .map(|t| t.rows.clone())
                     .unwrap_or_default()
             })
         }
+    });
+    let each = crate::dom::memo(move || {
+        rows.with(|rows| {
+            rows.iter()
+                .map(|r| r.key.clone())
+                .enumerate()
+                .collect::<Vec<_>>()
+        })
     });
     let caption = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
     let columns = dynamic(move || {
@@ -51,15 +55,11 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
     });
     let row = move |index: usize, row_key: String| {
         let row = crate::dom::memo({
-            let at = at.clone();
             let row_key = row_key.clone();
             move || {
-                scene.with(|s| {
-                    let rows = &at::table(s, &at)?.rows;
-                    match rows.get(index) {
-                        Some(r) if r.key == row_key => Some(r.clone()),
-                        _ => rows.iter().find(|r| r.key == row_key).cloned(),
-                    }
+                rows.with(|rows| match rows.get(index) {
+                    Some(r) if r.key == row_key => Some(r.clone()),
+                    _ => rows.iter().find(|r| r.key == row_key).cloned(),
                 })
             }
         });
