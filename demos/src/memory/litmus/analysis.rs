@@ -365,9 +365,15 @@ impl Pending {
                 continue;
             }
             let mut best: Option<(usize, Violation, Witness)> = None;
-            // Coherent candidates first: they explain more.
-            self.keep[m].sort_by_key(|(_, coherent)| !coherent);
-            for (pick, _) in self.keep[m].iter().take(tries) {
+            // Coherent candidates first: they explain more. (Two passes, not
+            // a stable sort: the same order, without a sort's code in the
+            // page's wasm.)
+            let keep = &self.keep[m];
+            let coherent_first = keep
+                .iter()
+                .filter(|(_, coherent)| *coherent)
+                .chain(keep.iter().filter(|(_, coherent)| !*coherent));
+            for (pick, _) in coherent_first.take(tries) {
                 let Some(b) = Built::new(sk, statics, space, pick) else {
                     continue;
                 };

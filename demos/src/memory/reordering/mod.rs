@@ -318,9 +318,9 @@ impl Reordering {
 
     fn finish_if_done(&mut self) -> Option<Event> {
         let row = self.run_row()?;
-        if !self.reached.contains(&row) {
-            self.reached.push(row);
-            self.reached.sort_unstable();
+        // Kept sorted and without repeats, by inserting in place.
+        if let Err(at) = self.reached.binary_search(&row) {
+            self.reached.insert(at, row);
         }
         Some(narrate::finished(self, row))
     }
