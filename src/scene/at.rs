@@ -20,7 +20,9 @@ fn occurrence(key: &str) -> (&str, usize) {
     }
 }
 
-fn by_key<'a, T>(
+/// The item at `at` (its index and key) among `items`, whose keys `key_of`
+/// gives: a shape among its siblings, a table's row, a list's item.
+pub fn by_key<'a, T>(
     items: &'a [T],
     (index, key): &(usize, String),
     key_of: impl Fn(&T) -> &str,
@@ -30,6 +32,15 @@ fn by_key<'a, T>(
         Some(item) if nth == 0 && key_of(item) == key => Some(item),
         _ => items.iter().filter(|item| key_of(item) == key).nth(nth),
     }
+}
+
+/// The row keys of `items` for a keyed list: each item's index and key.
+pub fn keys<T>(items: &[T], key_of: impl Fn(&T) -> &str) -> Vec<(usize, String)> {
+    items
+        .iter()
+        .map(|item| key_of(item).to_string())
+        .enumerate()
+        .collect()
 }
 
 /// The part at `at` of the kind `pick` takes out, by `key`.

@@ -45,19 +45,12 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
             })
         }
     });
-    let each = crate::dom::memo(move || {
-        items.with(|all| {
-            all.iter()
-                .map(|i| i.key.clone())
-                .enumerate()
-                .collect::<Vec<_>>()
-        })
-    });
+    let each = crate::dom::memo(move || items.with(|all| at::keys(all, |i| &i.key)));
     let heading = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
-    let item = move |_, item_key: String| {
+    let item = move |index: usize, item_key: String| {
         let item = crate::dom::memo({
-            let item_key = item_key.clone();
-            move || items.with(|all| all.iter().find(|i| i.key == item_key).cloned())
+            let at = (index, item_key.clone());
+            move || items.with(|all| at::by_key(all, &at, |i| &i.key).cloned())
         });
         h("li")
             .bind(

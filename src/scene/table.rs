@@ -34,14 +34,7 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
             })
         }
     });
-    let each = crate::dom::memo(move || {
-        rows.with(|rows| {
-            rows.iter()
-                .map(|r| r.key.clone())
-                .enumerate()
-                .collect::<Vec<_>>()
-        })
-    });
+    let each = crate::dom::memo(move || rows.with(|rows| at::keys(rows, |r| &r.key)));
     let caption = move || head.with(|h| h.as_ref().map(|h| h.0.clone()));
     let columns = dynamic(move || {
         head.with(|head| {
@@ -55,13 +48,8 @@ pub fn table(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
     });
     let row = move |index: usize, row_key: String| {
         let row = crate::dom::memo({
-            let row_key = row_key.clone();
-            move || {
-                rows.with(|rows| match rows.get(index) {
-                    Some(r) if r.key == row_key => Some(r.clone()),
-                    _ => rows.iter().find(|r| r.key == row_key).cloned(),
-                })
-            }
+            let at = (index, row_key.clone());
+            move || rows.with(|rows| at::by_key(rows, &at, |r| &r.key).cloned())
         });
         let id = row_key.clone();
         let cells = dynamic(move || {
