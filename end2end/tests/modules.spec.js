@@ -104,38 +104,31 @@ test.describe('a demo module that cannot be fetched', () => {
   // The failed fetch is reported in the console; that is expected here.
   test.use({ allowConsoleErrors: true });
 
-  test('is said, and Try again opens the demo once the network is back', async ({ page }) => {
-    await page.route('**/*-napi.wasm', (route) => route.abort());
-    await page.goto('/nic/napi');
-    const failed = page.getByTestId('demo-failed');
-    await expect(failed).toBeVisible();
-    await expect(failed).toContainText('could not be fetched');
-    await expect(page.getByTestId('demo')).toHaveCount(0);
-
-    await page.unroute('**/*-napi.wasm');
-    await failed.getByRole('button', { name: 'Try again' }).click();
-    const demo = new DemoPage(page, '/nic/napi');
-    await expect(demo.demo).toBeVisible();
-    await expect(failed).toHaveCount(0);
+  // The demo's own module, and its section's chunk: either missing is the
+  // same failure, and Try again fetches it anew.
+  for (const { what, path, blocked, stepped } of [
     // The model answers: NAPI with an empty ring refuses Step, with the reason.
-    await demo.step();
-    await expect(demo.latest).toContainText('Nothing to step: the ring is empty');
-  });
+    { what: 'is said', path: '/nic/napi', blocked: '**/*-napi.wasm', stepped: 'Nothing to step: the ring is empty' },
+    { what: 'a section chunk that cannot be fetched is said the same way', path: '/cpu/tlb', blocked: '**/*-chunk_*.wasm', stepped: undefined },
+  ]) {
+    test(`${what}, and Try again opens the demo once the network is back`, async ({ page }) => {
+      await page.route(blocked, (route) => route.abort());
+      await page.goto(path);
+      const failed = page.getByTestId('demo-failed');
+      await expect(failed).toBeVisible();
+      await expect(failed).toContainText('could not be fetched');
+      await expect(page.getByTestId('demo')).toHaveCount(0);
 
-  test('a family chunk that cannot be fetched is said the same way, and Try again opens the demo', async ({ page }) => {
-    await page.route('**/*-chunk_*.wasm', (route) => route.abort());
-    await page.goto('/cpu/tlb');
-    const failed = page.getByTestId('demo-failed');
-    await expect(failed).toContainText('could not be fetched');
-    await expect(page.getByTestId('demo')).toHaveCount(0);
-
-    await page.unroute('**/*-chunk_*.wasm');
-    await failed.getByRole('button', { name: 'Try again' }).click();
-    const demo = new DemoPage(page, '/cpu/tlb');
-    await expect(demo.demo).toBeVisible();
-    await demo.step();
-    await expect(demo.latest).not.toBeEmpty();
-  });
+      await page.unroute(blocked);
+      await failed.getByRole('button', { name: 'Try again' }).click();
+      const demo = new DemoPage(page, path);
+      await expect(demo.demo).toBeVisible();
+      await expect(failed).toHaveCount(0);
+      await demo.step();
+      if (stepped === undefined) await expect(demo.latest).not.toBeEmpty();
+      else await expect(demo.latest).toContainText(stepped);
+    });
+  }
 });
 
 test('a host that serves a demo module without the wasm MIME type still opens the demo', async ({ page }) => {
