@@ -198,6 +198,10 @@ pub trait LiveDemo {
     /// The state, and the look unless it is the default, as a share-link
     /// value (`v1.<state>` or `v1.<state>.<look>`).
     fn link(&self) -> String;
+    /// Goes to the state of share-link value `link`, as if opened from it.
+    /// Unlike opening a page, a link that does not restore whole (its state
+    /// or its look) changes nothing, and the error says why.
+    fn load(&mut self, link: &str) -> Result<(), String>;
     /// Lays out the following frames for a screen of this kind.
     fn set_layout(&mut self, layout: Layout);
     /// The screen the frames are laid out for.
@@ -465,6 +469,30 @@ impl<M: View> LiveDemo for Live<M> {
         M::leaves_out()
     }
 
+    fn load(&mut self, link: &str) -> Result<(), String> {
+        let (state, look) = split_link(link);
+        let timeline = Scenario::<M>::decode(state)
+            .and_then(|s| Timeline::from_scenario(&s))
+            .map_err(|e| {
+                format!(
+                    "the link's state does not open: {}",
+                    sentence_end(&e.to_string())
+                )
+            })?;
+        let look = match look {
+            None => M::Look::default(),
+            Some(text) => read_look(timeline.model(), text).map_err(|why| {
+                format!(
+                    "the link's choice of what to show does not open: {}",
+                    sentence_end(&why)
+                )
+            })?,
+        };
+        self.timeline = timeline;
+        self.look = look;
+        Ok(())
+    }
+
     fn link(&self) -> String {
         let state = self.timeline.scenario().encode();
         let look = self.timeline.model().link_look(&self.look);
@@ -635,6 +663,31 @@ mod tests {
 
     fn link(config: MesiConfig, actions: Vec<MesiAction>) -> String {
         Scenario::<Mesi> { config, actions }.encode()
+    }
+
+    #[test]
+    fn load_goes_to_a_links_state_or_changes_nothing() {
+        let (mut live, _) = open::<Mesi>(None);
+        live.step();
+        let stepped = live.link();
+        live.reset();
+        let fresh = live.link();
+        assert_ne!(stepped, fresh);
+        assert_eq!(live.load(&stepped), Ok(()));
+        assert_eq!(live.link(), stepped);
+        assert_eq!(live.step_count(), 1);
+        let error = live.load("v1.!!").unwrap_err();
+        assert!(
+            error.starts_with("the link's state does not open: "),
+            "{error}"
+        );
+        let error = live.load(&format!("{fresh}.!")).unwrap_err();
+        assert!(error.contains("choice of what to show"), "{error}");
+        assert_eq!(
+            live.link(),
+            stepped,
+            "a link that does not open changes nothing"
+        );
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! The rules of the demo page that are not pictures but still plain data,
 //! tested here: how shapes are written as SVG (`svg`), what they are called
-//! (`naming`), and the words and choices around every picture (`chrome`).
+//! (`naming`), the words and choices around every picture (`chrome`), and
+//! the messages a framed demo exchanges with its page (`slide`, in `json`).
 //! The app's components draw them; the figure export writes them too.
 
 pub mod chrome;
+pub mod json;
 pub mod lesson;
 pub mod naming;
+pub mod slide;
 pub mod svg;
