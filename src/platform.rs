@@ -160,10 +160,23 @@ pub fn mark(stage: &str) {
     let _ = performance_mark(stage);
 }
 
+/// The page that frames this one (a slide deck, an LMS), if there is one.
+pub fn parent_window() -> Option<web_sys::Window> {
+    let window = web_sys::window()?;
+    let parent = window.parent().ok()??;
+    (!js_sys::Object::is(&parent, &window)).then_some(parent)
+}
+
 /// Focuses `el`, HTML or SVG (both have `focus()`; web-sys binds it on each
-/// kind separately).
+/// kind separately). A framed page that does not have focus leaves it where
+/// it is: focus pulled into the frame would take the keys from the page
+/// around it (a deck that just opened a lesson stop in the demo).
 pub fn focus(el: &web_sys::Element) {
     use wasm_bindgen::JsCast;
+    let outside = document().is_some_and(|d| !d.has_focus().unwrap_or(true));
+    if outside && parent_window().is_some() {
+        return;
+    }
     if let Ok(f) = js_sys::Reflect::get(el.as_ref(), &wasm_bindgen::JsValue::from_str("focus")) {
         if let Some(f) = f.dyn_ref::<js_sys::Function>() {
             let _ = f.call0(el.as_ref());

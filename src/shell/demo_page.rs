@@ -164,6 +164,11 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         keys.remove();
         resize.remove();
     });
+    // In a frame (a slide deck, an LMS), the page that frames the demo may
+    // drive it (src/shell/slide.rs).
+    if let Some(parent) = crate::platform::parent_window() {
+        crate::shell::slide::connect(page, parent);
+    }
     Effect::new(move |_| mark("stack-lab:demo-drawn"));
     let head = h("header")
         .class("demo-head")

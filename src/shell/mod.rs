@@ -1,5 +1,6 @@
 //! The pages around the pictures: the site frame, the catalogue, "no such
-//! page", and the demo page with its state, chrome and keyboard shortcuts.
+//! page", and the demo page with its state, chrome and keyboard shortcuts,
+//! and the API a page framing a demo drives it with.
 
 pub mod chrome;
 pub mod demo_page;
@@ -10,3 +11,4 @@ pub mod keyboard;
 pub mod lesson;
 pub mod not_found;
 pub mod page;
+pub mod slide;

@@ -234,10 +234,21 @@ impl Page {
     /// Opens lesson stop `n`: with `replay`, the demo goes to the stop's
     /// state. Focus goes to the stop's title.
     pub fn open_stop(self, n: usize, replay: bool) {
+        if self.show_stop(n, replay) {
+            crate::shell::focus::after_redraw(|| {
+                crate::shell::focus::to_testid("lesson-title");
+            });
+        }
+    }
+
+    /// Opens lesson stop `n` as [`Page::open_stop`] does, but leaves focus
+    /// where it is (a slide deck driving a framed demo keeps its keys).
+    /// False when the demo has no such stop.
+    pub fn show_stop(self, n: usize, replay: bool) -> bool {
         self.stop();
         let opened = self.live.try_update_value(|live| live.open_stop(n, replay));
         if opened != Some(true) {
-            return;
+            return false;
         }
         self.change_lesson(|l| {
             l.reply = None;
@@ -254,9 +265,7 @@ impl Page {
                 .unwrap_or_default()
         });
         self.announce.set(said);
-        crate::shell::focus::after_redraw(|| {
-            crate::shell::focus::to_testid("lesson-title");
-        });
+        true
     }
 
     /// Closes the lesson panel.
@@ -425,6 +434,27 @@ impl Page {
                 });
             }
         }
+    }
+
+    /// Starts or stops autoplay; already so, nothing changes.
+    pub fn set_playing(self, on: bool) {
+        if on != self.playing.get_untracked() {
+            self.run(Act::Play);
+        }
+    }
+
+    /// Goes to the state of share-link value `link`; a link that does not
+    /// open whole changes nothing and says why.
+    pub fn load(self, link: &str) -> Result<(), String> {
+        self.stop();
+        let loaded = self
+            .live
+            .try_update_value(|live| live.load(link))
+            .ok_or("the demo has gone")?;
+        loaded?;
+        self.messages.set(Vec::new());
+        self.refresh();
+        Ok(())
     }
 
     /// A new autoplay speed; a running clock restarts at it.
