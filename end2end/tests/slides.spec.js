@@ -173,6 +173,10 @@ test('every method of the API answers, as an object or as JSON text, and every c
   // Refusals say why; the text form is answered as text.
   expect((await ask(page, 'eval', ['alert(1)'])).error).toMatch(/^no method "eval"/);
   expect((await ask(page, 'step', [1])).error).toBe('"step" takes no arguments');
+  // The plugin's own way to ask.
+  const viaPlugin = await page.evaluate(() => StackLab.request(document.getElementById('handshake'), 'speed', 2));
+  expect(viaPlugin.result.playing).toBe(false);
+  await expect(demo.getByTestId('speed')).toHaveValue('2');
   const asText = await ask(page, 'state', [], true);
   expect(asText.asText).toBe(true);
   expect(asText.result.link).toMatch(/\/net\/handshake\?s=v1\./);
