@@ -30,6 +30,8 @@ pub enum Route {
         lesson: Option<String>,
         /// Class mode (`?class=1`): answers wait for Reveal.
         class: bool,
+        /// Presenter mode (`?present=1`): sized for a lecture hall.
+        present: bool,
     },
     NotFound,
 }
@@ -46,6 +48,7 @@ impl Route {
                     panic: cfg!(feature = "test-hooks") && here.param("debug") == Some("panic"),
                     lesson: here.param("lesson").map(str::to_string),
                     class: here.param("class") == Some("1"),
+                    present: here.param("present") == Some("1"),
                 },
                 None => Route::NotFound,
             },
@@ -87,6 +90,7 @@ fn page(route: Route, base: &str) -> Vec<El> {
             panic,
             lesson,
             class,
+            present,
         } => {
             if panic {
                 // After this task, as a bug in a running demo would.
@@ -94,7 +98,7 @@ fn page(route: Route, base: &str) -> Vec<El> {
                     panic!("deliberate panic requested with ?debug=panic")
                 });
             }
-            let content = demo_page(demo, embedded, link, lesson, class);
+            let content = demo_page(demo, embedded, link, lesson, class, present);
             if embedded {
                 embed(content)
             } else {

@@ -160,6 +160,13 @@ pub fn mark(stage: &str) {
     let _ = performance_mark(stage);
 }
 
+/// Adds or removes class `name` on the document's root element.
+pub fn set_root_class(name: &str, on: bool) {
+    if let Some(root) = document().and_then(|d| d.document_element()) {
+        let _ = root.class_list().toggle_with_force(name, on);
+    }
+}
+
 /// The page that frames this one (a slide deck, an LMS), if there is one.
 pub fn parent_window() -> Option<web_sys::Window> {
     let window = web_sys::window()?;

@@ -224,6 +224,20 @@ pub fn explain(page: Page) -> El {
 }
 
 /// Copy link, what the copy said, and the link itself once asked for.
+/// Presenter mode on or off (`?present=1` opens a page in it).
+pub fn present_toggle(page: Page) -> El {
+    h("button")
+        .set("type", "button")
+        .class("btn present-toggle")
+        .testid("present")
+        .bind(
+            "aria-pressed",
+            text(move || Some(page.present.get().to_string())),
+        )
+        .on_click(move |_| page.set_present(!page.present.get_untracked()))
+        .text("Presenter mode")
+}
+
 pub fn share(page: Page) -> El {
     h("div")
         .class("share")

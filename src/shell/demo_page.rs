@@ -34,13 +34,15 @@ enum Arrival {
 }
 
 /// The page of `demo`, opened from the share-link value `link`.
-/// `lesson` is the link's lesson stop (`lesson=N`), `class` class mode.
+/// `lesson` is the link's lesson stop (`lesson=N`), `class` class mode,
+/// `present` presenter mode.
 pub fn demo_page(
     demo: &'static Demo,
     embed: bool,
     link: Option<String>,
     lesson: Option<String>,
     class: bool,
+    present: bool,
 ) -> El {
     let arrival = RwSignal::new(Arrival::Fetching);
     let opened: StoredValue<Option<Opened>, LocalStorage> = StoredValue::new_local(None);
@@ -58,8 +60,8 @@ pub fn demo_page(
             .view(),
             Arrival::Running => match opened.try_update_value(Option::take).flatten() {
                 Some((mut live, notice)) => {
-                    live.set_layout(screen_layout());
-                    let page = Page::new(demo.slug, live, class);
+                    live.set_layout(screen_layout(present));
+                    let page = Page::new(demo.slug, live, class, present);
                     let notice = open_lesson(
                         page,
                         lesson.clone(),
@@ -139,9 +141,15 @@ fn open_lesson(
     })
 }
 
-/// The layout for the window the page is in.
-fn screen_layout() -> Layout {
-    window_width().map_or(Layout::Wide, Layout::for_screen)
+/// The layout for the window the page is in, presenting or not.
+pub fn screen_layout(present: bool) -> Layout {
+    window_width().map_or(Layout::Wide, |px| {
+        if present {
+            Layout::for_presenting(px)
+        } else {
+            Layout::for_screen(px)
+        }
+    })
 }
 
 /// The running demo's page: one `<article>` holding everything.
@@ -159,10 +167,16 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
     });
     // A phone turned sideways (or a window narrowed) rearranges the
     // figures, at the same step.
-    let resize = window_event_listener(ev::resize, move |_| page.set_layout(screen_layout()));
+    let resize = window_event_listener(ev::resize, move |_| {
+        page.set_layout(screen_layout(page.present.get_untracked()))
+    });
+    // Presenter mode restyles the whole document (static/app.css,
+    // `html.present`), site header and footer included.
+    Effect::new(move |_| crate::platform::set_root_class("present", page.present.get()));
     on_cleanup(move || {
         keys.remove();
         resize.remove();
+        crate::platform::set_root_class("present", false);
     });
     // In a frame (a slide deck, an LMS), the page that frames the demo may
     // drive it (src/shell/slide.rs).
@@ -175,6 +189,7 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         .child(h("h1").text(demo.title))
         .child(h("p").class("one-liner").text(demo.one_liner))
         .maybe_child(crate::shell::lesson::lesson_button(page))
+        .child(crate::shell::chrome::present_toggle(page))
         .maybe_child(embed.then(|| {
             h("a")
                 .class("open-in-lab")

@@ -69,6 +69,9 @@ pub struct Page {
     pub lesson_at: RwSignal<usize>,
     /// Class mode (`?class=1`): the answer waits for Reveal.
     pub class_mode: bool,
+    /// Presenter mode (`?present=1`, or its toggle): type and strokes for
+    /// the back of a lecture hall, the few controls a lecturer steps with.
+    pub present: RwSignal<bool>,
     /// What the live region says instead of the latest narration line,
     /// until the narration moves on (a stop opened, a verdict); empty for
     /// nothing.
@@ -99,7 +102,12 @@ fn set_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value:
 
 impl Page {
     /// The page of `live`, showing its current state.
-    pub fn new(slug: &'static str, mut live: Box<dyn LiveDemo>, class_mode: bool) -> Page {
+    pub fn new(
+        slug: &'static str,
+        mut live: Box<dyn LiveDemo>,
+        class_mode: bool,
+        present: bool,
+    ) -> Page {
         let frame = live.frame();
         let layout = live.layout();
         let outline = live.lesson();
@@ -139,6 +147,7 @@ impl Page {
             lesson_tick: RwSignal::new(0),
             lesson_at: RwSignal::new(0),
             class_mode,
+            present: RwSignal::new(present),
             announce: RwSignal::new(String::new()),
         };
         page
@@ -434,6 +443,12 @@ impl Page {
                 });
             }
         }
+    }
+
+    /// Enters or leaves presenter mode: the figures are drawn again for it.
+    pub fn set_present(self, on: bool) {
+        self.present.set(on);
+        self.set_layout(crate::shell::demo_page::screen_layout(on));
     }
 
     /// Starts or stops autoplay; already so, nothing changes.

@@ -22,6 +22,29 @@ pub const NARROW_WIDTH: f32 = 420.0;
 /// Screens at most this many CSS pixels wide get the narrow layout.
 pub const NARROW_SCREEN_PX: u32 = 600;
 
+/// The widest a figure is in the wide layout, in figure units.
+pub const WIDE_WIDTH: f32 = 960.0;
+
+/// The smallest text a figure draws, in figure units (`t-small` in
+/// static/scene.css: axis ticks, footnotes).
+pub const SMALLEST_TEXT_UNITS: f32 = 13.0;
+
+/// Presenter mode's promise: no text under this many CSS pixels, for the
+/// back of a lecture hall.
+pub const PRESENTING_TEXT_PX: f32 = 24.0;
+
+/// What presenter mode leaves around a figure across the window: the page's
+/// and the figure's padding, both sides, in CSS pixels (static/app.css,
+/// `html.present`), with room to spare.
+pub const PRESENTING_MARGIN_PX: f32 = 80.0;
+
+/// In presenter mode, windows at least this wide draw the wide layout's
+/// figures across the window; narrower ones the narrow layout's, which then
+/// are drawn larger. Either way the smallest text is at least
+/// [`PRESENTING_TEXT_PX`]: the widest wide figure needs this much room.
+pub const PRESENTING_WIDE_PX: f32 =
+    WIDE_WIDTH * PRESENTING_TEXT_PX / SMALLEST_TEXT_UNITS + PRESENTING_MARGIN_PX;
+
 impl Layout {
     pub fn is_narrow(self) -> bool {
         self == Layout::Narrow
@@ -33,6 +56,15 @@ impl Layout {
         match self {
             Layout::Wide => wide,
             Layout::Narrow => narrow,
+        }
+    }
+
+    /// The layout for a screen `px` CSS pixels wide in presenter mode.
+    pub fn for_presenting(px: f64) -> Layout {
+        if px < f64::from(PRESENTING_WIDE_PX) {
+            Layout::Narrow
+        } else {
+            Layout::Wide
         }
     }
 
@@ -57,5 +89,22 @@ mod tests {
         assert_eq!(Layout::for_screen(601.0), Layout::Wide);
         assert_eq!(Layout::for_screen(1024.0), Layout::Wide);
         assert_eq!(Layout::Narrow.pick(960.0, NARROW_WIDTH), NARROW_WIDTH);
+    }
+
+    #[test]
+    fn presenting_keeps_the_smallest_text_at_24_px_from_1024_px_up() {
+        let smallest = |layout: Layout, px: f32| {
+            let units = layout.pick(WIDE_WIDTH, NARROW_WIDTH);
+            SMALLEST_TEXT_UNITS * (px - PRESENTING_MARGIN_PX) / units
+        };
+        for px in [1024.0, 1280.0, 1366.0, 1600.0, 1920.0, 2560.0] {
+            let layout = Layout::for_presenting(f64::from(px));
+            assert!(
+                smallest(layout, px) >= PRESENTING_TEXT_PX,
+                "{px}: {layout:?}"
+            );
+        }
+        assert_eq!(Layout::for_presenting(1024.0), Layout::Narrow);
+        assert_eq!(Layout::for_presenting(1920.0), Layout::Wide);
     }
 }
