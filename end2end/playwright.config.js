@@ -23,6 +23,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
     trace: 'off',
+    // A first visit has no service worker; tests of anything else run as
+    // one (a worker installing mid-test would fetch beside the page).
+    // tests/offline.spec.js allows it.
+    serviceWorkers: 'block',
   },
   projects: [
     { name: 'root', testIgnore: /subpath\.spec/ },

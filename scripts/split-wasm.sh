@@ -70,6 +70,8 @@ fi
 # The glue and the loader go into index.html: the page fetches no script.
 python3 "$root/scripts/inline-app-js.py" "$work/$name.js" "$work/$name-split.js" "$staging/index.html"
 rm -f "$staging/$name.js"
+# The service worker and its registration: the lab offline.
+python3 "$root/scripts/offline.py" "$staging/index.html" "$staging" "$work" "$name"
 python3 "$root/scripts/minify-inline.py" "$staging/index.html"
 
 # What Trunk would do for a release build: wasm-opt -Oz, two at a time.

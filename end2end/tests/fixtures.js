@@ -7,6 +7,9 @@ export const test = base.extend({
   consoleProblems: [async ({ page, allowConsoleErrors }, use) => {
     const problems = [];
     page.on('console', (msg) => {
+      // Playwright's own word when it blocks the lab's service worker
+      // (serviceWorkers: 'block', playwright.config.js), not the page's.
+      if (msg.text() === 'Service Worker registration blocked by Playwright') return;
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));

@@ -60,7 +60,11 @@ pub fn home(base: &str) -> El {
             .child(h("p").class("purpose").text(section.purpose))
             .child(list)
     });
-    h("div").class("home").child(hero).children(sections)
+    h("div")
+        .class("home")
+        .child(hero)
+        .children(sections)
+        .child(crate::shell::offline::offline_panel())
 }
 
 #[cfg(test)]

@@ -10,5 +10,6 @@ pub mod home;
 pub mod keyboard;
 pub mod lesson;
 pub mod not_found;
+pub mod offline;
 pub mod page;
 pub mod slide;

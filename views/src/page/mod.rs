@@ -1,12 +1,14 @@
 //! The rules of the demo page that are not pictures but still plain data,
 //! tested here: how shapes are written as SVG (`svg`), what they are called
 //! (`naming`), the words and choices around every picture (`chrome`), and
-//! the messages a framed demo exchanges with its page (`slide`, in `json`).
+//! the messages a framed demo exchanges with its page (`slide`, in `json`),
+//! and what the home page says about keeping the lab offline (`offline`).
 //! The app's components draw them; the figure export writes them too.
 
 pub mod chrome;
 pub mod json;
 pub mod lesson;
 pub mod naming;
+pub mod offline;
 pub mod slide;
 pub mod svg;
