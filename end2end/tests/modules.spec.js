@@ -18,7 +18,10 @@ function wasmRequests(page) {
 
 const mainModule = (file) => file.endsWith('_bg.wasm');
 const familyChunk = (file) => /-chunk_\d+\.wasm$/.test(file);
-const demoModules = (files) => files.filter((f) => !mainModule(f) && !familyChunk(f));
+// A part of the page fetched where it is shown (ui_lesson, ui_slide,
+// ui_offline), not a demo.
+const uiModule = (file) => /-ui_\w+\.wasm$/.test(file);
+const demoModules = (files) => files.filter((f) => !mainModule(f) && !familyChunk(f) && !uiModule(f));
 
 for (const [path, module] of [['/cpu/tlb', 'tlb'], ['/memory/reordering', 'reordering'], ['/nic/descriptor-ring', 'descriptor_ring']]) {
   test(`${path} fetches the main module, its own and its section's chunk, once each, and no other demo's`, async ({ page }) => {
@@ -72,7 +75,9 @@ test('the home page fetches no demo module; opening a card fetches that one demo
   const files = wasmRequests(page);
   const home = new HomePage(page);
   await home.open();
-  expect(files.filter((f) => !mainModule(f))).toEqual([]);
+  // The home page's own: the main module and its offline panel's asking.
+  await expect.poll(() => files.filter(uiModule)).toEqual([expect.stringMatching(/-ui_offline\.wasm$/)]);
+  expect(files.filter((f) => !mainModule(f) && !uiModule(f))).toEqual([]);
   await page.getByTestId('card-napi').click();
   const demo = new DemoPage(page, '/nic/napi');
   await expect(demo.demo).toBeVisible();

@@ -1,8 +1,10 @@
 //! "Make every demo available offline", on the home page. The service
 //! worker (scripts/sw.js) keeps the files; this asks it through
 //! `window.stackLabOffline`, which the registration script
-//! (scripts/offline.js) defines where service workers can run, and says
-//! what it kept (`views::page::offline`).
+//! (scripts/offline-head.js) defines where service workers can run, and says
+//! what it kept (`views::page::offline`). The asking is cut into the wasm
+//! module `ui_offline`, which only the home page fetches: a demo page does
+//! not pay for a panel it never shows.
 
 use crate::dom::{flag, h, words, El};
 use js_sys::{Function, Promise, Reflect};
@@ -15,7 +17,7 @@ use wasm_bindgen_futures::JsFuture;
 pub fn offline_panel() -> El {
     let said = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
-    ask("status", said, busy, false);
+    asked("status", said, busy, false);
     h("section")
         .class("offline")
         .testid("offline")
@@ -30,7 +32,7 @@ pub fn offline_panel() -> El {
                 .class("btn")
                 .testid("offline-all")
                 .toggle("disabled", flag(move || busy.get()))
-                .on_click(move |_| ask("saveAll", said, busy, true))
+                .on_click(move |_| asked("saveAll", said, busy, true))
                 .text("Make every demo available offline"),
         )
         .child(
@@ -40,6 +42,35 @@ pub fn offline_panel() -> El {
                 .testid("offline-status")
                 .words(words(move || said.get())),
         )
+}
+
+/// The asking, from its module.
+#[wasm_split_helpers::wasm_split(ui_offline, wasm_split_path = wasm_split_helpers, fallible)]
+fn offline_code() -> Result<Ask, wasm_split_helpers::SplitLoaderError> {
+    Ok(ask)
+}
+
+type Ask = fn(&'static str, RwSignal<String>, RwSignal<bool>, bool);
+
+/// Fetches the asking's module, then asks; a module that cannot be fetched
+/// is said when the learner pressed the button.
+fn asked(method: &'static str, said: RwSignal<String>, busy: RwSignal<bool>, pressed: bool) {
+    // Native tests render the home page without a browser.
+    if cfg!(not(target_arch = "wasm32")) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        match offline_code().await {
+            Ok(ask) => ask(method, said, busy, pressed),
+            Err(_) if pressed => {
+                said.try_set(kept_sentence(
+                    &Kept::Failed("this page's code could not be fetched".into()),
+                    true,
+                ));
+            }
+            Err(_) => {}
+        }
+    });
 }
 
 /// Asks the worker `method` (`status` or `saveAll`) and says its answer.
@@ -67,10 +98,6 @@ fn ask(method: &'static str, said: RwSignal<String>, busy: RwSignal<bool>, asked
 /// `window.stackLabOffline[method]()`, as a future; `None` where the
 /// registration script did not define it.
 fn offline_method(method: &str) -> Option<JsFuture> {
-    // Native tests render the home page without a browser.
-    if cfg!(not(target_arch = "wasm32")) {
-        return None;
-    }
     let window: JsValue = web_sys::window()?.into();
     let api = Reflect::get(&window, &"stackLabOffline".into()).ok()?;
     let f = Reflect::get(&api, &method.into())
