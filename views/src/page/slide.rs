@@ -74,12 +74,17 @@ pub enum Method {
     State,
 }
 
-/// The id a request is answered with: a number or a text, echoed as sent.
+/// The id a request is answered with: a whole number (one JavaScript holds
+/// exactly) or a text, echoed as sent.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Id {
-    Number(f64),
+    Number(i64),
     Text(String),
 }
+
+/// The largest whole number a JavaScript number holds exactly
+/// (`Number.MAX_SAFE_INTEGER`, 2^53 − 1).
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 impl Id {
     fn json(&self) -> Json {
@@ -94,7 +99,7 @@ impl Id {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Heard {
     /// Not the API's (another namespace, no method, an id that is neither
-    /// a number nor a text): nothing happens and nothing is answered.
+    /// a whole number nor a text): nothing happens and nothing is answered.
     Ignored,
     /// A request: what it asks, or why it cannot be done; answered when it
     /// has an id.
@@ -114,9 +119,11 @@ pub fn heard(message: &Message) -> Heard {
     };
     let id = match &message.id {
         None => None,
-        Some(Value::Number(x)) => Some(Id::Number(*x)),
+        Some(Value::Number(x)) if x.fract() == 0.0 && x.abs() <= MAX_SAFE_INTEGER => {
+            Some(Id::Number(*x as i64))
+        }
         Some(Value::Text(s)) => Some(Id::Text(s.clone())),
-        Some(Value::Other) => return Heard::Ignored,
+        Some(Value::Number(_) | Value::Other) => return Heard::Ignored,
     };
     Heard::Request {
         method: method(name, &message.args),
@@ -176,7 +183,7 @@ fn speed(steps: f64) -> Result<u32, String> {
         .iter()
         .map(|(tenths, _)| *tenths)
         .find(|tenths| f64::from(*tenths) / 10.0 == steps)
-        .ok_or_else(|| format!("no speed of {steps} steps a second: {}", speeds()))
+        .ok_or_else(|| format!("no such speed: {}", speeds()))
 }
 
 fn speeds() -> String {
@@ -222,7 +229,7 @@ impl State {
             ])
         };
         Json::Object(vec![
-            ("step", Json::Number(self.step as f64)),
+            ("step", Json::Number(self.step as i64)),
             ("playing", Json::Bool(self.playing)),
             (
                 "status",
@@ -316,7 +323,7 @@ pub fn key_event(press: &KeyPress) -> String {
         ("event", Json::Text("key".into())),
         ("key", Json::Text(press.key.clone())),
         ("code", Json::Text(press.code.clone())),
-        ("keyCode", Json::Number(f64::from(press.key_code))),
+        ("keyCode", Json::Number(i64::from(press.key_code))),
         ("shiftKey", Json::Bool(press.shift)),
         ("altKey", Json::Bool(press.alt)),
         ("ctrlKey", Json::Bool(press.ctrl)),

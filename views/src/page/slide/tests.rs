@@ -100,6 +100,22 @@ fn messages_not_of_the_api_are_ignored() {
     m.method = text("step");
     m.id = Some(Value::Other);
     assert_eq!(heard(&m), Heard::Ignored, "an id it cannot echo");
+    m.id = Some(Value::Number(1.5));
+    assert_eq!(heard(&m), Heard::Ignored, "an id that is not whole");
+    m.id = Some(Value::Number(2f64.powi(60)));
+    assert_eq!(
+        heard(&m),
+        Heard::Ignored,
+        "an id JavaScript cannot hold exactly"
+    );
+    m.id = Some(Value::Number(-9_007_199_254_740_991.0));
+    assert_eq!(
+        heard(&m),
+        Heard::Request {
+            method: Ok(Method::Step),
+            id: Some(Id::Number(-9_007_199_254_740_991))
+        }
+    );
     m.id = Some(text("a"));
     assert_eq!(
         heard(&m),
@@ -112,7 +128,7 @@ fn messages_not_of_the_api_are_ignored() {
 
 #[test]
 fn answers_and_events_are_the_documented_json() {
-    let ok: J = serde_json::from_str(&answer(&Id::Number(7.0), Ok(&state()))).unwrap();
+    let ok: J = serde_json::from_str(&answer(&Id::Number(7), Ok(&state()))).unwrap();
     assert_eq!(
         ok,
         json!({"namespace": "stack-lab", "id": 7, "result": {
