@@ -303,9 +303,11 @@ pub fn waterfall(
 
 /// Baseline against now: two stacked bars on one axis, and the saving.
 /// Narrow, the bars are shorter: the names left of them and the values
-/// after them keep their size.
+/// after them keep their size. The names end 12 units before the bars, so
+/// the bars start far enough in for "baseline" (8 characters of 16-unit
+/// bold text, about 80 units) to stay inside the figure.
 pub fn compare(w: &Waterfall, what: &str, layout: Layout) -> Figure {
-    let (fig_w, x0, bars_w) = layout.pick((960.0, 130.0, 560.0), (NARROW_WIDTH, 84.0, 240.0));
+    let (fig_w, x0, bars_w) = layout.pick((960.0, 130.0, 560.0), (NARROW_WIDTH, 100.0, 224.0));
     let x = |t: u32| x0 + bars_w * t as f32 / w.scale_ns.max(1) as f32;
     let mut f = Figure::new(
         "compare",
@@ -370,7 +372,7 @@ pub fn compare(w: &Waterfall, what: &str, layout: Layout) -> Figure {
         )
     };
     f.push(
-        Shape::text("saving", x0, 126.0, saving)
+        Shape::text("saving", layout.pick(x0, 12.0), 126.0, saving)
             .start()
             .size(Size::Large),
     );

@@ -22,7 +22,7 @@ const BESIDE: f32 = 0.35;
 /// further out: see `Dims::flank`.
 const FLANK: f32 = 0.6;
 /// Line height of a pointer's words split over two lines.
-const POINTER_LINE: f32 = 16.0;
+const POINTER_LINE: f32 = 18.0;
 
 /// How far out a slot's pointers put their words, and how far off the
 /// slot's middle HEAD and TAIL point (either side of the NIC's TAIL).
