@@ -168,7 +168,7 @@ test('every method of the API answers, as an object or as JSON text, and every c
   expect(stop.result).toBeDefined();
   await expect(demo.getByTestId('lesson-title')).toBeVisible();
   expect(await page.evaluate(() => document.activeElement.tagName)).toBe('BODY');
-  expect((await ask(page, 'stop', [99])).error).toMatch(/^the lesson has stops 1 to \d+$/);
+  expect((await ask(page, 'stop', [99])).error).toMatch(/^this lesson has stops 1 to \d+$/);
 
   // Refusals say why; the text form is answered as text.
   expect((await ask(page, 'eval', ['alert(1)'])).error).toMatch(/^no method "eval"/);

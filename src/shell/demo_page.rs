@@ -125,10 +125,7 @@ fn open_lesson(
     let Some(text) = lesson else {
         return notice;
     };
-    let stops = page
-        .lesson
-        .with_value(|l| l.outline.as_ref().map_or(0, |o| o.stops.len()));
-    let said = match views::lesson::read_stop(&text, stops) {
+    let said = match views::lesson::read_stop(&text, page.stops()) {
         Ok(n) => {
             page.open_stop(n, !has_state);
             return notice;

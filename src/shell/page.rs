@@ -176,6 +176,12 @@ impl Page {
         self.task_check();
     }
 
+    /// How many stops the demo's lesson has (0: it has none).
+    pub fn stops(self) -> usize {
+        self.lesson
+            .with_value(|l| l.outline.as_ref().map_or(0, |o| o.stops.len()))
+    }
+
     /// The open stop (from 0), if any; tracked.
     pub fn at_stop(self) -> Option<usize> {
         self.lesson_at.get().checked_sub(1)

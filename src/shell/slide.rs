@@ -218,15 +218,7 @@ fn perform(page: Page, method: Method) -> Result<(), String> {
         Method::Speed(tenths) => page.set_speed(tenths),
         Method::Open(link) => page.load(&link)?,
         Method::Stop(n) => {
-            let stops = page
-                .lesson
-                .with_value(|l| l.outline.as_ref().map_or(0, |o| o.stops.len()));
-            if n >= stops {
-                return Err(match stops {
-                    0 => "this demo has no lesson".into(),
-                    _ => format!("the lesson has stops 1 to {stops}"),
-                });
-            }
+            let n = views::lesson::stop_index(n, page.stops())?;
             if !page.show_stop(n, true) {
                 return Err(format!("stop {} does not open", n + 1));
             }

@@ -282,4 +282,14 @@ fn a_stop_number_from_a_link_is_read_defensively() {
         assert!(!notice.contains(".."), "{notice}");
     }
     assert!(read_stop(&"9".repeat(500), 5).unwrap_err().chars().count() < 60);
+    // The slide API's `stop` keeps the same range, and says when there is no lesson.
+    assert_eq!(views::lesson::stop_index(5, 5), Ok(4));
+    assert_eq!(
+        views::lesson::stop_index(6, 5),
+        Err("this lesson has stops 1 to 5".into())
+    );
+    assert_eq!(
+        views::lesson::stop_index(1, 0),
+        Err("this demo has no lesson".into())
+    );
 }

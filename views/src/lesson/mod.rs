@@ -272,11 +272,17 @@ impl Outline {
 /// the stop's index, or why it cannot be opened.
 pub fn read_stop(text: &str, stops: usize) -> Result<usize, String> {
     let n = (1..=3).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit());
-    let n = if n { text.parse().unwrap_or(0) } else { 0 };
-    if (1..=stops).contains(&n) {
-        Ok(n - 1)
-    } else {
-        Err(format!("this lesson has stops 1 to {stops}"))
+    stop_index(if n { text.parse().unwrap_or(0) } else { 0 }, stops)
+}
+
+/// Stop `n`, counted from 1, as an index from 0, if a lesson of `stops`
+/// stops has it; else why not. The one range rule for a link's `lesson=N`
+/// and the slide API's `stop`.
+pub fn stop_index(n: usize, stops: usize) -> Result<usize, String> {
+    match stops {
+        0 => Err("this demo has no lesson".into()),
+        _ if (1..=stops).contains(&n) => Ok(n - 1),
+        _ => Err(format!("this lesson has stops 1 to {stops}")),
     }
 }
 

@@ -68,7 +68,8 @@ pub enum Method {
     Speed(u32),
     /// A share link's state value (`v1.…`), to open.
     Open(String),
-    /// A lesson stop, counted from 0.
+    /// A lesson stop, counted from 1 (whether the lesson has it is
+    /// `lesson::stop_index`'s to say).
     Stop(usize),
     /// Only the state.
     State,
@@ -157,7 +158,7 @@ fn method(name: &str, args: &[Value]) -> Result<Method, String> {
         },
         "stop" => match args {
             [Value::Number(x)] if x.fract() == 0.0 && *x >= 1.0 && *x <= u32::MAX as f64 => {
-                Ok(Method::Stop(*x as usize - 1))
+                Ok(Method::Stop(*x as usize))
             }
             _ => Err("\"stop\" takes one whole number: the lesson stop, counted from 1".into()),
         },

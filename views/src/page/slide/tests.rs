@@ -58,7 +58,7 @@ fn every_method_is_read_with_its_arguments() {
         ),
         Ok(Method::Open("v1.abc".into()))
     );
-    assert_eq!(asked("stop", vec![Value::Number(2.0)]), Ok(Method::Stop(1)));
+    assert_eq!(asked("stop", vec![Value::Number(2.0)]), Ok(Method::Stop(2)));
 }
 
 #[test]
