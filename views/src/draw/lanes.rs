@@ -124,6 +124,21 @@ impl Axis {
             .unwrap_or(10.0 * power)
     }
 
+    /// A tick's label at `x`: centred on its line, unless that would cross
+    /// the figure's edge, where it is anchored inside. Small monospace text
+    /// is about 7.8 units a character.
+    pub fn tick_label(self, key: String, x: f32, y: f32, label: String) -> Shape {
+        let half = label.chars().count() as f32 * 7.8 / 2.0;
+        let text = Shape::text(key, x, y, label).mono().size(Size::Small);
+        if x + half > self.span.width {
+            text.end()
+        } else if x < half {
+            text.start()
+        } else {
+            text
+        }
+    }
+
     /// The time axis along the top, with gridlines down to `bottom`.
     pub fn ticks(self, y: f32, bottom: f32, unit: &str) -> Shape {
         let step = self.tick_step(self.span.ticks);
@@ -141,14 +156,12 @@ impl Axis {
                 let x = self.x(t);
                 [
                     Shape::line(format!("g{i}"), (x, y + 6.0), (x, bottom)).class("grid"),
-                    Shape::text(
+                    self.tick_label(
                         format!("t{i}"),
                         x,
                         y,
                         format!("{} {unit}", decimal(t, decimals)),
-                    )
-                    .mono()
-                    .size(Size::Small),
+                    ),
                 ]
             })
             .collect();

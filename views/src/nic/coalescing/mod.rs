@@ -59,20 +59,7 @@ fn timeline(m: &Coalescing, layout: Layout) -> Figure {
     {
         let x = axis.x(at(from, t));
         ticks.push(Shape::line(format!("g{i}"), (x, 28.0), (x, height - 24.0)).class("grid"));
-        let label = duration(t);
-        // Centred on its line, unless that would cross the figure's edge:
-        // small monospace text is about 7.8 units a character.
-        let half = label.chars().count() as f32 * 7.8 / 2.0;
-        let text = Shape::text(format!("t{i}"), x, 22.0, label)
-            .mono()
-            .size(Size::Small);
-        ticks.push(if x + half > axis.span.width {
-            text.end()
-        } else if x < half {
-            text.start()
-        } else {
-            text
-        });
+        ticks.push(axis.tick_label(format!("t{i}"), x, 22.0, duration(t)));
     }
     f.push(Shape::group("axis", ticks));
     let arrivals: Vec<Shape> = m
