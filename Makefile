@@ -6,12 +6,12 @@ export PATH := $(CURDIR)/tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 # Trunk must never download anything.
 TRUNK := trunk --offline=true
 
-.PHONY: serve test tools test-tools build build-subpath build-counter lint unit e2e size bench clean
+.PHONY: serve test tools test-tools build build-subpath build-counter scorm lint unit e2e size bench clean
 
 serve: tools
 	$(TRUNK) serve
 
-test: tools test-tools lint unit build build-subpath e2e
+test: tools test-tools lint unit build build-subpath scorm e2e
 
 tools:
 	@scripts/install-build-tools.sh
@@ -59,6 +59,14 @@ size: build
 	@python3 scripts/size-report.py
 	@scripts/size-marginal.sh $(DEMOS)
 
+# The lab as a SCORM 1.2 package for a course's LMS (README, "In your LMS"):
+# the site built to run from any folder (a relative public URL), zipped with
+# its imsmanifest.xml by scripts/scorm.py, one SCO per section.
+scorm: tools
+	rm -rf dist-scorm
+	$(TRUNK) build --release --public-url ./ --dist dist-scorm/site
+	python3 scripts/scorm.py dist-scorm/site src/catalogue dist-scorm/stack-lab-scorm12.zip
+
 # The yardstick for `make bench`: a bare Leptos counter, same lockfile and profile.
 build-counter: tools
 	$(TRUNK) --config Trunk.toml build --release=true --dist dist-counter end2end/bench/counter/index.html
@@ -69,4 +77,4 @@ bench: build build-counter test-tools
 
 clean:
 	cargo clean
-	rm -rf dist dist-subpath dist-counter
+	rm -rf dist dist-subpath dist-counter dist-scorm

@@ -1,7 +1,8 @@
 """The lab's catalogue as the build scripts read it: src/catalogue/*.rs, one
 `Demo { … }` literal per demo, its fields one a line (rustfmt's layout).
 
-Used by demo-pages.py (each demo's section, slug and module),
+Used by demo-pages.py (each demo's section, slug and module), scorm.py
+(the sections, one SCO each),
 size-marginal.sh (which drops entries to measure what a demo adds) and
 split-wasm.sh (`catalogue.py families DIR`: each section's modules, the
 families wasm-split-cli cuts a chunk for).
@@ -31,6 +32,15 @@ def fields(entry):
 def entries(folder):
     """(section, slug, module) of every demo in the catalogue."""
     return [fields(m.group(0)) for path in sources(folder) for m in ENTRY.finditer(open(path).read())]
+
+
+SECTION = re.compile(r'\n    Section \{\n        id: "(\w+)",\n        title: "([^"\\]*)",')
+
+
+def sections(folder):
+    """(id, title) of every section, in the catalogue's order (the
+    `SECTIONS` table of its mod.rs)."""
+    return SECTION.findall(open(os.path.join(folder, "mod.rs")).read())
 
 
 def families(folder):

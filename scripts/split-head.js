@@ -28,7 +28,8 @@
   window.stackLabCompile = compile;
   // Relative URLs: they resolve against <base>, as the loader's do.
   window.stackLabMain = started(MAIN_MODULE);
-  const slug = location.pathname.split("/").filter((s) => s !== "").pop() ?? "";
+  // A copy whose pages are files (a SCORM package) names them `napi.html`.
+  const slug = (location.pathname.split("/").filter((s) => s !== "").pop() ?? "").replace(/\.html$/, "");
   // The demo's own module, then its section's chunk.
   const files = DEMO_MODULES[slug.replaceAll("-", "_")] ?? [];
   window.stackLabEarlyModules = new Map(files.map((file) => [file, started(file)]));

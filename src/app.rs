@@ -60,8 +60,8 @@ impl Route {
     /// defaults of a demo (no link, no embed), else the catalogue.
     pub fn href(&self, base: &str) -> String {
         match self {
-            Route::Demo { demo, .. } => format!("{base}/{}/{}", demo.section, demo.slug),
-            Route::Home | Route::NotFound => format!("{base}/"),
+            Route::Demo { demo, .. } => router::link(base, &demo.path()),
+            Route::Home | Route::NotFound => router::link(base, "/"),
         }
     }
 
@@ -116,6 +116,7 @@ pub fn App() -> impl IntoView {
     install_scene_styles();
     let here = RwSignal::new(router::current());
     router::listen(move |location| here.set(location));
+    crate::shell::lms::start(&here.get_untracked(), move || here.set(router::current()));
     let base = base_path();
     h("div")
         .set("id", "app-root")

@@ -22,6 +22,21 @@ pub fn base_path() -> String {
     path.trim_end_matches('/').to_string()
 }
 
+/// Whether the site's pages are files: a copy hosted where only files are
+/// served, such as a course's SCORM package (`make scorm`, built with
+/// `--public-url ./`, so its `<base href>` is relative). Its addresses then
+/// name the files (`nic/napi.html`, `index.html`), which a reload finds.
+pub fn pages_are_files() -> bool {
+    // Native tests render pages without a browser.
+    if cfg!(not(target_arch = "wasm32")) {
+        return false;
+    }
+    document()
+        .and_then(|d| d.query_selector("base").ok().flatten())
+        .and_then(|b| b.get_attribute("href"))
+        .is_some_and(|href| href.starts_with('.'))
+}
+
 pub fn set_title(title: &str) {
     if let Some(d) = document() {
         d.set_title(title);
@@ -202,6 +217,28 @@ fn local_storage() -> Option<web_sys::Storage> {
         return None;
     }
     web_sys::window()?.local_storage().ok()?
+}
+
+/// A value kept for this tab (`sessionStorage`), if the page can read it.
+pub fn tab_stored(key: &str) -> Option<String> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
+    web_sys::window()?
+        .session_storage()
+        .ok()??
+        .get_item(key)
+        .ok()?
+}
+
+/// Keeps `value` for as long as this tab lives.
+pub fn tab_store(key: &str, value: &str) {
+    if cfg!(not(target_arch = "wasm32")) {
+        return;
+    }
+    if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = s.set_item(key, value);
+    }
 }
 
 /// A value the page kept in this browser (`localStorage`), if it can read it.

@@ -4,7 +4,7 @@
 //! weight (measured: leptos_router and the async machinery it brings were a
 //! large share of the wasm).
 
-use crate::platform::base_path;
+use crate::platform::{base_path, pages_are_files};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
 
@@ -62,8 +62,24 @@ pub fn canonical(path: &str) -> String {
     }
 }
 
+/// A page's path as its address shows it: the [`canonical`] path, or, where
+/// the pages are files (`platform::pages_are_files`), the file's name.
+pub fn address(path: &str, files: bool) -> String {
+    match (files, path) {
+        (false, _) => path.to_string(),
+        (true, "/") => "/index.html".into(),
+        (true, _) => format!("{path}.html"),
+    }
+}
+
+/// A link to the page at `path` under the site's base path `base`.
+pub fn link(base: &str, path: &str) -> String {
+    format!("{base}{}", address(path, pages_are_files()))
+}
+
 /// The browser's current location, its path in [`canonical`] form (the
-/// address bar is corrected to it, without a new history entry).
+/// address bar is corrected to [`address`]'s spelling of it, without a new
+/// history entry).
 pub fn current() -> Location {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {
         return Location {
@@ -75,8 +91,9 @@ pub fn current() -> Location {
     let full = loc.pathname().unwrap_or_default();
     let raw = full.strip_prefix(&base).unwrap_or(&full);
     let path = canonical(raw);
+    let shown = address(&path, pages_are_files());
     let search = loc.search().unwrap_or_default();
-    if path != raw && !(raw.is_empty() && path == "/") {
+    if shown != raw && !(raw.is_empty() && shown == "/") {
         // `//nic/napi` or `/nic/napi/`: show the one address of that page, so
         // nothing later (a link, the crash panel, a copied address) starts
         // from a path that a browser would read as another host.
@@ -85,7 +102,7 @@ pub fn current() -> Location {
             let _ = history.replace_state_with_url(
                 &JsValue::NULL,
                 "",
-                Some(&format!("{base}{path}{search}{hash}")),
+                Some(&format!("{base}{shown}{search}{hash}")),
             );
         }
     }
@@ -186,7 +203,7 @@ fn inside_link(e: &web_sys::MouseEvent) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::canonical;
+    use super::{address, canonical};
 
     #[test]
     fn a_path_has_one_spelling_and_never_starts_with_two_slashes() {
@@ -206,6 +223,21 @@ mod tests {
         ] {
             assert_eq!(canonical(raw), want, "{raw:?}");
             assert!(!canonical(raw).starts_with("//"));
+        }
+    }
+
+    #[test]
+    fn where_pages_are_files_an_address_names_the_file() {
+        for (path, files, want) in [
+            ("/", false, "/"),
+            ("/nic/napi", false, "/nic/napi"),
+            ("/", true, "/index.html"),
+            ("/nic/napi", true, "/nic/napi.html"),
+            ("/nope/x/y", true, "/nope/x/y.html"),
+        ] {
+            assert_eq!(address(path, files), want);
+            // And the file's name reads back as the same page.
+            assert_eq!(canonical(&address(path, files)), path);
         }
     }
 }

@@ -18,7 +18,7 @@ pub fn frame(base: &str, content: El) -> Vec<El> {
             .child(
                 h("a")
                     .class("brand")
-                    .set("href", format!("{base}/"))
+                    .set("href", crate::router::link(base, "/"))
                     .child(logo())
                     .child(h("span").text("Stack Lab")),
             )

@@ -40,7 +40,7 @@ pub fn home(base: &str) -> El {
                 });
                 h("li").class("card").child(
                     h("a")
-                        .set("href", format!("{base}{}", demo.path()))
+                        .set("href", crate::router::link(base, &demo.path()))
                         .testid(format!("card-{}", demo.slug))
                         .child(h("h3").text(demo.title))
                         .child(h("p").text(demo.one_liner))
@@ -63,6 +63,7 @@ pub fn home(base: &str) -> El {
     h("div")
         .class("home")
         .child(hero)
+        .maybe_child(crate::shell::lms::note())
         .children(sections)
         .child(crate::shell::offline::offline_panel())
 }

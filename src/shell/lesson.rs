@@ -178,7 +178,11 @@ fn panel(page: Page, outline: &Outline, n: usize) -> El {
                 let label = crate::catalogue::all()
                     .find(|d| d.path() == *route)
                     .map_or(*route, |d| d.title);
-                h("li").child(h("a").set("href", format!("{base}{route}")).text(label))
+                h("li").child(
+                    h("a")
+                        .set("href", crate::router::link(&base, route))
+                        .text(label),
+                )
             })))
     });
     let mut goal = h("details").class("lesson-goal");

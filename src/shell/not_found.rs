@@ -14,7 +14,7 @@ pub fn not_found(base: &str) -> El {
                 .child(h("span").text("This address matches no demo. "))
                 .child(
                     h("a")
-                        .set("href", format!("{base}/"))
+                        .set("href", crate::router::link(base, "/"))
                         .text("Back to the catalogue"),
                 ),
         )

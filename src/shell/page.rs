@@ -111,11 +111,17 @@ impl Page {
         let frame = live.frame();
         let layout = live.layout();
         let outline = live.lesson();
-        let stops = outline.as_ref().map_or(0, |o| o.stops.len());
+        let fresh = outline
+            .as_ref()
+            .map_or(Progress::new(0, 0), Progress::of_lesson);
+        // A record from before the asked mask was kept takes the lesson's.
         let progress = crate::platform::stored(&progress_key(slug))
             .and_then(|t| Progress::decode(&t))
-            .filter(|p| p.stops as usize == stops)
-            .unwrap_or(Progress::new(stops));
+            .filter(|p| p.stops == fresh.stops)
+            .map_or(fresh, |p| Progress {
+                asked: fresh.asked,
+                ..p
+            });
         let page = Page {
             slug,
             scene: RwSignal::new(frame.scene),
@@ -237,11 +243,18 @@ impl Page {
     fn save_progress(self) {
         let text = self.lesson.with_value(|l| l.progress.encode());
         crate::platform::store(&progress_key(self.slug), Some(&text));
+        crate::shell::lms::progress_changed();
     }
 
     /// Forgets the learner's progress through this lesson.
     pub fn forget_progress(self) {
-        self.change_lesson(|l| l.progress = Progress::new(l.progress.stops as usize));
+        self.change_lesson(|l| {
+            l.progress = Progress {
+                done: 0,
+                right: 0,
+                ..l.progress
+            }
+        });
         crate::platform::store(&progress_key(self.slug), None);
         self.announce.set("Your progress was forgotten.".into());
     }

@@ -11,22 +11,42 @@ pub fn progress_key(slug: &str) -> String {
     format!("stack-lab.lesson.{slug}")
 }
 
-/// A learner's progress through one demo's lesson: which stops are done
-/// and which predictions were right, as bit masks (a lesson has at most 32
-/// stops).
+/// A learner's progress through one demo's lesson: which stops ask a
+/// prediction, which are done and which predictions were right, as bit
+/// masks (a lesson has at most 32 stops). The asked mask is the lesson's,
+/// kept with the record so a course can score a lesson whose demo is not
+/// open (`views::page::lms`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     pub stops: u32,
+    pub asked: u32,
     pub done: u32,
     pub right: u32,
 }
 
 impl Progress {
-    pub fn new(stops: usize) -> Progress {
-        Progress {
+    /// No stop done of a lesson of `stops` stops, of which those in
+    /// `asked` ask a prediction.
+    pub fn new(stops: usize, asked: u32) -> Progress {
+        let mut progress = Progress {
             stops: stops.min(32) as u32,
             ..Progress::default()
-        }
+        };
+        progress.asked = asked & progress.mask();
+        progress
+    }
+
+    /// No stop done of `outline`'s lesson.
+    pub fn of_lesson(outline: &Outline) -> Progress {
+        let asked = (0..outline.stops.len())
+            .filter(|&n| outline.stops[n].question.is_some())
+            .fold(0, |mask, n| mask | Self::bit(n));
+        Progress::new(outline.stops.len(), asked)
+    }
+
+    /// Every stop done.
+    pub fn is_complete(&self) -> bool {
+        self.done == self.mask()
     }
 
     fn bit(n: usize) -> u32 {
@@ -60,29 +80,41 @@ impl Progress {
             .unwrap_or(0)
     }
 
-    /// As kept in storage: `1.<stops>.<done>.<right>`.
+    /// As kept in storage: `2.<stops>.<asked>.<done>.<right>`.
     pub fn encode(&self) -> String {
-        format!("1.{}.{}.{}", self.stops, self.done, self.right)
+        format!(
+            "2.{}.{}.{}.{}",
+            self.stops, self.asked, self.done, self.right
+        )
     }
 
-    /// Read back from storage; anything else (another version, a mask
+    /// Read back from storage; anything else (an unknown version, a mask
     /// naming stops the lesson does not have, garbage) reads as nothing.
+    /// Version 1, `1.<stops>.<done>.<right>`, had no asked mask: it reads
+    /// with none, and the demo's page fills it in from its lesson.
     pub fn decode(text: &str) -> Option<Progress> {
-        if text.len() > 40 {
+        if text.len() > 50 {
             return None;
         }
         let mut parts = text.split('.');
-        if parts.next()? != "1" {
-            return None;
-        }
+        let version = parts.next()?;
         let mut number = || parts.next()?.parse::<u32>().ok();
-        let (stops, done, right) = (number()?, number()?, number()?);
+        let (stops, asked, done, right) = match version {
+            "1" => (number()?, 0, number()?, number()?),
+            "2" => (number()?, number()?, number()?, number()?),
+            _ => return None,
+        };
         if parts.next().is_some() || !(1..=32).contains(&stops) {
             return None;
         }
-        let progress = Progress { stops, done, right };
+        let progress = Progress {
+            stops,
+            asked,
+            done,
+            right,
+        };
         let mask = progress.mask();
-        (done & !mask == 0 && right & !mask == 0).then_some(progress)
+        (asked & !mask == 0 && done & !mask == 0 && right & !mask == 0).then_some(progress)
     }
 
     /// What the panel says of it: "2 of 5 stops done · 1 of 4 predictions right".
@@ -209,7 +241,7 @@ mod tests {
 
     #[test]
     fn progress_survives_its_storage_and_refuses_garbage() {
-        let mut p = Progress::new(5);
+        let mut p = Progress::new(5, 0b10110);
         p.mark_done(0);
         p.mark_done(3);
         p.mark_right(3);
@@ -221,6 +253,9 @@ mod tests {
             "",
             "1",
             "2.5.0.0",
+            "3.5.0.0.0",
+            "2.5.32.0.0",
+            "2.5.0.0.32",
             "1.5.32.0",
             "1.0.0.0",
             "1.33.0.0",
@@ -231,7 +266,8 @@ mod tests {
             assert_eq!(Progress::decode(bad), None, "{bad}");
         }
         let outline = Mesi::lesson().unwrap().outline();
-        let mut p = Progress::new(outline.stops.len());
+        let mut p = Progress::of_lesson(&outline);
+        assert_eq!(p.asked.count_ones(), 4);
         p.mark_done(0);
         p.mark_right(0);
         p.mark_right(1);
@@ -241,9 +277,13 @@ mod tests {
         );
         let all = Progress {
             done: 0b11111,
-            ..Progress::new(5)
+            ..Progress::new(5, 0)
         };
         assert_eq!(all.resume(), 0);
+        assert!(all.is_complete() && !p.is_complete());
+        // A record from before the asked mask was kept reads with none.
+        let old = Progress::decode("1.5.3.1").unwrap();
+        assert_eq!((old.stops, old.asked, old.done, old.right), (5, 0, 3, 1));
     }
 
     #[test]

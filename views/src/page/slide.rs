@@ -169,8 +169,8 @@ fn method(name: &str, args: &[Value]) -> Result<Method, String> {
     }
 }
 
-/// A method name as an error message quotes it: at most 40 characters.
-fn clipped(name: &str) -> String {
+/// A name as an error message quotes it: at most 40 characters.
+pub(crate) fn clipped(name: &str) -> String {
     const LONGEST: usize = 40;
     match name.char_indices().nth(LONGEST) {
         Some((at, _)) => format!("{}…", &name[..at]),
