@@ -68,6 +68,7 @@ pub struct El {
     tag: Tag,
     attrs: Vec<AnyAttribute>,
     kids: Vec<AnyView>,
+    loaded: Option<fn(web_sys::Element)>,
 }
 
 /// An HTML element.
@@ -76,6 +77,7 @@ pub fn h(tag: &'static str) -> El {
         tag: Tag::Html(tag),
         attrs: Vec::new(),
         kids: Vec::new(),
+        loaded: None,
     }
 }
 
@@ -235,12 +237,34 @@ impl El {
         self
     }
 
+    /// Calls `f` with the element once it is in the page. Only an `<svg>`
+    /// (`s("svg")`) has it: the pictures' renderer watches its size.
+    pub fn on_load(mut self, f: fn(web_sys::Element)) -> Self {
+        debug_assert!(matches!(self.tag, Tag::Svg("svg")), "on_load is for <svg>");
+        self.loaded = Some(f);
+        self
+    }
+
     /// The element, for Leptos.
     pub fn view(self) -> AnyView {
-        let El { tag, attrs, kids } = self;
-        match tag {
-            Tag::Html(tag) => custom(tag).add_any_attr(attrs).child(kids).into_any(),
-            Tag::Svg(tag) => svg_element(tag, attrs, kids),
+        let El {
+            tag,
+            attrs,
+            kids,
+            loaded,
+        } = self;
+        match (tag, loaded) {
+            (Tag::Svg("svg"), Some(f)) => {
+                let node = NodeRef::<leptos::svg::Svg>::new();
+                node.on_load(move |el| f(el.into()));
+                leptos::svg::svg()
+                    .node_ref(node)
+                    .add_any_attr(attrs)
+                    .child(kids)
+                    .into_any()
+            }
+            (Tag::Html(tag), _) => custom(tag).add_any_attr(attrs).child(kids).into_any(),
+            (Tag::Svg(tag), _) => svg_element(tag, attrs, kids),
         }
     }
 }

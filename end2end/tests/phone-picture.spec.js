@@ -28,6 +28,40 @@ function figures(page) {
   );
 }
 
+/**
+ * The smallest text drawn in the pictures, in CSS px on screen (its font
+ * size in figure units times the figure's drawing scale), and what it says.
+ */
+function smallestText(page) {
+  return page.evaluate(() => {
+    let smallest = { px: Infinity, text: '' };
+    for (const svg of document.querySelectorAll('svg.scene')) {
+      const box = svg.getBoundingClientRect();
+      const view = svg.viewBox.baseVal;
+      const scale = Math.min(box.width / view.width, box.height / view.height);
+      for (const t of svg.querySelectorAll('text')) {
+        const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+        if (t.textContent.trim() && px < smallest.px) smallest = { px, text: t.textContent };
+      }
+    }
+    return smallest;
+  });
+}
+
+/** Every demo's smallest picture text is at least `floor` px (issue 33: 12 on a phone, 14 at 1366). */
+async function everyTextAtLeast(page, floor) {
+  const problems = [];
+  for (const path of demoRoutes()) {
+    await open(page, path);
+    // The drawing scale arrives with the first resize observation.
+    await expect(page.locator('svg.scene').first()).toHaveAttribute('style', /--scale-milli/);
+    const { px, text } = await smallestText(page);
+    // Half a hundredth: the scale is kept in thousandths.
+    if (px < floor - 0.005) problems.push(`${path}: "${text}" at ${px.toFixed(2)} px`);
+  }
+  expect(problems).toEqual([]);
+}
+
 async function open(page, path) {
   await page.goto(path);
   await expect(page.getByTestId('demo')).toBeVisible();
@@ -58,6 +92,16 @@ test.describe('at 390×844', () => {
     }
     expect(problems).toEqual([]);
   });
+});
+
+test('at 390×844 no picture text is drawn under 12 px', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await everyTextAtLeast(page, 12);
+});
+
+test('at 1366×768 no picture text is drawn under 14 px', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await everyTextAtLeast(page, 14);
 });
 
 test.describe('across the line', () => {

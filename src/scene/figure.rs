@@ -127,6 +127,7 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
     });
     let drawing = s("svg")
         .class("scene")
+        .on_load(super::scale::watch)
         .bind(
             "viewBox",
             text(move || {

@@ -8,6 +8,7 @@
 mod at;
 mod figure;
 mod list;
+mod scale;
 mod shape;
 mod table;
 

@@ -29,6 +29,22 @@ pub const WIDE_WIDTH: f32 = 960.0;
 /// static/scene.css: axis ticks, footnotes).
 pub const SMALLEST_TEXT_UNITS: f32 = 13.0;
 
+/// How large small text may be drawn, in figure units. The page keeps
+/// picture text at least 12 px on screen (14 px from 1280 px up:
+/// static/app.css, `--text-floor`) by drawing it larger in figure units as
+/// a figure is drawn smaller, up to this size: a 420-unit figure on a
+/// 390-px phone is drawn at about 0.84 px a unit, so 13-unit text becomes
+/// 14.3. Text that must fit a width (a line that wraps, a label slid
+/// inside) is measured at this size.
+pub const SMALL_TEXT_DRAWN_UNITS: f32 = 15.0;
+
+/// Characters of small text that fit `width` figure units at
+/// [`SMALL_TEXT_DRAWN_UNITS`] (proportional text: about 0.58 em a
+/// character, bold included).
+pub fn small_chars_in(width: f32) -> usize {
+    (width / (SMALL_TEXT_DRAWN_UNITS * 0.58)) as usize
+}
+
 /// Presenter mode's promise: no text under this many CSS pixels, for the
 /// back of a lecture hall.
 pub const PRESENTING_TEXT_PX: f32 = 24.0;

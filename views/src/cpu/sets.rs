@@ -74,9 +74,8 @@ const NAME_X: f32 = 4.0;
 /// Height of the line of `way n` heads.
 const HEAD_H: f32 = 24.0;
 
-/// Characters of small bold text that fit a phone's figure on one line
-/// (about 7.5 units each in 412).
-const CAPTION_CHARS: usize = 54;
+/// How wide a caption line may be on a phone, in figure units.
+const CAPTION_W: f32 = 412.0;
 /// From one caption line to the next.
 const CAPTION_LINE: f32 = 17.0;
 
@@ -86,7 +85,7 @@ const CAPTION_LINE: f32 = 17.0;
 pub fn caption(caption: &str, layout: Layout) -> (Vec<Shape>, f32) {
     let lines = match layout {
         Layout::Wide => vec![caption.to_string()],
-        Layout::Narrow => wrap_caption(caption, CAPTION_CHARS),
+        Layout::Narrow => wrap_caption(caption, crate::layout::small_chars_in(CAPTION_W)),
     };
     let shapes: Vec<Shape> = lines
         .into_iter()

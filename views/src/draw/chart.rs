@@ -5,6 +5,7 @@
 
 use crate::draw::geometry::PathData;
 use crate::draw::lanes::Axis;
+use crate::layout::SMALL_TEXT_DRAWN_UNITS;
 use crate::scene::{Shape, Size};
 use demos::text::duration;
 
@@ -55,6 +56,13 @@ impl Scale {
     }
 }
 
+/// How near the plot's side a tick is on it, in figure units.
+const EDGE: f32 = 0.5;
+/// A monospace character's width, in ems.
+const MONO_EM: f32 = 0.6;
+/// The least room between two tick labels, in figure units.
+const LABEL_GAP: f32 = 6.0;
+
 /// A plot area and its two scales.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plot {
@@ -103,16 +111,13 @@ impl Plot {
         y_title: &str,
     ) -> Shape {
         let mut shapes = Vec::new();
-        for (i, (v, label)) in x_ticks.iter().enumerate() {
+        let labels = self.x_labels(x_ticks);
+        for (i, (v, _)) in x_ticks.iter().enumerate() {
             let x = self.x.at(*v);
             shapes
                 .push(Shape::line(format!("xg{i}"), (x, self.top), (x, self.bottom)).class("grid"));
-            shapes.push(
-                Shape::text(format!("xt{i}"), x, self.bottom + 20.0, label.clone())
-                    .mono()
-                    .size(Size::Small),
-            );
         }
+        shapes.extend(labels);
         for (i, (v, label)) in y_ticks.iter().enumerate() {
             let y = self.y.at(*v);
             shapes
@@ -149,6 +154,41 @@ impl Plot {
             );
         }
         Shape::group("axes", shapes)
+    }
+
+    /// The x ticks' labels that fit. A label on
+    /// the plot's edge reads inward: centred, it would run into the y
+    /// axis's lowest label or past the figure's edge. A label that would
+    /// run into the one before it is left out (its gridline stays); the
+    /// last one is kept, and the one before it gives way. Widths are
+    /// measured as large as a screen may draw the text
+    /// (`layout::SMALL_TEXT_DRAWN_UNITS`).
+    fn x_labels(&self, x_ticks: &[(f64, String)]) -> Vec<Shape> {
+        let char_w = SMALL_TEXT_DRAWN_UNITS * MONO_EM;
+        // Each kept label and its extent.
+        let mut kept: Vec<(Shape, f32, f32)> = Vec::new();
+        for (i, (v, label)) in x_ticks.iter().enumerate() {
+            let x = self.x.at(*v);
+            let w = label.chars().count() as f32 * char_w;
+            let text = Shape::text(format!("xt{i}"), x, self.bottom + 20.0, label.clone())
+                .mono()
+                .size(Size::Small);
+            let (text, lo, hi) = if x <= self.left + EDGE {
+                (text.start(), x, x + w)
+            } else if x >= self.right - EDGE {
+                (text.end(), x - w, x)
+            } else {
+                (text, x - w / 2.0, x + w / 2.0)
+            };
+            let last = i + 1 == x_ticks.len();
+            while last && kept.len() > 1 && kept.last().is_some_and(|k| k.2 + LABEL_GAP > lo) {
+                kept.pop();
+            }
+            if kept.last().is_none_or(|k| k.2 + LABEL_GAP <= lo) {
+                kept.push((text, lo, hi));
+            }
+        }
+        kept.into_iter().map(|(text, ..)| text).collect()
     }
 
     /// A series through the points, in order.
@@ -320,5 +360,61 @@ mod tests {
         );
         assert_eq!(plot.point((0.0, 0.0)), (50.0, 210.0));
         assert_eq!(plot.point((1.0, 1.0)), (450.0, 10.0));
+    }
+}
+
+#[cfg(test)]
+mod tick_label_tests {
+    use super::*;
+    use crate::scene::{Anchor, Kind};
+
+    /// Each label's text and extent, as `x_labels` measures it.
+    fn extents(plot: &Plot, ticks: &[(f64, String)]) -> Vec<(String, f32, f32)> {
+        let w = SMALL_TEXT_DRAWN_UNITS * MONO_EM;
+        plot.x_labels(ticks)
+            .into_iter()
+            .map(|s| match s.kind {
+                Kind::Text {
+                    x, text, anchor, ..
+                } => {
+                    let len = text.chars().count() as f32 * w;
+                    let lo = match anchor {
+                        Anchor::Start => x,
+                        Anchor::End => x - len,
+                        Anchor::Middle => x - len / 2.0,
+                    };
+                    (text, lo, lo + len)
+                }
+                _ => panic!("a tick label is text"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn crowded_tick_labels_give_way_and_the_ends_read_inward() {
+        let plot = Plot::new(
+            (40.0, 10.0, 400.0, 200.0),
+            (0.0, 40.0, false),
+            (0.0, 1.0, false),
+        );
+        let ticks: Vec<(f64, String)> = (0..=8)
+            .map(|i| (i as f64 * 5.0, format!("{}.0 ms", i * 5)))
+            .collect();
+        let kept = extents(&plot, &ticks);
+        assert_eq!(kept.first().unwrap().0, "0.0 ms");
+        assert_eq!(kept.last().unwrap().0, "40.0 ms");
+        assert!(kept.len() < ticks.len(), "{kept:?}");
+        assert!(kept.first().unwrap().1 >= plot.left);
+        assert!(kept.last().unwrap().2 <= plot.right);
+        for pair in kept.windows(2) {
+            assert!(pair[0].2 + LABEL_GAP <= pair[1].1, "{pair:?}");
+        }
+        // With room, every label stays.
+        let wide = Plot::new(
+            (40.0, 10.0, 1400.0, 200.0),
+            (0.0, 40.0, false),
+            (0.0, 1.0, false),
+        );
+        assert_eq!(extents(&wide, &ticks).len(), ticks.len());
     }
 }

@@ -7,7 +7,7 @@ mod lesson;
 
 use crate::control::Control;
 use crate::draw::text::wrap_words;
-use crate::layout::Layout;
+use crate::layout::{small_chars_in, Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::dma_map::{
@@ -23,9 +23,6 @@ const TOP: f32 = 78.0;
 const WIDE_ROWS: usize = 7;
 /// Gap between panels stacked on a phone.
 const STACK_GAP: f32 = 14.0;
-/// Characters of the note under the panels per line on a phone: 420 units
-/// of small text (about 7 units a character).
-const NARROW_NOTE_CHARS: usize = 54;
 /// Line height of the note when it wraps.
 const NOTE_LINE: f32 = 18.0;
 
@@ -224,7 +221,7 @@ fn picture(m: &DmaMap, layout: Layout) -> Figure {
     // The note is one line under the three panels; a phone wraps it.
     let note = match layout {
         Layout::Wide => vec![buffers_note(m)],
-        Layout::Narrow => wrap_words(&buffers_note(m), NARROW_NOTE_CHARS),
+        Layout::Narrow => wrap_words(&buffers_note(m), small_chars_in(NARROW_WIDTH - 8.0)),
     };
     let note_h = NOTE_LINE * (note.len() - 1) as f32;
     let mut f = Figure::new(

@@ -1,0 +1,76 @@
+//! How large a figure is drawn: each `<svg class="scene">` carries its
+//! drawing scale (CSS px per figure unit, in thousandths) as the CSS
+//! variable `--scale-milli`, kept by one `ResizeObserver`. static/app.css
+//! reads it to keep the pictures' text at least `--text-floor` px on screen
+//! (12 on a phone, 14 wider, 24 in presenter mode), whatever the figure's
+//! width and the window: the text grows in figure units as the figure is
+//! drawn smaller. Without the variable (a browser without ResizeObserver,
+//! a downloaded figure) text keeps its own size.
+
+use leptos::prelude::WithValue;
+use leptos::prelude::{on_cleanup, StoredValue};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    static OBSERVER: RefCell<Option<web_sys::ResizeObserver>> = const { RefCell::new(None) };
+}
+
+/// Keeps `svg`'s `--scale-milli` as it is resized, until it leaves the page.
+pub fn watch(svg: web_sys::Element) {
+    set_scale(&svg);
+    let Some(observer) = observer() else {
+        return;
+    };
+    observer.observe(&svg);
+    // Held for the cleanup, which must be Send: the page's one thread.
+    let held = StoredValue::new_local((svg, observer));
+    on_cleanup(move || {
+        held.try_with_value(|(svg, observer)| observer.unobserve(svg));
+    });
+}
+
+fn observer() -> Option<web_sys::ResizeObserver> {
+    OBSERVER.with_borrow_mut(|kept| {
+        if kept.is_none() {
+            let resized = Closure::<dyn FnMut(js_sys::Array)>::new(|entries: js_sys::Array| {
+                for entry in entries.iter() {
+                    if let Ok(entry) = entry.dyn_into::<web_sys::ResizeObserverEntry>() {
+                        set_scale(&entry.target());
+                    }
+                }
+            });
+            *kept = web_sys::ResizeObserver::new(resized.as_ref().unchecked_ref()).ok();
+            // The page's lifetime: one observer for every picture.
+            resized.forget();
+        }
+        kept.clone()
+    })
+}
+
+/// `--scale-milli` from the drawn box and the viewBox: the smaller of the
+/// two ratios, as an SVG drawn with `preserveAspectRatio` "meet" scales.
+fn set_scale(svg: &web_sys::Element) {
+    let Some(view_box) = svg.get_attribute("viewBox") else {
+        return;
+    };
+    let numbers: Vec<f64> = view_box
+        .split([' ', ','])
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let [_, _, width, height] = numbers[..] else {
+        return;
+    };
+    let drawn = svg.get_bounding_client_rect();
+    let scale = (drawn.width() / width).min(drawn.height() / height);
+    if !(scale.is_finite() && scale > 0.0) {
+        return;
+    }
+    let milli = demos::float::clamped((scale * 1000.0).round(), 1.0, 100_000.0) as u32;
+    if let Some(svg) = svg.dyn_ref::<web_sys::SvgElement>() {
+        let _ = svg
+            .style()
+            .set_property("--scale-milli", &milli.to_string());
+    }
+}
