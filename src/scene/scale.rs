@@ -52,25 +52,22 @@ fn observer() -> Option<web_sys::ResizeObserver> {
 /// `--scale-milli` from the drawn box and the viewBox: the smaller of the
 /// two ratios, as an SVG drawn with `preserveAspectRatio` "meet" scales.
 fn set_scale(svg: &web_sys::Element) {
-    let Some(view_box) = svg.get_attribute("viewBox") else {
+    // The viewBox as the browser read it: parsing its text here would link
+    // a float parser into the main module (measured: 18 KiB gzip).
+    let Some(svg) = svg.dyn_ref::<web_sys::SvgsvgElement>() else {
         return;
     };
-    let numbers: Vec<f64> = view_box
-        .split([' ', ','])
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    let [_, _, width, height] = numbers[..] else {
+    let Some(view_box) = svg.view_box().base_val() else {
         return;
     };
+    let (width, height) = (f64::from(view_box.width()), f64::from(view_box.height()));
     let drawn = svg.get_bounding_client_rect();
     let scale = (drawn.width() / width).min(drawn.height() / height);
     if !(scale.is_finite() && scale > 0.0) {
         return;
     }
     let milli = demos::float::clamped((scale * 1000.0).round(), 1.0, 100_000.0) as u32;
-    if let Some(svg) = svg.dyn_ref::<web_sys::SvgElement>() {
-        let _ = svg
-            .style()
-            .set_property("--scale-milli", &milli.to_string());
-    }
+    let _ = svg
+        .style()
+        .set_property("--scale-milli", &milli.to_string());
 }
