@@ -6,11 +6,12 @@ import { chromiumArgs } from './playwright.config.js';
 const [w, h, filter = ''] = process.argv.slice(2);
 const port = process.env.E2E_PORT ?? 4900;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-const page = await browser.newPage({ viewport: { width: Number(w), height: Number(h) } });
+const page = await browser.newPage({ viewport: { width: Number(w), height: Number(h) }, bypassCSP: Boolean(process.env.CSS) });
 const rows = [];
 for (const path of demoRoutes().filter((p) => p.includes(filter))) {
   await page.goto(`http://127.0.0.1:${port}${path}${process.env.Q ?? ''}`);
   await page.getByTestId('narration-latest').waitFor();
+  if (process.env.CSS) await page.addStyleTag({ path: process.env.CSS });
   await page.waitForTimeout(300);
   const r = await page.evaluate(() => {
     let min = 99; let minText = '';
@@ -37,17 +38,19 @@ for (const path of demoRoutes().filter((p) => p.includes(filter))) {
     }
     const step = document.querySelector('[data-testid=step]')?.getBoundingClientRect();
     const svgs = [...document.querySelectorAll('svg.scene')].map((s) => s.getBoundingClientRect());
+    const firstWhole = svgs.length > 0 && svgs[0].bottom <= innerHeight && svgs[0].right <= innerWidth;
     const pictureBottom = Math.max(...svgs.map((b) => b.bottom));
     const pictureRight = Math.max(...svgs.map((b) => b.right));
-    return { min: Math.round(min * 10) / 10, minText, hits, out,
+    return { min: Math.round(min * 10) / 10, minText, hits, out, firstWhole, figures: svgs.length,
       wholePicture: pictureBottom <= innerHeight && pictureRight <= innerWidth,
       stepVisible: step ? step.bottom <= innerHeight && step.top >= 0 : false,
       sideways: document.documentElement.scrollWidth > innerWidth };
   });
   rows.push({ path, ...r });
-  console.log(path.padEnd(26), String(r.min).padStart(5), r.minText.padEnd(30), 'hits', r.hits.length, 'out', r.out.length, r.wholePicture ? 'whole' : 'PART', r.stepVisible ? 'step' : 'NOSTEP', r.sideways ? 'SIDEWAYS' : '');
+  console.log(path.padEnd(26), String(r.min).padStart(5), r.minText.padEnd(30), 'hits', r.hits.length, 'out', r.out.length, r.wholePicture ? 'whole' : 'PART', r.firstWhole ? 'first' : 'FIRST-CUT', r.figures, r.stepVisible ? 'step' : 'NOSTEP', r.sideways ? 'SIDEWAYS' : '');
   if (process.env.V) { for (const x of r.hits) console.log('   hit', x); for (const x of r.out) console.log('   out', x); }
 }
 const mins = rows.map((r) => r.min);
+console.log('whole', rows.filter((r) => r.wholePicture).length, 'first whole', rows.filter((r) => r.firstWhole).length, 'step', rows.filter((r) => r.stepVisible).length, 'of', rows.length);
 console.log('min', Math.min(...mins), 'under12', rows.filter((r) => r.min < 12).length, 'under14', rows.filter((r) => r.min < 14).length, 'hits', rows.reduce((s, r) => s + r.hits.length, 0), 'out', rows.reduce((s, r) => s + r.out.length, 0));
 await browser.close();
