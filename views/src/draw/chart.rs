@@ -62,6 +62,8 @@ const EDGE: f32 = 0.5;
 const MONO_EM: f32 = 0.6;
 /// The least room between two tick labels, in figure units.
 const LABEL_GAP: f32 = 6.0;
+/// A line of small text under a gridline, in figure units.
+const TOP_LABEL_ROOM: f32 = 16.0;
 
 /// A plot area and its two scales.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -122,12 +124,20 @@ impl Plot {
             let y = self.y.at(*v);
             shapes
                 .push(Shape::line(format!("yg{i}"), (self.left, y), (self.right, y)).class("grid"));
-            shapes.push(
-                Shape::text(format!("yt{i}"), self.left - 8.0, y + 5.0, label.clone())
-                    .end()
-                    .mono()
-                    .size(Size::Small),
-            );
+            // Left of the axis when the margin holds it; else just inside
+            // the plot, over its gridline (measured at the largest size a
+            // screen may draw it, as the x labels are).
+            let w = label.chars().count() as f32 * SMALL_TEXT_DRAWN_UNITS * MONO_EM;
+            let text = if w + 8.0 <= self.left {
+                Shape::text(format!("yt{i}"), self.left - 8.0, y + 5.0, label.clone()).end()
+            } else {
+                // Over the line; under it at the top, where the axis's
+                // title stands above.
+                let below = y <= self.top + TOP_LABEL_ROOM;
+                let ty = if below { y + TOP_LABEL_ROOM } else { y - 4.0 };
+                Shape::text(format!("yt{i}"), self.left + 4.0, ty, label.clone()).start()
+            };
+            shapes.push(text.mono().size(Size::Small));
         }
         shapes.push(
             Shape::line(
@@ -416,5 +426,47 @@ mod tick_label_tests {
             (0.0, 1.0, false),
         );
         assert_eq!(extents(&wide, &ticks).len(), ticks.len());
+    }
+}
+
+#[cfg(test)]
+mod y_label_tests {
+    use super::*;
+    use crate::scene::{Anchor, Kind};
+
+    /// The y tick labels' anchors and x, by label.
+    fn y_labels(plot: &Plot, ticks: &[(f64, String)]) -> Vec<(String, Anchor, f32)> {
+        let Kind::Group { children, .. } = plot.axes(&[], ticks, "x", "").kind else {
+            panic!("the axes are a group");
+        };
+        children
+            .into_iter()
+            .filter(|c| c.key.starts_with("yt"))
+            .map(|c| match c.kind {
+                Kind::Text {
+                    x, text, anchor, ..
+                } => (text, anchor, x),
+                _ => panic!("a tick label is text"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_y_label_the_margin_cannot_hold_goes_inside_the_plot() {
+        let ticks = vec![(0.0, "0".to_string()), (1.0, "100.0 µs".to_string())];
+        let narrow = Plot::new(
+            (40.0, 10.0, 400.0, 200.0),
+            (0.0, 1.0, false),
+            (0.0, 1.0, false),
+        );
+        let labels = y_labels(&narrow, &ticks);
+        assert!(matches!(labels[0], (_, Anchor::End, x) if x == 32.0));
+        assert!(matches!(labels[1], (_, Anchor::Start, x) if x == 44.0));
+        let roomy = Plot::new(
+            (90.0, 10.0, 400.0, 200.0),
+            (0.0, 1.0, false),
+            (0.0, 1.0, false),
+        );
+        assert!(y_labels(&roomy, &ticks).iter().all(|l| l.1 == Anchor::End));
     }
 }

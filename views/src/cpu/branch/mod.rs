@@ -249,9 +249,14 @@ fn machine(m: &Branch, top: f32, g: &Geometry) -> (Vec<Shape>, f32) {
     // Saturation: more of the same outcome leaves the end states where they are.
     for (key, c, t) in [("stay-top", top_c, true), ("stay-bottom", 0, false)] {
         let (sx, sy) = at(c);
-        let tx = if t { sx + bw + 8.0 } else { sx - 8.0 };
+        // Small, and close to its state: beside the end states there is
+        // little room to the figure's edge once text grows on a small
+        // screen (layout::SMALL_TEXT_DRAWN_UNITS).
+        let tx = if t { sx + bw + 4.0 } else { sx - 4.0 };
         let ty = sy + g.pick(44.0, 34.0);
-        let text = Shape::text("l", tx, ty, format!("{} ↺", letter(t))).mono();
+        let text = Shape::text("l", tx, ty, format!("{} ↺", letter(t)))
+            .mono()
+            .size(Size::Small);
         out.push(
             Shape::group(key, vec![if t { text.start() } else { text.end() }])
                 .class(if used(c, c) { "accent tone" } else { "muted" }),
