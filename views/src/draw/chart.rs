@@ -374,7 +374,8 @@ mod tests {
 }
 
 #[cfg(test)]
-mod tick_label_tests {
+mod axis_label_tests {
+    //! Tick labels that a small screen would crowd or push out.
     use super::*;
     use crate::scene::{Anchor, Kind};
 
@@ -427,12 +428,6 @@ mod tick_label_tests {
         );
         assert_eq!(extents(&wide, &ticks).len(), ticks.len());
     }
-}
-
-#[cfg(test)]
-mod y_label_tests {
-    use super::*;
-    use crate::scene::{Anchor, Kind};
 
     /// The y tick labels' anchors and x, by label.
     fn y_labels(plot: &Plot, ticks: &[(f64, String)]) -> Vec<(String, Anchor, f32)> {
