@@ -35,15 +35,8 @@ pub const SMALLEST_TEXT_UNITS: f32 = 13.0;
 /// a figure is drawn smaller, up to this size: a 420-unit figure on a
 /// 390-px phone is drawn at about 0.84 px a unit, so 13-unit text becomes
 /// 14.3. Text that must fit a width (a line that wraps, a label slid
-/// inside) is measured at this size.
+/// inside) is measured at this size (`draw::text::small_width`).
 pub const SMALL_TEXT_DRAWN_UNITS: f32 = 15.0;
-
-/// Characters of small text that fit `width` figure units at
-/// [`SMALL_TEXT_DRAWN_UNITS`] (proportional text: about 0.58 em a
-/// character, bold included).
-pub fn small_chars_in(width: f32) -> usize {
-    (width / (SMALL_TEXT_DRAWN_UNITS * 0.58)) as usize
-}
 
 /// Presenter mode's promise: no text under this many CSS pixels, for the
 /// back of a lecture hall.

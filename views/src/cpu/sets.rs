@@ -85,7 +85,7 @@ const CAPTION_LINE: f32 = 17.0;
 pub fn caption(caption: &str, layout: Layout) -> (Vec<Shape>, f32) {
     let lines = match layout {
         Layout::Wide => vec![caption.to_string()],
-        Layout::Narrow => wrap_caption(caption, crate::layout::small_chars_in(CAPTION_W)),
+        Layout::Narrow => wrap_caption(caption, crate::draw::text::small_chars_in(CAPTION_W)),
     };
     let shapes: Vec<Shape> = lines
         .into_iter()

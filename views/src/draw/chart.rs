@@ -5,7 +5,7 @@
 
 use crate::draw::geometry::PathData;
 use crate::draw::lanes::Axis;
-use crate::layout::SMALL_TEXT_DRAWN_UNITS;
+use crate::draw::text::{inside, small_width};
 use crate::scene::{Shape, Size};
 use demos::text::duration;
 
@@ -56,10 +56,6 @@ impl Scale {
     }
 }
 
-/// How near the plot's side a tick is on it, in figure units.
-const EDGE: f32 = 0.5;
-/// A monospace character's width, in ems.
-const MONO_EM: f32 = 0.6;
 /// The least room between two tick labels, in figure units.
 const LABEL_GAP: f32 = 6.0;
 /// A line of small text under a gridline, in figure units.
@@ -127,8 +123,7 @@ impl Plot {
             // Left of the axis when the margin holds it; else just inside
             // the plot, over its gridline (measured at the largest size a
             // screen may draw it, as the x labels are).
-            let w = label.chars().count() as f32 * SMALL_TEXT_DRAWN_UNITS * MONO_EM;
-            let text = if w + 8.0 <= self.left {
+            let text = if small_width(label) + 8.0 <= self.left {
                 Shape::text(format!("yt{i}"), self.left - 8.0, y + 5.0, label.clone()).end()
             } else {
                 // Over the line; under it at the top, where the axis's
@@ -166,30 +161,21 @@ impl Plot {
         Shape::group("axes", shapes)
     }
 
-    /// The x ticks' labels that fit. A label on
-    /// the plot's edge reads inward: centred, it would run into the y
-    /// axis's lowest label or past the figure's edge. A label that would
-    /// run into the one before it is left out (its gridline stays); the
-    /// last one is kept, and the one before it gives way. Widths are
-    /// measured as large as a screen may draw the text
-    /// (`layout::SMALL_TEXT_DRAWN_UNITS`).
+    /// The x ticks' labels that fit. A label that would cross the plot's
+    /// side reads inward (`draw::text::inside`): centred, the first would
+    /// run into the y axis's lowest label and the last past the figure's
+    /// edge. A label that would run into the one before it is left out (its
+    /// gridline stays); the last one is kept, and the one before it gives
+    /// way. Widths are as large as a screen may draw the text.
     fn x_labels(&self, x_ticks: &[(f64, String)]) -> Vec<Shape> {
-        let char_w = SMALL_TEXT_DRAWN_UNITS * MONO_EM;
         // Each kept label and its extent.
         let mut kept: Vec<(Shape, f32, f32)> = Vec::new();
         for (i, (v, label)) in x_ticks.iter().enumerate() {
             let x = self.x.at(*v);
-            let w = label.chars().count() as f32 * char_w;
             let text = Shape::text(format!("xt{i}"), x, self.bottom + 20.0, label.clone())
                 .mono()
                 .size(Size::Small);
-            let (text, lo, hi) = if x <= self.left + EDGE {
-                (text.start(), x, x + w)
-            } else if x >= self.right - EDGE {
-                (text.end(), x - w, x)
-            } else {
-                (text, x - w / 2.0, x + w / 2.0)
-            };
+            let (text, lo, hi) = inside(text, x, small_width(label), (self.left, self.right));
             let last = i + 1 == x_ticks.len();
             while last && kept.len() > 1 && kept.last().is_some_and(|k| k.2 + LABEL_GAP > lo) {
                 kept.pop();
@@ -381,14 +367,13 @@ mod axis_label_tests {
 
     /// Each label's text and extent, as `x_labels` measures it.
     fn extents(plot: &Plot, ticks: &[(f64, String)]) -> Vec<(String, f32, f32)> {
-        let w = SMALL_TEXT_DRAWN_UNITS * MONO_EM;
         plot.x_labels(ticks)
             .into_iter()
             .map(|s| match s.kind {
                 Kind::Text {
                     x, text, anchor, ..
                 } => {
-                    let len = text.chars().count() as f32 * w;
+                    let len = small_width(&text);
                     let lo = match anchor {
                         Anchor::Start => x,
                         Anchor::End => x - len,

@@ -2,7 +2,7 @@
 //! every time comes from a model; this file maps times to x and clips bars
 //! at the clock, so the picture shows only what has happened so far.
 
-use crate::draw::text::{lines_of, pieces_as_lines};
+use crate::draw::text::{inside, lines_of, pieces_as_lines, small_width};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::scene::{Shape, Size};
 use demos::text::decimal;
@@ -125,18 +125,11 @@ impl Axis {
     }
 
     /// A tick's label at `x`: centred on its line, unless that would cross
-    /// the figure's edge, where it is anchored inside. Small monospace text
-    /// is about 7.8 units a character.
+    /// the figure's edge, where it is anchored inside.
     pub fn tick_label(self, key: String, x: f32, y: f32, label: String) -> Shape {
-        let half = label.chars().count() as f32 * 7.8 / 2.0;
+        let width = small_width(&label);
         let text = Shape::text(key, x, y, label).mono().size(Size::Small);
-        if x + half > self.span.width {
-            text.end()
-        } else if x < half {
-            text.start()
-        } else {
-            text
-        }
+        inside(text, x, width, (0.0, self.span.width)).0
     }
 
     /// The time axis along the top, with gridlines down to `bottom`.

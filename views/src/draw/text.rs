@@ -2,7 +2,38 @@
 //! the text shapes that draw the lines one under another. One home for the
 //! rule, so every picture wraps the same way on a phone.
 
+use crate::layout::SMALL_TEXT_DRAWN_UNITS;
 use crate::scene::Shape;
+
+/// A character of small text, at most, in ems: monospace is 0.6, and
+/// proportional or bold text stays under it (7.6–7.9 units measured in
+/// Chromium at 13).
+const CHAR_EM: f32 = 0.6;
+
+/// How wide `text` may be drawn as small text, in figure units: as large
+/// as a screen may draw it ([`SMALL_TEXT_DRAWN_UNITS`]).
+pub fn small_width(text: &str) -> f32 {
+    len(text) as f32 * SMALL_TEXT_DRAWN_UNITS * CHAR_EM
+}
+
+/// Characters of small text that fit `width` figure units.
+pub fn small_chars_in(width: f32) -> usize {
+    (width / (SMALL_TEXT_DRAWN_UNITS * CHAR_EM)) as usize
+}
+
+/// A text shape at `x`, `width` wide: centred, unless that would cross `lo`
+/// or `hi`, where it is anchored inside. Returns it with its extent. The one
+/// rule for a label on an axis's end (a tick, a time).
+pub fn inside(text: Shape, x: f32, width: f32, (lo, hi): (f32, f32)) -> (Shape, f32, f32) {
+    let half = width / 2.0;
+    if x + half > hi {
+        (text.end(), x - width, x)
+    } else if x - half < lo {
+        (text.start(), x, x + width)
+    } else {
+        (text, x - half, x + half)
+    }
+}
 
 fn len(s: &str) -> usize {
     s.chars().count()
@@ -95,6 +126,22 @@ pub fn lines_of(key: &str, (x, y): (f32, f32), pitch: f32, lines: Vec<String>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_that_would_cross_an_end_reads_inward() {
+        use crate::scene::Anchor;
+        let anchor = |x: f32| {
+            let (shape, lo, hi) = inside(Shape::text("t", x, 0.0, "ab"), x, 20.0, (0.0, 100.0));
+            let crate::scene::Kind::Text { anchor, .. } = shape.kind else {
+                unreachable!("a text shape")
+            };
+            (anchor, lo, hi)
+        };
+        assert_eq!(anchor(50.0), (Anchor::Middle, 40.0, 60.0));
+        assert_eq!(anchor(5.0), (Anchor::Start, 5.0, 25.0));
+        assert_eq!(anchor(95.0), (Anchor::End, 75.0, 95.0));
+        assert_eq!(small_chars_in(small_width("abcdefghij")), 10);
+    }
 
     #[test]
     fn a_caption_breaks_between_its_parts_and_a_long_part_between_words() {

@@ -7,7 +7,8 @@ mod lesson;
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::polar;
-use crate::layout::{Layout, NARROW_WIDTH, SMALL_TEXT_DRAWN_UNITS};
+use crate::draw::text::small_width;
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
 use crate::scene::{Anchor, Cell, Figure, Kind, Scene, Shape, Size, Table};
 use demos::net::allreduce::cost::{algbw_x100, busbw_x100, size_curve, SlowLink, Straggler};
@@ -582,9 +583,7 @@ fn marker(
             x, text, anchor, ..
         } = &mut child.kind
         {
-            // Small bold text as large as a screen may draw it: about 0.6
-            // em a character (7.6–7.9 units measured in Chromium at 13).
-            let w = text.chars().count() as f32 * SMALL_TEXT_DRAWN_UNITS * 0.6;
+            let w = small_width(text);
             let (lo, hi) = match anchor {
                 Anchor::Start => (*x, *x + w),
                 Anchor::End => (*x - w, *x),

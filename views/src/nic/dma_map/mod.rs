@@ -6,8 +6,8 @@
 mod lesson;
 
 use crate::control::Control;
-use crate::draw::text::wrap_words;
-use crate::layout::{small_chars_in, Layout, NARROW_WIDTH};
+use crate::draw::text::{small_chars_in, wrap_words};
+use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Item, List, Scene, Shape, Size, Table};
 use demos::nic::dma_map::{
