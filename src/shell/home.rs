@@ -2,7 +2,6 @@
 
 use crate::catalogue::{demos_in, SECTIONS};
 use crate::dom::{h, El};
-use views::page::lesson::{progress_key, Progress};
 
 pub const TITLE: &str = "Stack Lab · demos you drive";
 
@@ -21,8 +20,7 @@ pub fn home(base: &str) -> El {
             .map(|(i, demo)| {
                 // What the learner has done of its lesson, kept in this
                 // browser; and where a newcomer to the section starts.
-                let progress = crate::platform::stored(&progress_key(demo.slug))
-                    .and_then(|t| Progress::decode(&t));
+                let progress = crate::shell::progress::kept(demo.slug);
                 let marks = (i == 0 || progress.is_some()).then(|| {
                     h("p")
                         .class("lesson-mark")

@@ -13,13 +13,14 @@
 
 use crate::catalogue::{demos_in, section, Section};
 use crate::dom::{h, words, El};
-use crate::platform::{stored, tab_store, tab_stored};
+use crate::platform::{tab_store, tab_stored};
 use crate::router::Location;
+use crate::shell::progress;
 use js_sys::{Function, Reflect};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use views::page::lesson::{progress_key, Progress};
+use views::page::lesson::Progress;
 use views::page::lms::{
     decode_suspend_data, encode_suspend_data, merged, no_course_sentence, session_time,
     unknown_section_sentence, Report,
@@ -141,10 +142,10 @@ fn begin(section: &'static Section, refresh: Rc<dyn Fn()>) {
     let kept = decode_suspend_data(&call(&api, "LMSGetValue", &["cmi.suspend_data"]));
     let mut changed = false;
     for demo in demos_in(section.id) {
-        let here = local(demo.slug);
+        let here = progress::kept(demo.slug);
         let course = kept.iter().find(|(s, _)| s == demo.slug).map(|(_, p)| *p);
         if let Some(both) = merged(here, course).filter(|both| Some(*both) != here) {
-            crate::platform::store(&progress_key(demo.slug), Some(&both.encode()));
+            progress::keep(demo.slug, Some(&both));
             changed = true;
         }
     }
@@ -161,11 +162,6 @@ fn begin(section: &'static Section, refresh: Rc<dyn Fn()>) {
     }
 }
 
-/// This browser's record of a demo's lesson.
-fn local(slug: &str) -> Option<Progress> {
-    stored(&progress_key(slug)).and_then(|t| Progress::decode(&t))
-}
-
 /// Tells the course the section's status, score and records.
 fn report(section: &'static Section) {
     let told = COURSE.with_borrow_mut(|course| {
@@ -177,7 +173,7 @@ fn report(section: &'static Section) {
                     .iter()
                     .find(|(s, _)| s == d.slug)
                     .map(|(_, p)| *p);
-                (d.slug, merged(local(d.slug), kept))
+                (d.slug, merged(progress::kept(d.slug), kept))
             })
             .collect();
         let report = Report::of(&records.iter().map(|(_, p)| *p).collect::<Vec<_>>());

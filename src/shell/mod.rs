@@ -14,4 +14,5 @@ pub mod lms;
 pub mod not_found;
 pub mod offline;
 pub mod page;
+pub mod progress;
 pub mod slide;

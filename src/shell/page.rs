@@ -13,7 +13,7 @@ use views::control::{Control, Input};
 use views::export::{export, file_name};
 use views::lesson::{Outline, Reply, Verdict};
 use views::page::chrome::{copied, START_SPEED};
-use views::page::lesson::{progress_key, stop_opened, verdict_said, Progress};
+use views::page::lesson::{stop_opened, verdict_said, Progress};
 use views::{Layout, LiveDemo, Scene, Slot};
 
 /// What the control bar, the keyboard and the share panel do.
@@ -115,8 +115,7 @@ impl Page {
             .as_ref()
             .map_or(Progress::new(0, 0), Progress::of_lesson);
         // A record from before the asked mask was kept takes the lesson's.
-        let progress = crate::platform::stored(&progress_key(slug))
-            .and_then(|t| Progress::decode(&t))
+        let progress = crate::shell::progress::kept(slug)
             .filter(|p| p.stops == fresh.stops)
             .map_or(fresh, |p| Progress {
                 asked: fresh.asked,
@@ -241,8 +240,8 @@ impl Page {
     }
 
     fn save_progress(self) {
-        let text = self.lesson.with_value(|l| l.progress.encode());
-        crate::platform::store(&progress_key(self.slug), Some(&text));
+        let progress = self.lesson.with_value(|l| l.progress);
+        crate::shell::progress::keep(self.slug, Some(&progress));
         crate::shell::lms::progress_changed();
     }
 
@@ -255,7 +254,7 @@ impl Page {
                 ..l.progress
             }
         });
-        crate::platform::store(&progress_key(self.slug), None);
+        crate::shell::progress::keep(self.slug, None);
         self.announce.set("Your progress was forgotten.".into());
     }
 
