@@ -225,7 +225,7 @@ fn panel(page: Page, outline: &Outline, n: usize) -> El {
                     page.read_lesson(|l| {
                         l.outline
                             .as_ref()
-                            .map(|o| l.progress.summary(o))
+                            .map(|_| l.progress.summary())
                             .unwrap_or_default()
                     })
                 })))

@@ -117,21 +117,16 @@ impl Progress {
         (asked & !mask == 0 && done & !mask == 0 && right & !mask == 0).then_some(progress)
     }
 
-    /// What the panel says of it: "2 of 5 stops done · 1 of 4 predictions right".
-    pub fn summary(&self, outline: &Outline) -> String {
-        let asked: Vec<usize> = (0..outline.stops.len())
-            .filter(|&n| outline.stops[n].question.is_some())
-            .collect();
-        let right = asked
-            .iter()
-            .filter(|&&n| self.right & Self::bit(n) != 0)
-            .count();
+    /// What the panel says of it: "2 of 5 stops done · 1 of 4 predictions
+    /// right" (the predictions are the record's asked mask, as a course
+    /// counts them: `views::page::lms`).
+    pub fn summary(&self) -> String {
         format!(
             "{} of {} stops done · {} of {} predictions right",
             self.done.count_ones(),
             self.stops,
-            right,
-            asked.len()
+            (self.right & self.asked).count_ones(),
+            self.asked.count_ones()
         )
     }
 
@@ -271,10 +266,7 @@ mod tests {
         p.mark_done(0);
         p.mark_right(0);
         p.mark_right(1);
-        assert_eq!(
-            p.summary(&outline),
-            "1 of 5 stops done · 2 of 4 predictions right"
-        );
+        assert_eq!(p.summary(), "1 of 5 stops done · 2 of 4 predictions right");
         let all = Progress {
             done: 0b11111,
             ..Progress::new(5, 0)
