@@ -228,15 +228,19 @@ impl Plot {
     pub fn marker(&self, key: &str, x: f64, label: String, class: &str) -> Shape {
         let px = self.x.at(x);
         let right_half = px > (self.left + self.right) / 2.0;
-        let text = Shape::text(
-            "label",
-            if right_half { px - 6.0 } else { px + 6.0 },
-            self.top + 16.0,
-            label,
-        )
-        .class("tone")
-        .size(Size::Small);
-        let text = if right_half { text.end() } else { text.start() };
+        // Where that half is too narrow for the label (a phone), it slides
+        // towards the middle until it is inside the plot.
+        let width = small_width(&label);
+        let (lo, hi) = if right_half {
+            (px - 6.0 - width, px - 6.0)
+        } else {
+            (px + 6.0, px + 6.0 + width)
+        };
+        let shift = (self.right - hi).min(0.0) + (self.left - lo).max(0.0);
+        let text = Shape::text("label", lo + shift, self.top + 16.0, label)
+            .class("tone")
+            .size(Size::Small)
+            .start();
         Shape::group(
             key,
             vec![
@@ -448,5 +452,28 @@ mod axis_label_tests {
             (0.0, 1.0, false),
         );
         assert!(y_labels(&roomy, &ticks).iter().all(|l| l.1 == Anchor::End));
+    }
+
+    #[test]
+    fn a_marker_label_too_long_for_its_side_slides_inside_the_plot() {
+        let plot = Plot::new(
+            (40.0, 10.0, 400.0, 200.0),
+            (0.0, 1.0, false),
+            (0.0, 1.0, false),
+        );
+        for x in [0.0, 0.3, 0.7, 1.0] {
+            let label = "unpipelined crossover 108.5 KiB";
+            let Kind::Group { children, .. } = plot.marker("m", x, label.into(), "").kind else {
+                panic!("a marker is a group");
+            };
+            let Kind::Text { x: lo, anchor, .. } = children[1].kind else {
+                panic!("its label is text");
+            };
+            assert_eq!(anchor, Anchor::Start);
+            assert!(
+                lo >= plot.left && lo + small_width(label) <= plot.right,
+                "{x}: {lo}"
+            );
+        }
     }
 }

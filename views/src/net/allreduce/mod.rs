@@ -7,10 +7,9 @@ mod lesson;
 use crate::control::Control;
 use crate::draw::chart::Plot;
 use crate::draw::geometry::polar;
-use crate::draw::text::small_width;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Command, Ui, View};
-use crate::scene::{Anchor, Cell, Figure, Kind, Scene, Shape, Size, Table};
+use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::net::allreduce::cost::{algbw_x100, busbw_x100, size_curve, SlowLink, Straggler};
 use demos::net::allreduce::schedule::{chunk, Algorithm, Transfer, Tree};
 use demos::net::allreduce::{
@@ -557,10 +556,7 @@ fn cost_chart(m: &AllReduce, d: &Dims) -> Figure {
 }
 
 /// A marker on the cost chart, its label on line `row` of the staggered
-/// ones. `Plot::marker` sets the label beside its line, in the half of the
-/// plot with more room; on a phone that half can still be too narrow for
-/// "unpipelined crossover 108.5 KiB", and the label then slides towards
-/// the middle until it is inside the figure.
+/// ones (`Plot::marker` keeps it inside the plot).
 fn marker(
     plot: &Plot,
     d: &Dims,
@@ -574,26 +570,7 @@ fn marker(
         top: plot.top + d.marker_row * row as f32,
         ..*plot
     };
-    let mut shape = lowered.marker(key, x, label, class);
-    let Kind::Group { children, .. } = &mut shape.kind else {
-        return shape;
-    };
-    for child in children {
-        if let Kind::Text {
-            x, text, anchor, ..
-        } = &mut child.kind
-        {
-            let w = small_width(text);
-            let (lo, hi) = match anchor {
-                Anchor::Start => (*x, *x + w),
-                Anchor::End => (*x - w, *x),
-                Anchor::Middle => (*x - w / 2.0, *x + w / 2.0),
-            };
-            let shift = (d.chart_w - 4.0 - hi).min(0.0) + (4.0 - lo).max(0.0);
-            *x += shift;
-        }
-    }
-    shape
+    lowered.marker(key, x, label, class)
 }
 
 /// Steps, time, algbw and busbw of each algorithm for the message chosen.
