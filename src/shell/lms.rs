@@ -2,9 +2,10 @@
 //! (`make scorm`, scripts/scorm.py), which an LMS launches as
 //! `index.html?sco=<section>`.
 //!
-//! The page finds the LMS's API as the SCORM 1.2 Run-Time Environment
-//! asks (ADL's `findAPI`, RTE 1.2 section 3.3.6.1: this window, then up to
-//! seven of its ancestors, then the same from its opener), starts the
+//! The page finds the LMS's API as the SCORM run-time's discovery
+//! algorithm does (an object named `API` in this window or one of its
+//! ancestors, then in its opener's chain: Rustici, "SCORM API Discovery
+//! Algorithms", scorm.com, which reprints ADL's), starts the
 //! session, takes in what the course kept of the learner's lessons, and
 //! after each lesson stop tells the course the section's status and score
 //! (the rules: `views::page::lms`). The talking is cut into the wasm module
@@ -31,9 +32,11 @@ use wasm_bindgen::{JsCast, JsValue};
 /// demo's page (which has no `?sco=`) still reports.
 const TAB_KEY: &str = "stack-lab.sco";
 
-/// How many ancestors of a window are searched for the API (ADL's
-/// `findAPI` gives up after seven).
-const MAX_PARENTS: usize = 7;
+/// How many ancestors of a window are searched for the API. The
+/// algorithm bounds the walk so a deep or cyclic chain ends; the bound is
+/// ours (SCORM 2004's sample uses 500): LMS players nest a SCO a few
+/// frames deep, and ten is plenty.
+const MAX_PARENTS: usize = 10;
 
 thread_local! {
     /// The section this activity reports on.
@@ -190,7 +193,8 @@ fn report(section: &'static Section) {
         }
         set(api, "cmi.suspend_data", &encode_suspend_data(&begun));
         // "suspend": the learner means to come back, so the LMS keeps the
-        // suspend data for the next session (RTE 1.2, cmi.core.exit).
+        // suspend data for the next session (cmi.core.exit, CMIVocabulary
+        // "time-out", "suspend", "logout" or "").
         set(
             api,
             "cmi.core.exit",
@@ -233,8 +237,8 @@ fn finish_on_leaving() {
     finish.forget();
 }
 
-/// The LMS's SCORM 1.2 API object (`API`), searched for as ADL's
-/// `findAPI` does: this window and its ancestors, then its opener's.
+/// The LMS's SCORM 1.2 API object (`API`), searched for as the discovery
+/// algorithm does: this window and its ancestors, then its opener's.
 fn find_api() -> Option<JsValue> {
     let window: JsValue = web_sys::window()?.into();
     api_above(&window).or_else(|| {

@@ -2,7 +2,9 @@
 //!
 //! The SCORM 1.2 package (`make scorm`, scripts/scorm.py) has one SCO per
 //! section of the catalogue. While it runs, the page reports through the
-//! LMS's SCORM API (the ADL SCORM 1.2 Run-Time Environment, section 3.4):
+//! LMS's SCORM 1.2 API (the data model of ADL's SCORM 1.2 Run-Time
+//! Environment; read here in the element tables of Skillsoft's "SCORM 1.2
+//! data model support" and Moodle's mod/scorm/datamodels/scorm_12.js.php):
 //! - `cmi.core.lesson_status`: `completed` once every lesson of the section
 //!   is done, `incomplete` before;
 //! - `cmi.core.score.raw`: the share of the section's predictions answered
