@@ -11,6 +11,7 @@
 
 pub mod base64url;
 pub mod bound;
+pub mod cli;
 pub mod coherence;
 pub mod cpu;
 pub mod float;

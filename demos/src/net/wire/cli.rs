@@ -17,62 +17,36 @@ use super::ipv4::{Ipv4, HEADER_LEN as IP_LEN, MIN_MTU};
 use super::parse::{endpoint, hex, mac, number, to_hex};
 use super::tcp::{parse_flags, TcpHeader, HEADER_LEN as TCP_LEN, SYN};
 use super::FrameSpec;
-use std::collections::BTreeMap;
+use crate::cli::{self, Grammar};
 
 /// The largest jumbo-frame MTU switches commonly accept.
 const MAX_MTU: u64 = 9216;
 /// IPv4's Total Length is 16 bits and counts header and data (RFC 791 §3.1).
 const MAX_DATAGRAM: usize = u16::MAX as usize;
-const VALUED: [&str; 12] = [
-    "--src",
-    "--dst",
-    "--src-mac",
-    "--dst-mac",
-    "--seq",
-    "--ack",
-    "--flags",
-    "--window",
-    "--ttl",
-    "--id",
-    "--payload-hex",
-    "--mtu",
-];
-const SWITCHES: [&str; 2] = ["--df", "--pad"];
-
-/// Options by name (value after a space or `=`); a switch maps to "".
-fn options(args: &[String]) -> Result<BTreeMap<&str, &str>, String> {
-    let mut args = args.iter();
-    let mut out = BTreeMap::new();
-    while let Some(arg) = args.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (arg.as_str(), None),
-        };
-        let value = if SWITCHES.contains(&name) {
-            if inline.is_some() {
-                return Err(format!("{name} takes no value."));
-            }
-            ""
-        } else if VALUED.contains(&name) {
-            match inline {
-                Some(v) => v,
-                None => args.next().ok_or(format!("{name} needs a value."))?,
-            }
-        } else {
-            return Err(format!("unknown option '{}'.", name.escape_default()));
-        };
-        if out.insert(name, value).is_some() {
-            return Err(format!("{name} is given twice."));
-        }
-    }
-    Ok(out)
-}
+const GRAMMAR: Grammar = Grammar {
+    valued: &[
+        "--src",
+        "--dst",
+        "--src-mac",
+        "--dst-mac",
+        "--seq",
+        "--ack",
+        "--flags",
+        "--window",
+        "--ttl",
+        "--id",
+        "--payload-hex",
+        "--mtu",
+    ],
+    repeated: &[],
+    switches: &["--df", "--pad"],
+};
 
 /// What `frame` prints for these arguments (two lines), or why it refuses.
 pub fn frame_command(args: &[String]) -> Result<String, String> {
-    let opts = options(args)?;
-    let get = |name: &str| opts.get(name).copied();
-    let need = |name: &str| get(name).ok_or(format!("{name} is required."));
+    let opts = cli::parse(args, &GRAMMAR)?;
+    let get = |name: &str| opts.get(name);
+    let need = |name: &str| opts.need(name);
     let num = |name: &str, what: &str, max: u64, default: u64| {
         get(name).map_or(Ok(default), |v| number(v, what, max))
     };
