@@ -15,6 +15,7 @@ pub mod cli;
 pub mod coherence;
 pub mod cpu;
 pub mod float;
+pub mod host;
 pub mod laws;
 pub mod memo;
 pub mod memory;
