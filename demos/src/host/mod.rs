@@ -2,3 +2,4 @@
 //! (PCIe, multi-queue receive).
 
 pub mod pcie;
+pub mod toeplitz;
