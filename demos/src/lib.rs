@@ -14,6 +14,7 @@ pub mod bound;
 pub mod cli;
 pub mod coherence;
 pub mod cpu;
+pub mod fabric;
 pub mod float;
 pub mod host;
 pub mod laws;

@@ -1,0 +1,4 @@
+//! AI fabrics and distributed systems: how traffic is spread over paths and
+//! servers.
+
+pub mod maglev;
