@@ -55,26 +55,8 @@
 //! The work is done by `demos::net::wire::cli`, whose tests pin the output.
 
 use demos::net::wire::cli::frame_command;
-use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Result<Vec<String>, _> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.into_string())
-        .collect();
-    let out = args
-        .map_err(|_| "an argument is not valid UTF-8.".to_string())
-        .and_then(|args| frame_command(&args));
-    match out {
-        Ok(out) => {
-            // A closed pipe is not worth a panic.
-            let _ = std::io::stdout().lock().write_all(out.as_bytes());
-            ExitCode::SUCCESS
-        }
-        Err(reason) => {
-            let _ = writeln!(std::io::stderr(), "frame: {reason}");
-            ExitCode::from(2)
-        }
-    }
+    demos::cli::run("frame", frame_command)
 }

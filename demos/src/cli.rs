@@ -2,7 +2,10 @@
 //! `--name value` or `--name=value`, switches without a value, and options
 //! that may be given more than once only where an example says so. Each
 //! example's own rules (what a value means, which are required) live beside
-//! its model; this is only the grammar.
+//! its model; this is only the grammar, and the `main` they share.
+
+use std::io::Write;
+use std::process::ExitCode;
 
 /// Which options an example takes.
 pub struct Grammar<'g> {
@@ -43,6 +46,30 @@ impl<'a> Options<'a> {
             .filter(|(n, _)| *n == name)
             .map(|&(_, v)| v)
             .collect()
+    }
+}
+
+/// An example's whole `main`: the arguments to `command`, its text to
+/// standard output and status 0, or its reason to standard error (after the
+/// example's `name`), nothing on standard output, and status 2.
+pub fn run(name: &str, command: fn(&[String]) -> Result<String, String>) -> ExitCode {
+    let args: Result<Vec<String>, _> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string())
+        .collect();
+    let out = args
+        .map_err(|_| "an argument is not valid UTF-8.".to_string())
+        .and_then(|args| command(&args));
+    match out {
+        Ok(out) => {
+            // A closed pipe is not worth a panic.
+            let _ = std::io::stdout().lock().write_all(out.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(reason) => {
+            let _ = writeln!(std::io::stderr(), "{name}: {reason}");
+            ExitCode::from(2)
+        }
     }
 }
 
