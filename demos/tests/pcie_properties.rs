@@ -104,3 +104,98 @@ proptest! {
         let _ = pcie_command(&args);
     }
 }
+
+mod demo {
+    use demos::host::pcie::{Kind, Pcie, PcieAction, PcieConfig, LATENCY, SIZE, TAGS};
+    use demos::laws::check_laws;
+    use demos::{Model, Scenario, Timeline};
+    use proptest::prelude::*;
+
+    fn kind() -> impl Strategy<Value = Kind> {
+        prop_oneof![Just(Kind::Write), Just(Kind::Read)]
+    }
+
+    fn action() -> impl Strategy<Value = PcieAction> {
+        prop_oneof![
+            6 => Just(PcieAction::Send),
+            1 => Just(PcieAction::SendAll),
+            1 => (0u32..7).prop_map(PcieAction::SetGeneration),
+            1 => prop::sample::select(vec![0u32, 1, 2, 3, 4, 8, 12, 16, 32, 64]).prop_map(PcieAction::SetLanes),
+            1 => prop::sample::select(vec![64u32, 128, 256, 512, 1024, 2048, 4096, 100]).prop_map(PcieAction::SetMps),
+            1 => prop::sample::select(vec![64u32, 128, 256, 512, 1024, 2048, 4096, 8192]).prop_map(PcieAction::SetMrrs),
+            1 => (0u64..70_000).prop_map(PcieAction::SetSize),
+            1 => kind().prop_map(PcieAction::SetKind),
+            1 => any::<bool>().prop_map(PcieAction::SetAddr64),
+            1 => any::<bool>().prop_map(PcieAction::SetEcrc),
+            1 => (0u32..300).prop_map(PcieAction::SetTags),
+            1 => (0u64..2_500).prop_map(PcieAction::SetLatency),
+        ]
+    }
+
+    fn config() -> impl Strategy<Value = PcieConfig> {
+        (
+            1u32..=5,
+            prop::sample::select(vec![1u32, 2, 4, 8, 16, 32]),
+            prop::sample::select(vec![128u32, 256, 512, 1024, 2048, 4096]),
+            prop::sample::select(vec![128u32, 256, 512, 1024, 2048, 4096]),
+            prop_oneof![SIZE.min..=4_096, SIZE.min..=SIZE.max],
+            kind(),
+            TAGS.min..=TAGS.max,
+            LATENCY.min..=LATENCY.max,
+        )
+            .prop_map(
+                |(generation, lanes, mps, mrrs, size, kind, tags, latency_ns)| PcieConfig {
+                    generation,
+                    lanes,
+                    mps,
+                    mrrs,
+                    size,
+                    kind,
+                    tags,
+                    latency_ns,
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn the_demo_obeys_the_laws(config in config(), actions in prop::collection::vec(action(), 0..60)) {
+            prop_assert_eq!(check_laws::<Pcie>(config, &actions), Ok(()));
+        }
+
+        /// Step sends every TLP once, and then the transfer is over.
+        #[test]
+        fn stepping_sends_each_tlp_once(config in config()) {
+            let mut timeline = Timeline::<Pcie>::new(config);
+            let total = timeline.model().total();
+            let mut steps = 0;
+            while timeline.step().is_ok() {
+                steps += 1;
+            }
+            prop_assert_eq!(steps, total);
+            prop_assert_eq!(timeline.model().sent, total);
+        }
+
+        /// Too few tags only ever slow a read, never a write.
+        #[test]
+        fn tags_only_bound_reads(config in config()) {
+            let m = Pcie::new(&config);
+            prop_assert!(m.effective_gbps() <= m.link_gbps());
+            if m.kind == Kind::Write {
+                prop_assert!(!m.tag_bound());
+            }
+        }
+
+        #[test]
+        fn hostile_links_never_panic(text in ".{0,300}", bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            use base64::Engine;
+            let _ = Scenario::<Pcie>::decode(&text);
+            let encoded = format!("v1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&bytes));
+            if let Ok(s) = Scenario::<Pcie>::decode(&encoded) {
+                let _ = Timeline::<Pcie>::from_scenario(&s);
+            }
+        }
+    }
+}

@@ -14,8 +14,11 @@
 pub mod cli;
 pub mod dllp;
 pub mod link;
+mod model;
 pub mod nic;
 pub mod transfer;
+
+pub use model::{Kind, Pcie, PcieAction, PcieConfig, Tlp, TlpKind, LATENCY, PACKETS, SIZE, TAGS};
 
 #[cfg(test)]
 mod tests;

@@ -150,3 +150,69 @@ mod nic {
         assert_eq!(wire(&link, &tx).inbound, 28 + 36 + 1620 + 24);
     }
 }
+
+mod demo {
+    use super::super::{Kind, Pcie, PcieAction, PcieConfig, TlpKind};
+    use crate::Model;
+
+    fn demo(change: impl FnOnce(&mut PcieConfig)) -> Pcie {
+        let mut config = PcieConfig::default();
+        change(&mut config);
+        Pcie::new(&config)
+    }
+
+    /// 1,500 bytes at MPS 256: five full MWrs and one of 220 bytes.
+    #[test]
+    fn a_1500_byte_write_is_six_mwrs() {
+        let m = demo(|_| {});
+        let tlps = m.tlps();
+        assert_eq!(tlps.len(), 6);
+        assert!(tlps
+            .iter()
+            .all(|t| t.kind == TlpKind::MemWrite && t.overhead == 24));
+        assert_eq!(tlps[5].data, 1500 - 5 * 256);
+        assert_eq!(m.total(), 6);
+    }
+
+    /// A 1,500-byte read with MRRS 512: each request is followed by the two
+    /// completions that answer it.
+    #[test]
+    fn a_read_alternates_requests_and_their_completions() {
+        let m = demo(|c| c.kind = Kind::Read);
+        let kinds: Vec<&str> = m.tlps().iter().map(|t| t.kind.short()).collect();
+        assert_eq!(
+            kinds,
+            ["MRd", "CplD", "CplD", "MRd", "CplD", "CplD", "MRd", "CplD", "CplD"]
+        );
+    }
+
+    /// Gen5 ×16 reads 512 bytes per request. With 256 tags and 500 ns each,
+    /// Little's law allows 256 × 512 × 8 / 500 = 2,097 Gb/s: the link sets
+    /// the pace. With 32, 262 Gb/s, under the link's 410; with 8, 65.5.
+    #[test]
+    fn few_tags_bound_a_fast_links_reads() {
+        let mut m = demo(|c| {
+            c.generation = 5;
+            c.lanes = 16;
+            c.kind = Kind::Read;
+            c.size = 4096;
+        });
+        assert!(!m.tag_bound());
+        m.apply(&PcieAction::SetTags(32)).unwrap();
+        assert!(m.tag_bound());
+        m.apply(&PcieAction::SetTags(8)).unwrap();
+        assert!((m.effective_gbps() - 65.536).abs() < 1e-9);
+        // A Gen3 ×8 link is slower than even 32 tags.
+        assert!(!demo(|c| c.kind = Kind::Read).tag_bound());
+    }
+
+    #[test]
+    fn a_setting_already_held_is_refused_and_a_change_restarts() {
+        let mut m = demo(|_| {});
+        m.apply(&PcieAction::Send).unwrap();
+        assert!(m.apply(&PcieAction::SetMps(256)).is_err());
+        assert!(m.apply(&PcieAction::SetMps(100)).is_err());
+        m.apply(&PcieAction::SetMps(128)).unwrap();
+        assert_eq!((m.sent, m.total()), (0, 12));
+    }
+}
