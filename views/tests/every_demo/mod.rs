@@ -12,6 +12,7 @@ macro_rules! every_demo {
             mesi: demos::cpu::mesi::Mesi,
             numa: demos::cpu::numa::Numa,
             tlb: demos::cpu::tlb::Tlb,
+            pcie: demos::host::pcie::Pcie,
             aba: demos::memory::aba::Aba,
             cas: demos::memory::cas::Cas,
             false_sharing: demos::memory::false_sharing::FalseSharing,

@@ -1,0 +1,3 @@
+//! The Host I/O section's pictures.
+
+pub mod pcie;
