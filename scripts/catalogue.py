@@ -12,7 +12,9 @@ import os
 import re
 import sys
 
-ENTRY = re.compile(r"\n    Demo \{\n(?:(?!\n    \},).)*?\n    \},", re.S)
+# An entry in a list (`\n    Demo {`), or a section's only one, which
+# rustfmt writes on the list's line (`&[Demo {`).
+ENTRY = re.compile(r"(?:\n    |&\[)Demo \{\n.*?\n *\}[,\]]", re.S)
 
 
 def sources(folder):

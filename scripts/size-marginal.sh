@@ -53,7 +53,8 @@ def drop(entry):
     s, g, _ = fields(entry.group(0))
     if (section is not None and s == section) or (slug is not None and g == slug):
         removed += 1
-        return ""
+        # A section's only entry takes its list's brackets with it.
+        return "&[]" if entry.group(0).startswith("&[") else ""
     return entry.group(0)
 for path in sources(folder):
     text = open(path).read()

@@ -30,6 +30,7 @@ macro_rules! split_open {
 }
 
 mod cpu;
+mod host;
 mod memory;
 mod net;
 mod nic;
@@ -83,6 +84,11 @@ pub const SECTIONS: &[Section] = &[
         purpose: "Move a packet between host memory and the wire, one register write at a time.",
     },
     Section {
+        id: "host",
+        title: "Host I/O",
+        purpose: "PCIe, queues and buffers: what lies between the NIC and the cores.",
+    },
+    Section {
         id: "memory",
         title: "Concurrency & the memory model",
         purpose: "Race two threads, watch lock-free code fail, then make it correct.",
@@ -101,9 +107,15 @@ pub const SECTIONS: &[Section] = &[
 
 /// Every demo, section by section.
 pub fn all() -> impl Iterator<Item = &'static Demo> {
-    [nic::DEMOS, memory::DEMOS, cpu::DEMOS, net::DEMOS]
-        .into_iter()
-        .flatten()
+    [
+        nic::DEMOS,
+        host::DEMOS,
+        memory::DEMOS,
+        cpu::DEMOS,
+        net::DEMOS,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 pub fn find(section: &str, slug: &str) -> Option<&'static Demo> {
