@@ -7,12 +7,12 @@
 //! can have at most `tags` requests in flight, each waiting `latency`, so it
 //! gets at most tags × request bytes per latency, whatever the link).
 
-use super::link::{Generation, Link, COMPLETION_BOUNDARIES, LANES, TRANSFER_SIZES};
+use super::link::{Generation, Link, COMPLETION_BOUNDARIES};
 use super::nic::{packet_rate, per_packet, Path};
 use super::transfer::{self, read_gbps, tlp_gbps, write_gbps};
 use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
-use crate::text::{decimal, grouped, plural};
+use crate::text::{capitalised, decimal, grouped, plural};
 use serde::{Deserialize, Serialize};
 
 /// The demo's transfers: up to 64 KiB, so a transfer is at most 512 TLPs.
@@ -140,18 +140,6 @@ pub enum PcieAction {
     SetLatency(u64),
 }
 
-fn one_of(values: &[u32], value: u32, what: &str, unit: &str) -> Result<(), String> {
-    if values.contains(&value) {
-        Ok(())
-    } else {
-        let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        Err(format!(
-            "The {what} is one of {}{unit}; {value} is not.",
-            list.join(", ")
-        ))
-    }
-}
-
 impl Pcie {
     /// The link as the engine's rules read it.
     pub fn link(&self) -> Link {
@@ -269,6 +257,22 @@ impl Pcie {
         .at("tlp-0")])
     }
 
+    /// The settings, as a share link's configuration holds them.
+    pub fn config(&self) -> PcieConfig {
+        PcieConfig {
+            generation: self.generation,
+            lanes: self.lanes,
+            mps: self.mps,
+            mrrs: self.mrrs,
+            size: self.size,
+            kind: self.kind,
+            tags: self.tags,
+            latency_ns: self.latency_ns,
+        }
+    }
+
+    /// Changes one setting, if the configuration stays valid, and starts
+    /// the transfer again.
     fn setting<T: PartialEq + Copy + std::fmt::Display>(
         &mut self,
         value: T,
@@ -281,7 +285,10 @@ impl Pcie {
                 "The {what} is already {value}{unit}."
             )));
         }
-        *current(self) = value;
+        let mut next = self.clone();
+        *current(&mut next) = value;
+        Pcie::validate(&next.config()).map_err(Refusal::new)?;
+        *self = next;
         self.restart(format!("The {what} is now {value}{unit}."))
     }
 
@@ -367,21 +374,20 @@ impl Model for Pcie {
     type Config = PcieConfig;
     type Action = PcieAction;
 
+    /// The link's rules are the engine's (`Link::check`); the demo adds its
+    /// own bounds on the transfer, the tags and the latency.
     fn validate(c: &PcieConfig) -> Result<(), String> {
-        if Generation::from_number(c.generation).is_none() {
-            return Err(format!(
-                "The generation is 1 to 5; {} is not.",
-                c.generation
-            ));
+        let generation = Generation::from_number(c.generation)
+            .ok_or_else(|| format!("The generation is 1 to 5; {} is not.", c.generation))?;
+        Link {
+            generation,
+            lanes: c.lanes,
+            mps: c.mps,
+            mrrs: c.mrrs,
+            ..Link::default()
         }
-        one_of(&LANES, c.lanes, "link width", " lanes")?;
-        one_of(&TRANSFER_SIZES, c.mps, "maximum payload size", " bytes")?;
-        one_of(
-            &TRANSFER_SIZES,
-            c.mrrs,
-            "maximum read request size",
-            " bytes",
-        )?;
+        .check()
+        .map_err(|e| capitalised(&e))?;
         SIZE.check(c.size)?;
         TAGS.check(c.tags)?;
         LATENCY.check(c.latency_ns)?;
@@ -423,31 +429,16 @@ impl Model for Pcie {
             PcieAction::Send => self.send(),
             PcieAction::SendAll => self.send_all(),
             PcieAction::SetGeneration(g) => {
-                if Generation::from_number(g).is_none() {
-                    return Err(Refusal::new(format!(
-                        "The generation is 1 to 5; {g} is not."
-                    )));
-                }
                 self.setting(g, |m| &mut m.generation, "generation", "")
             }
-            PcieAction::SetLanes(n) => {
-                one_of(&LANES, n, "link width", " lanes").map_err(Refusal::new)?;
-                self.setting(n, |m| &mut m.lanes, "link width", " lanes")
-            }
+            PcieAction::SetLanes(n) => self.setting(n, |m| &mut m.lanes, "link width", " lanes"),
             PcieAction::SetMps(n) => {
-                one_of(&TRANSFER_SIZES, n, "maximum payload size", " bytes")
-                    .map_err(Refusal::new)?;
                 self.setting(n, |m| &mut m.mps, "maximum payload size", " bytes")
             }
             PcieAction::SetMrrs(n) => {
-                one_of(&TRANSFER_SIZES, n, "maximum read request size", " bytes")
-                    .map_err(Refusal::new)?;
                 self.setting(n, |m| &mut m.mrrs, "maximum read request size", " bytes")
             }
-            PcieAction::SetSize(n) => {
-                SIZE.admit(n)?;
-                self.setting(n, |m| &mut m.size, "transfer size", " bytes")
-            }
+            PcieAction::SetSize(n) => self.setting(n, |m| &mut m.size, "transfer size", " bytes"),
             PcieAction::SetKind(kind) => {
                 if kind == self.kind {
                     return Err(Refusal::new("The transfer is already of that kind."));
@@ -490,12 +481,8 @@ impl Model for Pcie {
                     "TLPs no longer carry an end-to-end CRC.".into()
                 })
             }
-            PcieAction::SetTags(n) => {
-                TAGS.admit(n)?;
-                self.setting(n, |m| &mut m.tags, "number of read tags", "")
-            }
+            PcieAction::SetTags(n) => self.setting(n, |m| &mut m.tags, "number of read tags", ""),
             PcieAction::SetLatency(ns) => {
-                LATENCY.admit(ns)?;
                 self.setting(ns, |m| &mut m.latency_ns, "read latency", " ns")
             }
         }
@@ -510,16 +497,7 @@ impl Model for Pcie {
     }
 
     fn check(&self) -> Result<(), String> {
-        Self::validate(&PcieConfig {
-            generation: self.generation,
-            lanes: self.lanes,
-            mps: self.mps,
-            mrrs: self.mrrs,
-            size: self.size,
-            kind: self.kind,
-            tags: self.tags,
-            latency_ns: self.latency_ns,
-        })?;
+        Self::validate(&self.config())?;
         let tlps = self.tlps();
         if self.sent > tlps.len() {
             return Err("more TLPs sent than the transfer has".into());
