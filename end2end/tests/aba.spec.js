@@ -1,12 +1,6 @@
 import { test, expect } from './fixtures.js';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './axe.js';
 import { AbaPage } from '../pages/aba-page.js';
-
-async function expectNoSeriousAxe(page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-}
 
 test('raw CAS: the classic interleaving installs a freed node as head', async ({ page }) => {
   const aba = new AbaPage(page);

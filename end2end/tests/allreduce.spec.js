@@ -1,12 +1,6 @@
 import { test, expect } from './fixtures.js';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './axe.js';
 import { AllReducePage } from '../pages/allreduce-page.js';
-
-async function expectNoSeriousAxe(page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-}
 
 test('ring all-reduce with 4 GPUs finishes in 6 steps with identical vectors', async ({ page }) => {
   const ar = new AllReducePage(page);

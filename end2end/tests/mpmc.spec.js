@@ -1,12 +1,6 @@
 import { test, expect } from './fixtures.js';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './axe.js';
 import { MpmcPage } from '../pages/mpmc-page.js';
-
-async function expectNoSeriousAxe(page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-}
 
 test('P2 steals the head: P1\'s CAS fails and it retries with the next slot', async ({ page }) => {
   const q = new MpmcPage(page);

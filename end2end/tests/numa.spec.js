@@ -1,12 +1,6 @@
 import { test, expect } from './fixtures.js';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './axe.js';
 import { NumaPage } from '../pages/numa-page.js';
-
-async function expectNoSeriousAxe(page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-}
 
 test('first touch keeps a thread local; interleave sends every other page across the link', async ({ page }) => {
   const n = new NumaPage(page);

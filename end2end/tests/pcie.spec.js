@@ -1,12 +1,6 @@
 import { test, expect } from './fixtures.js';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './axe.js';
 import { PciePage } from '../pages/pcie-page.js';
-
-async function expectNoSeriousAxe(page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-}
 
 // Gen3 ×8, MPS 256: 8 GT/s × 128/130 × 8 = 63.02 Gb/s each way; ACK and
 // UpdateFC DLLPs and SKP sets leave 57.88 (the pcie example's figures). A

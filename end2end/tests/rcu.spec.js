@@ -1,12 +1,6 @@
 import { test, expect } from './fixtures.js';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './axe.js';
 import { RcuPage } from '../pages/rcu-page.js';
-
-async function expectNoSeriousAxe(page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-}
 
 test('synchronize_rcu() waits for the readers that were inside, not for later ones', async ({ page }) => {
   const rcu = new RcuPage(page);
