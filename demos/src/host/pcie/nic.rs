@@ -12,7 +12,7 @@
 //! request just counted), we count every transaction.
 
 use super::link::Link;
-use super::transfer::{self, Tlps};
+use super::transfer;
 
 /// A descriptor as the simple NIC reads it, and as it writes one back.
 pub const DESCRIPTOR_BYTES: u64 = 16;
@@ -96,45 +96,43 @@ pub struct Wire {
 }
 
 impl Wire {
-    fn add(&mut self, from_initiator: u64, to_initiator: u64, by: Initiator) {
-        match by {
-            Initiator::Device => {
-                self.outbound += from_initiator;
-                self.inbound += to_initiator;
-            }
-            Initiator::Host => {
-                self.inbound += from_initiator;
-                self.outbound += to_initiator;
-            }
-        }
-    }
-
     /// The busier direction's bytes: the one that sets the pace.
     pub fn busier(&self) -> u64 {
         self.inbound.max(self.outbound)
     }
 }
 
-/// The TLPs a transaction sends each way: (from its initiator, back to it).
-pub fn tlps(link: &Link, t: &Transaction) -> (Tlps, Option<Tlps>) {
-    match t.op {
-        Op::Write => (transfer::write(link, t.bytes), None),
+/// Bytes on the wire each way for one transaction: its initiator sends the
+/// request (with a write's data), and a read's completions come back.
+pub fn transaction_wire(link: &Link, t: &Transaction) -> Wire {
+    let (sent, back) = match t.op {
+        Op::Write => (transfer::write(link, t.bytes).wire_bytes(), 0),
         Op::Read => {
             let read = transfer::read(link, t.bytes);
-            (read.requests, Some(read.completions))
+            (read.requests.wire_bytes(), read.completions.wire_bytes())
         }
+    };
+    match t.by {
+        Initiator::Device => Wire {
+            outbound: sent,
+            inbound: back,
+        },
+        Initiator::Host => Wire {
+            outbound: back,
+            inbound: sent,
+        },
     }
 }
 
 /// Bytes on the wire each way for these transactions.
 pub fn wire(link: &Link, transactions: &[Transaction]) -> Wire {
-    let mut wire = Wire::default();
-    for t in transactions {
-        let (out, back) = tlps(link, t);
-        let back = back.map_or(0, |b| b.wire_bytes());
-        wire.add(out.wire_bytes(), back, t.by);
-    }
-    wire
+    transactions
+        .iter()
+        .map(|t| transaction_wire(link, t))
+        .fold(Wire::default(), |sum, w| Wire {
+            inbound: sum.inbound + w.inbound,
+            outbound: sum.outbound + w.outbound,
+        })
 }
 
 /// Packets a second the link sustains when every packet costs these

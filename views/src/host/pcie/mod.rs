@@ -11,7 +11,7 @@ use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::host::pcie::link::{Generation, LANES, TRANSFER_SIZES};
-use demos::host::pcie::nic::{per_packet, tlps, Initiator, Path};
+use demos::host::pcie::nic::{per_packet, transaction_wire, Initiator, Path};
 use demos::host::pcie::transfer::tlp_gbps;
 use demos::host::pcie::{Kind, Pcie, PcieAction, LATENCY, PACKETS, SIZE, TAGS};
 use demos::text::{decimal, grouped, plural};
@@ -252,14 +252,9 @@ fn nic_table(m: &Pcie) -> Table {
     );
     let small = per_packet(Path::Receive, PACKETS[0]);
     let big = per_packet(Path::Receive, PACKETS[1]);
-    let each_way = |t: &demos::host::pcie::nic::Transaction| {
-        let (out, back) = tlps(&link, t);
-        let back = back.map_or(0, |b| b.wire_bytes());
-        let (up, down) = match t.by {
-            Initiator::Device => (out.wire_bytes(), back),
-            Initiator::Host => (back, out.wire_bytes()),
-        };
-        format!("{up} / {down}")
+    let each_way = |t| {
+        let w = transaction_wire(&link, t);
+        format!("{} / {}", w.outbound, w.inbound)
     };
     for (i, (a, b)) in small.iter().zip(&big).enumerate() {
         t.row(
