@@ -1,5 +1,6 @@
 //! Host I/O: what happens between the NIC and the host's memory and cores
-//! (PCIe, multi-queue receive).
+//! (PCIe, multi-queue receive and its steering).
 
 pub mod pcie;
+pub mod rss;
 pub mod toeplitz;
