@@ -13,6 +13,7 @@ macro_rules! every_demo {
             numa: demos::cpu::numa::Numa,
             tlb: demos::cpu::tlb::Tlb,
             pcie: demos::host::pcie::Pcie,
+            rss: demos::host::rss::Rss,
             aba: demos::memory::aba::Aba,
             cas: demos::memory::cas::Cas,
             false_sharing: demos::memory::false_sharing::FalseSharing,
