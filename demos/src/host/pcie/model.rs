@@ -22,9 +22,9 @@ pub const SIZE: Bound<u64> = Bound::new("transfer size", " bytes", 1, 65_536);
 /// Extended Tag. (10-bit tags, from PCIe 4.0, allow up to 768, as Intel's
 /// PCIe IP guides' "Tag Allocation" pages put it; the demo stops at 256.)
 pub const TAGS: Bound<u32> = Bound::new("read tags", "", 1, 256);
-/// From a read request leaving the device to its last completion arriving:
-/// several hundred nanoseconds on the hosts Neugebauer et al. measured
-/// (SIGCOMM 2018); the slider spans less and more.
+/// From a read request leaving the device to its last completion arriving.
+/// It depends on the host (root complex, IOMMU, where the data is cached),
+/// so it is a parameter; the default, 500 ns, is ours, not a measurement.
 pub const LATENCY: Bound<u64> = Bound::new("read latency", " ns", 100, 2_000);
 /// The packet sizes the NIC table compares: the smallest Ethernet frame
 /// without its FCS, and a full 1,500-byte MTU's.
