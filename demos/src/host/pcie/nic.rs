@@ -141,3 +141,16 @@ pub fn packet_rate(link: &Link, transactions: &[Transaction]) -> f64 {
     let bits = (wire(link, transactions).busier() * 8) as f64;
     transfer::tlp_gbps(link) * 1e9 / bits
 }
+
+/// The transactions of [`per_packet`] that a polling driver keeps: the
+/// device raises no interrupt and the host reads no head pointer, since the
+/// driver finds new packets by polling the descriptors the NIC wrote back.
+/// The open model's Niantic NIC drops the same two steps for DPDK's
+/// poll-mode driver (`pcie-bench/pcie-model`, `model/niantic.py`,
+/// `h_opt="PMD"`: "Steps 5 and 6 are omitted"). They are the last two that
+/// `per_packet` lists.
+pub fn per_packet_polled(path: Path, packet_bytes: u64) -> Vec<Transaction> {
+    let mut steps = per_packet(path, packet_bytes);
+    steps.truncate(steps.len().saturating_sub(2));
+    steps
+}
