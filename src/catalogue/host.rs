@@ -2,7 +2,10 @@
 
 use super::Demo;
 use demos::host::pcie::Pcie;
+use demos::host::ring_sizing::RingSizing;
 use demos::host::rss::Rss;
+use demos::host::streaming::Streaming;
+use demos::host::zero_copy::ZeroCopy;
 
 pub const DEMOS: &[Demo] = &[
     Demo {
@@ -18,5 +21,26 @@ pub const DEMOS: &[Demo] = &[
         title: "Many queues, many cores",
         one_liner: "Hash flows through the RSS table to queues, interrupts and cores; edit the table, add elephants, and steer with RPS, RFS and XPS.",
         open: split_open!(rss: Rss),
+    },
+    Demo {
+        section: "host",
+        slug: "zero-copy",
+        title: "Zero-copy receive",
+        one_liner: "Where received bytes land: copied out of kernel pages, or written straight into device or user memory bound to one queue.",
+        open: split_open!(zero_copy: ZeroCopy),
+    },
+    Demo {
+        section: "host",
+        slug: "streaming",
+        title: "Packetized vs streaming",
+        one_liner: "A descriptor per packet against Ensō's byte stream: PCIe bytes, cache lines and one core at 100 Gb/s.",
+        open: split_open!(streaming: Streaming),
+    },
+    Demo {
+        section: "host",
+        slug: "ring-sizing",
+        title: "Ring sizing",
+        one_liner: "How deep a receive ring: absorb the core's stalls at line rate, yet stay in DDIO's cache ways.",
+        open: split_open!(ring_sizing: RingSizing),
     },
 ];

@@ -2,5 +2,8 @@
 //! (PCIe, multi-queue receive and its steering).
 
 pub mod pcie;
+pub mod ring_sizing;
 pub mod rss;
+pub mod streaming;
 pub mod toeplitz;
+pub mod zero_copy;

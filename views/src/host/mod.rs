@@ -1,4 +1,7 @@
 //! The Host I/O section's pictures.
 
 pub mod pcie;
+pub mod ring_sizing;
 pub mod rss;
+pub mod streaming;
+pub mod zero_copy;
