@@ -14,6 +14,7 @@ pub mod cpu;
 pub mod draw;
 pub mod excerpt;
 pub mod export;
+pub mod fabric;
 pub mod host;
 pub mod knob;
 pub mod layout;

@@ -12,6 +12,7 @@ macro_rules! every_demo {
             mesi: demos::cpu::mesi::Mesi,
             numa: demos::cpu::numa::Numa,
             tlb: demos::cpu::tlb::Tlb,
+            maglev: demos::fabric::maglev::Maglev,
             pcie: demos::host::pcie::Pcie,
             ring_sizing: demos::host::ring_sizing::RingSizing,
             rss: demos::host::rss::Rss,

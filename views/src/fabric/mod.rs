@@ -1,0 +1,3 @@
+//! The Fabric & distributed section's pictures.
+
+pub mod maglev;
