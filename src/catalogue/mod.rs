@@ -30,6 +30,7 @@ macro_rules! split_open {
 }
 
 mod cpu;
+mod fabric;
 mod host;
 mod memory;
 mod net;
@@ -103,6 +104,11 @@ pub const SECTIONS: &[Section] = &[
         title: "Networking, TCP & AI fabric",
         purpose: "From the three-way handshake to collectives across a GPU cluster.",
     },
+    Section {
+        id: "fabric",
+        title: "Fabric & distributed",
+        purpose: "Spread flows over paths and servers, and watch what moves when one goes.",
+    },
 ];
 
 /// Every demo, section by section.
@@ -113,6 +119,7 @@ pub fn all() -> impl Iterator<Item = &'static Demo> {
         memory::DEMOS,
         cpu::DEMOS,
         net::DEMOS,
+        fabric::DEMOS,
     ]
     .into_iter()
     .flatten()
