@@ -15,7 +15,7 @@ test('the table fills turn by turn into the paper\'s example', async ({ page }) 
   await expect(m.latest).toContainText('B2 claims it');
   await m.fill();
   await expect(m.latest).toContainText('The table is full after 7 turns: B0 3, B1 2 and B2 2.');
-  await expect(page.getByTestId('row-now')).toContainText('B1 B0 B1 B0 B2 B2 B0');
+  await expect(page.getByTestId('row-now')).toContainText('0 B1, 1 B0, 2 B1, 3 B0, 4 B2, 5 B2, 6 B0');
 });
 
 // Without B1 the table becomes B0 B0 B2 B0 B2 B2 B0: B1's two entries and
