@@ -1,5 +1,6 @@
 //! The Host I/O section's pictures.
 
+mod link;
 pub mod pcie;
 pub mod ring_sizing;
 pub mod rss;

@@ -10,7 +10,7 @@ use crate::knob::bounded;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
-use demos::host::pcie::link::{Generation, LANES, TRANSFER_SIZES};
+use demos::host::pcie::link::TRANSFER_SIZES;
 use demos::host::pcie::nic::{per_packet, transaction_wire, Initiator, Path};
 use demos::host::pcie::transfer::tlp_gbps;
 use demos::host::pcie::{Kind, Pcie, PcieAction, LATENCY, PACKETS, SIZE, TAGS};
@@ -340,27 +340,13 @@ impl View for Pcie {
                 .collect()
         };
         let at = |values: &[u32], v: u32| values.iter().position(|&x| x == v).unwrap_or(0);
-        let generations = Generation::ALL
-            .iter()
-            .map(|g| {
-                let n = g.number();
-                (
-                    format!("gen{n}"),
-                    format!("Gen{n} ({} GT/s)", decimal(g.gigatransfers(), 1)),
-                    ui.act(PcieAction::SetGeneration(n)),
-                )
-            })
-            .collect();
-        let widths = LANES
-            .iter()
-            .map(|&l| {
-                (
-                    format!("x{l}"),
-                    format!("×{l}"),
-                    ui.act(PcieAction::SetLanes(l)),
-                )
-            })
-            .collect();
+        let link = super::link::link_controls(
+            ui,
+            self.generation,
+            self.lanes,
+            PcieAction::SetGeneration,
+            PcieAction::SetLanes,
+        );
         let mut out = vec![
             Control::choice("kind", "Transfer", kind, kinds),
             bounded(
@@ -374,19 +360,7 @@ impl View for Pcie {
             ),
             Control::button("send-all", "Send the rest", ui.act(PcieAction::SendAll)),
             Control::note("Step sends the next TLP; changing a setting starts the transfer again."),
-            Control::group(
-                "Link",
-                vec![
-                    Control::choice(
-                        "generation",
-                        "Generation",
-                        self.generation.saturating_sub(1) as usize,
-                        generations,
-                    )
-                    .dropdown(),
-                    Control::choice("lanes", "Width", at(&LANES, self.lanes), widths).dropdown(),
-                ],
-            ),
+            Control::group("Link", link.to_vec()),
             Control::group(
                 "Device programming",
                 vec![

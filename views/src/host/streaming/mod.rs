@@ -13,7 +13,6 @@ use crate::knob::bounded;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Figure, Scene, Shape};
-use demos::host::pcie::link::{Generation, LANES};
 use demos::host::streaming::cpu::{DEFAULT_STALL, STALL};
 use demos::host::streaming::ethernet::FRAME;
 use demos::host::streaming::{Streaming, StreamingAction, StreamingConfig, BATCH};
@@ -178,28 +177,13 @@ impl View for Streaming {
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
         let c = &self.config;
-        let generations = Generation::ALL
-            .iter()
-            .map(|g| {
-                let n = g.number();
-                (
-                    format!("gen{n}"),
-                    format!("Gen{n} ({} GT/s)", decimal(g.gigatransfers(), 1)),
-                    ui.act(StreamingAction::SetGeneration(n)),
-                )
-            })
-            .collect();
-        let widths = LANES
-            .iter()
-            .map(|&l| {
-                (
-                    format!("x{l}"),
-                    format!("×{l}"),
-                    ui.act(StreamingAction::SetLanes(l)),
-                )
-            })
-            .collect();
-        let width_at = LANES.iter().position(|&l| l == c.lanes).unwrap_or(0);
+        let link = super::link::link_controls(
+            ui,
+            c.generation,
+            c.lanes,
+            StreamingAction::SetGeneration,
+            StreamingAction::SetLanes,
+        );
         vec![
             bounded(
                 ui,
@@ -229,16 +213,7 @@ impl View for Streaming {
             ),
             Control::group(
                 "Link",
-                vec![
-                    Control::choice(
-                        "generation",
-                        "Generation",
-                        c.generation.saturating_sub(1) as usize,
-                        generations,
-                    )
-                    .dropdown(),
-                    Control::choice("lanes", "Width", width_at, widths).dropdown(),
-                ],
+                link.to_vec(),
             ),
             Control::group(
                 "Classic driver",
