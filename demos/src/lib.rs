@@ -16,6 +16,7 @@ pub mod coherence;
 pub mod cpu;
 pub mod fabric;
 pub mod float;
+pub mod gpu;
 pub mod host;
 pub mod laws;
 pub mod memo;

@@ -1,0 +1,3 @@
+//! GPUs: how a warp's threads reach memory.
+
+pub mod memory;
