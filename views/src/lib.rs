@@ -15,6 +15,7 @@ pub mod draw;
 pub mod excerpt;
 pub mod export;
 pub mod fabric;
+pub mod gpu;
 pub mod host;
 pub mod knob;
 pub mod layout;

@@ -1,0 +1,167 @@
+//! The warp's memory lesson: a coalesced load, a stride, a shifted start,
+//! structs of arrays, and a shared-memory bank conflict with its padding.
+//! Every answer is read off the model at the stop or after the change asked.
+
+use crate::lesson::{after, at, at_config, Ask, Lesson, Question, Stop, Task};
+use demos::gpu::memory::coalescing::Pattern;
+use demos::gpu::memory::{GpuMemory, GpuMemoryAction, GpuMemoryConfig};
+use demos::Model;
+
+fn with(pattern: Pattern) -> GpuMemoryConfig {
+    GpuMemoryConfig {
+        pattern,
+        ..GpuMemoryConfig::default()
+    }
+}
+
+/// A column of a 32-word-wide shared tile: Break it's stride.
+fn column_of_tile() -> GpuMemoryConfig {
+    GpuMemoryConfig {
+        smem_stride: 32,
+        ..GpuMemoryConfig::default()
+    }
+}
+
+fn why(m: &GpuMemory, i: usize) -> String {
+    m.why().get(i).cloned().unwrap_or_default()
+}
+
+fn padded(m: &GpuMemory) -> GpuMemory {
+    after(m, GpuMemoryAction::SetPadded(true)).0
+}
+
+fn efficiency(m: &GpuMemory) -> f64 {
+    100.0 * m.access().efficiency()
+}
+
+pub fn lesson() -> Lesson<GpuMemory> {
+    Lesson {
+        goal: "After this you can count the 32-byte sectors a warp's load moves, say what share of them the threads use, and find and fix a shared-memory bank conflict.",
+        stops: vec![
+            Stop {
+                title: "One warp, one load",
+                text: "32 threads each load one float, neighbour after neighbour. The memory system serves the warp in whole 32-byte sectors. Step places each thread's float into its sector.",
+                state: at(&[]),
+                focus: "sectors",
+                task: None,
+                question: Some(Question {
+                    ask: "How many 32-byte sectors does this warp's load move?",
+                    kind: Ask::Number {
+                        unit: "sectors",
+                        decimals: 0,
+                        tolerance: 0.0,
+                        answer: |m| m.access().sectors().len() as f64,
+                    },
+                    explain: |m| why(m, 0),
+                    contrast: |c| c.elem = 16,
+                }),
+            },
+            Stop {
+                title: "A stride",
+                text: "Now each thread reads every 32nd float, as a column of a row-major matrix does. The threads still ask for 128 bytes.",
+                state: at_config(with(Pattern::Strided), &[]),
+                focus: "sectors",
+                task: None,
+                question: Some(Question {
+                    ask: "What share of the bytes moved did the threads ask for?",
+                    kind: Ask::Number {
+                        unit: "%",
+                        decimals: 1,
+                        tolerance: 0.1,
+                        answer: efficiency,
+                    },
+                    explain: |m| why(m, 1),
+                    contrast: |c| c.stride = 2,
+                }),
+            },
+            Stop {
+                title: "A shifted start",
+                text: "The threads read consecutive floats again, but start one float into the array, as the Best Practices Guide's offset copy does.",
+                state: at_config(with(Pattern::Offset), &[]),
+                focus: "sectors",
+                task: None,
+                question: Some(Question {
+                    ask: "How many sectors does the warp move now?",
+                    kind: Ask::Number {
+                        unit: "sectors",
+                        decimals: 0,
+                        tolerance: 0.0,
+                        answer: |m| m.access().sectors().len() as f64,
+                    },
+                    explain: |m| why(m, 1),
+                    contrast: |c| c.offset = 8,
+                }),
+            },
+            Stop {
+                title: "Structs of arrays",
+                text: "Particles are stored as structs of four floats, and a kernel reads one field of each. The table compares that with keeping each field in its own array.",
+                state: at_config(with(Pattern::ArrayOfStructs), &[]),
+                focus: "patterns",
+                task: None,
+                question: Some(Question {
+                    ask: "How efficient is reading one field from the array of structs?",
+                    kind: Ask::Number {
+                        unit: "%",
+                        decimals: 1,
+                        tolerance: 0.1,
+                        answer: efficiency,
+                    },
+                    explain: |m| why(m, 1),
+                    contrast: |c| c.fields = 2,
+                }),
+            },
+            Stop {
+                title: "Break it: one bank for all",
+                text: "In shared memory the warp reads a column of a 32 × 32 float tile: threads 32 words apart, all in bank 0. The banks figure counts the words each bank must serve.",
+                state: at_config(column_of_tile(), &[]),
+                focus: "banks",
+                task: Some(Task {
+                    ask: "In Break it, pad each tile row by one word.",
+                    done: |m| m.config.padded,
+                    witness: || vec![GpuMemoryAction::SetPadded(true)],
+                }),
+                question: Some(Question {
+                    ask: "With the padding, into how many requests is the warp's access split?",
+                    kind: Ask::Number {
+                        unit: "requests",
+                        decimals: 0,
+                        tolerance: 0.0,
+                        answer: |m| f64::from(padded(m).conflict()),
+                    },
+                    explain: |m| why(&padded(m), 2),
+                    contrast: |c| c.smem_stride = 31,
+                }),
+            },
+        ],
+        next: &["/memory/false-sharing", "/cpu/cache-hierarchy"],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answers(change: fn(&mut GpuMemoryConfig)) -> Vec<String> {
+        crate::lesson::answers(&lesson(), |_, s| change(s))
+            .into_iter()
+            .map(|a| a.concat())
+            .collect()
+    }
+
+    #[test]
+    fn the_answers_are_the_warps() {
+        // 128 bytes in 4 sectors; a stride of 32 floats, 128 of 1,024
+        // bytes; shifted by one float, 5 sectors; one field of 4, 128 of
+        // 512; padded from 32 to 33 words apart, one request.
+        assert_eq!(
+            answers(|_| {}),
+            ["4 sectors", "12.5 %", "5 sectors", "25.0 %", "1 requests"]
+        );
+    }
+
+    #[test]
+    fn the_state_at_each_stop_is_the_one_it_describes() {
+        let m = GpuMemory::new(&column_of_tile());
+        assert_eq!(m.conflict(), 32);
+    }
+}

@@ -1,0 +1,3 @@
+//! The GPU section's pictures.
+
+pub mod memory;
