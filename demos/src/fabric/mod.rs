@@ -1,4 +1,5 @@
 //! AI fabrics and distributed systems: how traffic is spread over paths and
 //! servers.
 
+pub mod ecmp;
 pub mod maglev;

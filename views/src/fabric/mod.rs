@@ -1,3 +1,4 @@
 //! The Fabric & distributed section's pictures.
 
+pub mod ecmp;
 pub mod maglev;
