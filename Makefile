@@ -54,7 +54,7 @@ e2e: test-tools
 # Bytes shipped, then what each demo adds to the wasm (built with and without
 # its catalogue entry). Default: per section, with the average per demo;
 # `make size DEMOS="mesi tlb"` measures single demos.
-DEMOS ?= section:nic section:host section:memory section:cpu section:net section:fabric
+DEMOS ?= section:nic section:host section:memory section:cpu section:net section:fabric section:gpu
 size: build
 	@python3 scripts/size-report.py
 	@scripts/size-marginal.sh $(DEMOS)

@@ -1,11 +1,11 @@
 import { test, expect } from './fixtures.js';
 import { HomePage } from '../pages/home-page.js';
 
-test('home page lists the six sections and links to every demo', async ({ page }) => {
+test('home page lists the seven sections and links to every demo', async ({ page }) => {
   const home = new HomePage(page);
   await home.open();
   await expect(page).toHaveTitle(/Stack Lab/);
-  for (const id of ['nic', 'host', 'memory', 'cpu', 'net', 'fabric']) {
+  for (const id of ['nic', 'host', 'memory', 'cpu', 'net', 'fabric', 'gpu']) {
     await expect(page.getByTestId(`section-${id}`)).toBeVisible();
   }
   const paths = await home.demoPaths();

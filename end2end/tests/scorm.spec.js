@@ -82,7 +82,7 @@ test('the package names one SCO per section, each launching the lab', async () =
   const manifest = execFileSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("imsmanifest.xml").decode())', zip]).toString();
   expect(manifest).toContain('<schemaversion>1.2</schemaversion>');
   const launches = [...manifest.matchAll(/adlcp:scormtype="sco" href="([^"]+)"/g)].map((m) => m[1]);
-  expect(launches).toEqual(['index.html?sco=nic', 'index.html?sco=host', 'index.html?sco=memory', 'index.html?sco=cpu', 'index.html?sco=net', 'index.html?sco=fabric']);
+  expect(launches).toEqual(['index.html?sco=nic', 'index.html?sco=host', 'index.html?sco=memory', 'index.html?sco=cpu', 'index.html?sco=net', 'index.html?sco=fabric', 'index.html?sco=gpu']);
 });
 
 test('framed by an LMS, a section reports itself begun; a demo page reloads from its file', async ({ page }) => {

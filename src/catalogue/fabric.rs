@@ -2,13 +2,22 @@
 //! servers, and how distributed systems fail.
 
 use super::Demo;
+use demos::fabric::ecmp::Ecmp;
 use demos::fabric::maglev::Maglev;
 
-pub const DEMOS: &[Demo] = &[Demo {
-    section: "fabric",
-    slug: "maglev",
-    title: "Maglev hashing",
-    one_liner:
-        "Fill Google's load-balancer table turn by turn, then see what moves when a backend leaves.",
-    open: split_open!(maglev: Maglev),
-}];
+pub const DEMOS: &[Demo] = &[
+    Demo {
+        section: "fabric",
+        slug: "ecmp",
+        title: "Hashing flows onto paths",
+        one_liner: "Eight big flows on eight uplinks: the hash leaves some idle, piles others up, and the all-reduce step waits for the busiest.",
+        open: split_open!(ecmp: Ecmp),
+    },
+    Demo {
+        section: "fabric",
+        slug: "maglev",
+        title: "Maglev hashing",
+        one_liner: "Fill Google's load-balancer table turn by turn, then see what moves when a backend leaves.",
+        open: split_open!(maglev: Maglev),
+    },
+];

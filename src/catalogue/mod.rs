@@ -31,6 +31,7 @@ macro_rules! split_open {
 
 mod cpu;
 mod fabric;
+mod gpu;
 mod host;
 mod memory;
 mod net;
@@ -109,6 +110,11 @@ pub const SECTIONS: &[Section] = &[
         title: "Fabric & distributed",
         purpose: "Spread flows over paths and servers, and watch what moves when one goes.",
     },
+    Section {
+        id: "gpu",
+        title: "GPU",
+        purpose: "Thirty-two threads load at once: sectors, lines and banks decide what it costs.",
+    },
 ];
 
 /// Every demo, section by section.
@@ -120,6 +126,7 @@ pub fn all() -> impl Iterator<Item = &'static Demo> {
         cpu::DEMOS,
         net::DEMOS,
         fabric::DEMOS,
+        gpu::DEMOS,
     ]
     .into_iter()
     .flatten()
