@@ -4,6 +4,7 @@
 use super::Demo;
 use demos::fabric::ecmp::Ecmp;
 use demos::fabric::maglev::Maglev;
+use demos::fabric::metastable::Metastable;
 
 pub const DEMOS: &[Demo] = &[
     Demo {
@@ -19,5 +20,12 @@ pub const DEMOS: &[Demo] = &[
         title: "Maglev hashing",
         one_liner: "Fill Google's load-balancer table turn by turn, then see what moves when a backend leaves.",
         open: split_open!(maglev: Maglev),
+    },
+    Demo {
+        section: "fabric",
+        slug: "metastable",
+        title: "Retry storms",
+        one_liner: "A short slowdown leaves a server overloaded for good: retries and dead work keep the load up.",
+        open: split_open!(metastable: Metastable),
     },
 ];

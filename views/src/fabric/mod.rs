@@ -2,3 +2,4 @@
 
 pub mod ecmp;
 pub mod maglev;
+pub mod metastable;

@@ -14,6 +14,7 @@ macro_rules! every_demo {
             tlb: demos::cpu::tlb::Tlb,
             ecmp: demos::fabric::ecmp::Ecmp,
             maglev: demos::fabric::maglev::Maglev,
+            metastable: demos::fabric::metastable::Metastable,
             memory: demos::gpu::memory::GpuMemory,
             pcie: demos::host::pcie::Pcie,
             ring_sizing: demos::host::ring_sizing::RingSizing,
