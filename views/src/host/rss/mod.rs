@@ -14,15 +14,18 @@ use demos::host::rss::steering::{NIC_NODE, NODES};
 use demos::host::rss::{Rss, RssAction, FLOWS, PER_NODE, QUEUES, TABLE_ENTRIES};
 use demos::text::{decimal, plural};
 
-/// The table is drawn as the usual `ethtool -x` listing is laid out: rows
-/// of consecutive entries.
-const COLUMNS: usize = 16;
-const ROWS: usize = TABLE_ENTRIES / COLUMNS;
+/// The table is drawn as `ethtool -x` lists it: rows of consecutive
+/// entries, 16 to a row on a wide screen. A phone gets 8 to a row, so each
+/// cell is a finger's target: at least 24 CSS px each way (WCAG 2.5.8) when
+/// the 420-unit figure is drawn 340 px wide.
+const WIDE_COLUMNS: usize = 16;
+const NARROW_COLUMNS: usize = 8;
 
 /// Where things sit in the figure, in figure units.
 struct Frame {
     width: f32,
     margin: f32,
+    columns: usize,
     cell_w: f32,
     cell_h: f32,
     table_y: f32,
@@ -46,14 +49,17 @@ fn frame(layout: Layout) -> Frame {
     let width = layout.pick(720.0, NARROW_WIDTH);
     let margin = layout.pick(24.0, 18.0);
     let queues_per_row = layout.pick(16, 8);
+    let columns = layout.pick(WIDE_COLUMNS, NARROW_COLUMNS);
+    let cell_h = layout.pick(22.0, 30.0);
     Frame {
         width,
         margin,
-        cell_w: (width - 2.0 * margin) / COLUMNS as f32,
-        cell_h: layout.pick(22.0, 20.0),
+        columns,
+        cell_w: (width - 2.0 * margin) / columns as f32,
+        cell_h,
         table_y: TABLE_Y,
         queues_per_row,
-        queues_y: TABLE_Y + ROWS as f32 * layout.pick(22.0, 20.0) + 40.0,
+        queues_y: TABLE_Y + (TABLE_ENTRIES / columns) as f32 * cell_h + 40.0,
         nodes_side_by_side: layout == Layout::Wide,
     }
 }
@@ -179,8 +185,8 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
             "table-frame",
             fr.margin - 3.0,
             fr.table_y - 3.0,
-            fr.cell_w * COLUMNS as f32 + 6.0,
-            fr.cell_h * ROWS as f32 + 6.0,
+            fr.cell_w * fr.columns as f32 + 6.0,
+            fr.cell_h * (TABLE_ENTRIES / fr.columns) as f32 + 6.0,
         )
         .class("panel")
         .focus("table"),
@@ -197,8 +203,8 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
     );
     let hit = last.as_ref().map(|(_, _, p)| p.entry);
     for (e, &(used, elephant)) in uses.iter().enumerate() {
-        let x = fr.margin + (e % COLUMNS) as f32 * fr.cell_w;
-        let y = fr.table_y + (e / COLUMNS) as f32 * fr.cell_h;
+        let x = fr.margin + (e % fr.columns) as f32 * fr.cell_w;
+        let y = fr.table_y + (e / fr.columns) as f32 * fr.cell_h;
         let class = if hit == Some(e) {
             "accent"
         } else if elephant {
@@ -224,7 +230,7 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
                     Shape::text(
                         "q",
                         x + fr.cell_w / 2.0 - 1.0,
-                        y + fr.cell_h - 6.0,
+                        y + fr.cell_h / 2.0 + 5.0,
                         queue.to_string(),
                     )
                     .mono()
