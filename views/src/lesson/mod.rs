@@ -11,12 +11,12 @@ use crate::live::View;
 use demos::{Model, Scenario, ScenarioError, Timeline};
 
 mod replay;
-#[cfg(test)]
-pub(crate) use replay::answers;
 pub use replay::{
     after, after_all, at, at_config, auto_until, narration, narration_and_why, run, texts,
     to_the_end,
 };
+#[cfg(test)]
+pub(crate) use replay::{answer_texts, answers};
 
 /// A demo's lesson.
 pub struct Lesson<M: View> {

@@ -137,3 +137,14 @@ pub(crate) fn answers<M: View>(
         })
         .collect()
 }
+
+/// Each question's right answers as one text, computed at its stop's state
+/// with `change` made to the configuration: what each lesson's unit test
+/// pins, at the stop (`|_| {}`) and under a change.
+#[cfg(test)]
+pub(crate) fn answer_texts<M: View>(lesson: &Lesson<M>, change: fn(&mut M::Config)) -> Vec<String> {
+    answers(lesson, |_, setup| change(setup))
+        .into_iter()
+        .map(|a| a.concat())
+        .collect()
+}

@@ -141,20 +141,13 @@ pub fn lesson() -> Lesson<GpuMemory> {
 mod tests {
     use super::*;
 
-    fn answers(change: fn(&mut GpuMemoryConfig)) -> Vec<String> {
-        crate::lesson::answers(&lesson(), |_, s| change(s))
-            .into_iter()
-            .map(|a| a.concat())
-            .collect()
-    }
-
     #[test]
     fn the_answers_are_the_warps() {
         // 128 bytes in 4 sectors; a stride of 32 floats, 128 of 1,024
         // bytes; shifted by one float, 5 sectors; one field of 4, 128 of
         // 512; padded from 32 to 33 words apart, one request.
         assert_eq!(
-            answers(|_| {}),
+            crate::lesson::answer_texts(&lesson(), |_| {}),
             ["4 sectors", "12.5 %", "5 sectors", "25.0 %", "1 requests"]
         );
     }

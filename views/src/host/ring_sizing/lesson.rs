@@ -146,13 +146,6 @@ pub fn lesson() -> Lesson<RingSizing> {
 mod tests {
     use super::*;
 
-    fn answers(change: fn(&mut RingSizingConfig)) -> Vec<String> {
-        crate::lesson::answers(&lesson(), |_, s| change(s))
-            .into_iter()
-            .map(|a| a.concat())
-            .collect()
-    }
-
     #[test]
     fn the_answers_are_the_rings() {
         // 1,023 × 123.04 ns = 125.9 µs; a 200 µs stall brings 1,626
@@ -161,7 +154,7 @@ mod tests {
         // 4.5 MiB: 81.6 % beyond; a 500 µs stall needs 4,096 entries, and
         // only 3,008 fit.
         assert_eq!(
-            answers(|_| {}),
+            crate::lesson::answer_texts(&lesson(), |_| {}),
             ["125.9 µs", "603 frames", "1632 entries", "81.6 %", "No"]
         );
     }

@@ -129,14 +129,6 @@ pub fn lesson() -> Lesson<Streaming> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use demos::host::streaming::StreamingConfig;
-
-    fn answers(change: fn(&mut StreamingConfig)) -> Vec<String> {
-        crate::lesson::answers(&lesson(), |_, s| change(s))
-            .into_iter()
-            .map(|a| a.concat())
-            .collect()
-    }
 
     #[test]
     fn the_answers_are_the_models() {
@@ -144,7 +136,7 @@ mod tests {
         // 90.75; on Gen3 ×16 only Ensō clears 148.8 M; 3.5 GHz ÷ 148.8 M =
         // 23.5 cycles; 32,768 flits ÷ 148.8 M a second = 220 µs.
         assert_eq!(
-            answers(|_| {}),
+            crate::lesson::answer_texts(&lesson(), |_| {}),
             [
                 "148 bytes",
                 "90.8 bytes",
