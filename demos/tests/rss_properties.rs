@@ -63,7 +63,7 @@ proptest! {
     fn a_round_matches_the_reported_load(config in config()) {
         let mut m = Rss::new(&config);
         m.apply(&RssAction::ReceiveRound).unwrap();
-        prop_assert_eq!(&m.stack_work, &m.stack_load());
+        prop_assert_eq!(m.stack_work(), m.stack_load());
         for (i, f) in m.flows().iter().enumerate() {
             prop_assert_eq!(m.per_flow[i], u64::from(f.weight()));
         }

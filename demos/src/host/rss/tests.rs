@@ -62,8 +62,8 @@ fn a_packet_goes_hash_entry_queue_core() {
     assert!(events[0]
         .text
         .contains(&format!("goes to core {queue} on node 0")));
-    assert_eq!(m.per_queue[queue], 1);
-    assert_eq!(m.stack_work[queue], 1);
+    assert_eq!(m.per_queue()[queue], 1);
+    assert_eq!(m.stack_work()[queue], 1);
     m.check().unwrap();
 }
 
@@ -77,7 +77,7 @@ fn a_round_sends_every_flow_its_weight() {
         assert_eq!(m.per_flow[i], u64::from(f.weight()));
     }
     assert_eq!(m.sent, u64::from(16 + ELEPHANTS * ELEPHANT_WEIGHT));
-    assert_eq!(m.stack_work, m.stack_load());
+    assert_eq!(m.stack_work(), m.stack_load());
     m.check().unwrap();
 }
 

@@ -263,6 +263,7 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
         .size(Size::Small),
     );
     let last_path = last.as_ref().map(|(_, _, p)| *p);
+    let per_queue = m.per_queue();
     for q in 0..queues {
         let (x, y, w) = fr.queue_box(q, queues);
         let on_path = last_path.is_some_and(|p| p.queue == q);
@@ -280,7 +281,7 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
                         "count",
                         x + w / 2.0,
                         y + 34.0,
-                        m.per_queue[q as usize].to_string(),
+                        per_queue[q as usize].to_string(),
                     )
                     .mono()
                     .size(Size::Small),
@@ -290,8 +291,8 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
             .focus("queues")
             .label(format!(
                 "Queue {q}: {} packet{}, interrupts core {}",
-                m.per_queue[q as usize],
-                plural(m.per_queue[q as usize] as usize),
+                per_queue[q as usize],
+                plural(per_queue[q as usize] as usize),
                 m.irq_core(q)
             )),
         );
@@ -316,6 +317,7 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
 
     // The cores of each node, with their share of the protocol processing.
     let load = m.stack_load();
+    let stack_work = m.stack_work();
     let round = m.round().max(1);
     let busiest = m.busiest_core();
     for node in 0..NODES {
@@ -382,7 +384,7 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
                 "Core {core} on node {}: {} of every {round} packets, {} received so far",
                 m.topology().node_of(core),
                 load[core as usize],
-                m.stack_work[core as usize]
+                stack_work[core as usize]
             )),
         );
     }
