@@ -3,6 +3,7 @@
 
 use crate::host::toeplitz::{hash, tuple_input, STANDARD_KEY};
 use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
 use std::net::{IpAddr, Ipv4Addr};
 
 /// The server every flow goes to (a documentation-style private address).
@@ -15,7 +16,7 @@ pub const ELEPHANTS: u32 = 4;
 /// Packets an elephant sends for each packet of a small flow.
 pub const ELEPHANT_WEIGHT: u32 = 8;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Flow {
     pub src: Ipv4Addr,
     pub src_port: u16,

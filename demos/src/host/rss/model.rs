@@ -100,6 +100,9 @@ pub struct Rss {
     pub per_flow: Vec<u64>,
     /// The flow of the latest packet.
     pub last: Option<usize>,
+    /// The flows the configuration's seed and counts give, hashed once
+    /// when they change: a frame reads them dozens of times.
+    flows: Vec<Flow>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,8 +134,8 @@ impl Rss {
         }
     }
 
-    pub fn flows(&self) -> Vec<Flow> {
-        flows(self.config.seed, self.config.mice, self.config.elephants)
+    pub fn flows(&self) -> &[Flow] {
+        &self.flows
     }
 
     /// The core queue `q`'s interrupt goes to: the driver's spread from the
@@ -297,10 +300,9 @@ impl Rss {
     /// Every flow gains its weight, the richest sends and pays the round's
     /// total: the credits always sum to zero.
     fn pick(&mut self) -> usize {
-        let flows = self.flows();
         let chosen = self.next_flow();
         let total = self.round() as i64;
-        for (credit, f) in self.credit.iter_mut().zip(&flows) {
+        for (credit, f) in self.credit.iter_mut().zip(&self.flows) {
             *credit += i64::from(f.weight());
         }
         self.credit[chosen] -= total;
@@ -372,6 +374,7 @@ impl Rss {
         Rss::validate(&next).map_err(Refusal::new)?;
         let queues_changed = next.queues != self.config.queues;
         self.config = next;
+        self.flows = flows(self.config.seed, self.config.mice, self.config.elephants);
         if queues_changed {
             self.spread_evenly();
         }
@@ -432,6 +435,7 @@ impl Model for Rss {
             sent: 0,
             per_flow: Vec::new(),
             last: None,
+            flows: flows(c.seed, c.mice, c.elephants),
         };
         m.spread_evenly();
         let _ = m.restart(String::new());

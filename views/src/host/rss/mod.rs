@@ -179,7 +179,7 @@ fn steering_figure(m: &Rss, layout: Layout, ui: &mut Ui<Rss>) -> Figure {
     );
 
     // The indirection table.
-    let uses = entry_use(m, &flows);
+    let uses = entry_use(m, flows);
     f.push(
         Shape::rect(
             "table-frame",
