@@ -2,7 +2,9 @@
 //! after step: by its key, starting at the index it had (a key still there
 //! costs one comparison; one that moved is searched for).
 
-use views::{Figure, List, Part, Scene, Shape, Table};
+#[cfg(test)]
+use views::Shape;
+use views::{Figure, List, Part, Scene, Table};
 
 /// A part's place: the index it had, and its key.
 pub type PartAt = (usize, String);
@@ -92,14 +94,13 @@ pub fn own_key(at: &SiblingAt) -> &str {
     occurrence(&at.1).0
 }
 
-/// The shape at `at` among `siblings`.
-pub fn sibling<'a>(siblings: &'a [Shape], at: &SiblingAt) -> Option<&'a Shape> {
-    by_key(siblings, at, |s| &s.key)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sibling<'a>(siblings: &'a [Shape], at: &SiblingAt) -> Option<&'a Shape> {
+        by_key(siblings, at, |s| &s.key)
+    }
 
     #[test]
     fn a_shape_is_found_by_its_key_where_it_was_or_where_it_went() {

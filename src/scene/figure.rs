@@ -2,7 +2,7 @@
 //! and Enter/Space on a clickable shape are heard once, on the drawing.
 
 use super::at::{self, PartAt};
-use super::shape::{drawn, shapes, tab_stop, Level};
+use super::shape::{shapes, tab_stop, Level};
 use super::Click;
 use crate::dom::{dynamic, h, s, text, El};
 use leptos::prelude::*;
@@ -110,7 +110,7 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
             })
         }
     });
-    let top: Level = crate::dom::memo({
+    let top = Level::new(crate::dom::memo({
         let at = at.clone();
         move || {
             scene.with(|s| {
@@ -119,8 +119,7 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                     .unwrap_or_default()
             })
         }
-    });
-    let each = crate::dom::memo(move || top.with(|t| drawn(t)));
+    }));
     let first = crate::dom::memo({
         let at = at.clone();
         move || scene.with(|s| at::figure(s, &at).and_then(tab_stop))
@@ -170,7 +169,7 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                 }
             }
         })
-        .view_child(shapes(top, move || each.get(), false, first));
+        .view_child(shapes(top, false, first));
     h("figure")
         .bind(
             "class",

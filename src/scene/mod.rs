@@ -12,7 +12,7 @@ mod scale;
 mod shape;
 mod table;
 
-use crate::dom::{dynamic, h, keyed};
+use crate::dom::{h, keyed};
 pub use figure::rove;
 use leptos::prelude::*;
 use views::page::naming::describe;
@@ -29,6 +29,31 @@ fn part_key(part: &Part) -> String {
         Part::Table(t) => format!("t{}", t.key),
         Part::List(l) => format!("l{}", l.key),
     }
+}
+
+/// The picture as text's lines as row keys: a line is its own key, so a
+/// step redraws only the lines it changed (a paragraph each), and a line
+/// said again gets which time it is (`at::AGAIN`).
+fn said_once(lines: &[String]) -> Vec<(usize, String)> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let n = seen.entry(line).or_default();
+            let key = match *n {
+                0 => line.clone(),
+                n => format!("{line}{}{n}", at::AGAIN),
+            };
+            *n += 1;
+            (i, key)
+        })
+        .collect()
+}
+
+/// A line's words, from its row key.
+fn said(key: &str) -> String {
+    key.split(at::AGAIN).next().unwrap_or_default().to_string()
 }
 
 /// The picture of `scene`, and the picture as text.
@@ -53,14 +78,28 @@ pub fn scene(scene: RwSignal<Scene>, click: Click, note: Signal<Option<String>>)
             .class("as-text")
             .testid("as-text")
             .child(h("summary").text("The picture as text"))
-            .view_child(dynamic(move || {
-                note.get()
-                    .into_iter()
-                    .chain(text.get())
-                    .map(|line| h("p").text(line).view())
-                    .collect::<Vec<_>>()
-                    .into_any()
-            }))
+            .view_child(keyed(
+                move || {
+                    let lines: Vec<String> = note.get().into_iter().chain(text.get()).collect();
+                    said_once(&lines)
+                },
+                |_, line| h("p").text(said(&line)),
+            ))
             .view(),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{said, said_once};
+
+    #[test]
+    fn a_line_said_twice_has_two_keys_and_the_same_words() {
+        let lines = ["a".to_string(), "b".to_string(), "a".to_string()];
+        let keys = said_once(&lines);
+        assert_eq!(keys.len(), 3);
+        assert_ne!(keys[0].1, keys[2].1);
+        assert_eq!(said(&keys[2].1), "a");
+        assert_eq!(said(&keys[1].1), "b");
+    }
 }
