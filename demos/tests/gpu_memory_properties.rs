@@ -5,8 +5,13 @@ use demos::gpu::memory::banks::{conflict_degree, words_per_bank, BANKS};
 use demos::gpu::memory::coalescing::{
     Access, Pattern, ELEMENT_SIZES, LINE_BYTES, SECTOR_BYTES, WARP,
 };
+use demos::gpu::memory::occupancy::{
+    occupancy, refusal, Budget, Capability, Launch, REGISTERS_PER_SM, REGISTER_UNIT,
+    SUB_PARTITIONS, WARP_SIZE,
+};
 use demos::gpu::memory::{
-    GpuMemory, GpuMemoryAction, GpuMemoryConfig, FIELDS, OFFSET, SMEM_STRIDE, STRIDE,
+    GpuMemory, GpuMemoryAction, GpuMemoryConfig, FIELDS, FLOPS, OFFSET, REGISTERS, SHARED_KB,
+    SMEM_STRIDE, STRIDE, THREADS,
 };
 use demos::laws::check_laws;
 use demos::{Model, Scenario, Timeline};
@@ -16,18 +21,47 @@ fn pattern() -> impl Strategy<Value = Pattern> {
     prop::sample::select(Pattern::ALL.to_vec())
 }
 
+fn capability() -> impl Strategy<Value = Capability> {
+    prop::sample::select(Capability::ALL.to_vec())
+}
+
+fn launch() -> impl Strategy<Value = Launch> {
+    (
+        THREADS.min..=THREADS.max,
+        REGISTERS.min..=REGISTERS.max,
+        0u32..=SHARED_KB.max * 1024,
+    )
+        .prop_map(|(threads, registers, shared)| Launch {
+            threads,
+            registers,
+            shared,
+        })
+}
+
 fn config() -> impl Strategy<Value = GpuMemoryConfig> {
     (
-        pattern(),
-        prop::sample::select(ELEMENT_SIZES.to_vec()),
-        STRIDE.min..=STRIDE.max,
-        OFFSET.min..=OFFSET.max,
-        FIELDS.min..=FIELDS.max,
-        SMEM_STRIDE.min..=SMEM_STRIDE.max,
-        any::<bool>(),
+        (
+            pattern(),
+            prop::sample::select(ELEMENT_SIZES.to_vec()),
+            STRIDE.min..=STRIDE.max,
+            OFFSET.min..=OFFSET.max,
+            FIELDS.min..=FIELDS.max,
+            SMEM_STRIDE.min..=SMEM_STRIDE.max,
+            any::<bool>(),
+        ),
+        (
+            capability(),
+            THREADS.min..=THREADS.max,
+            REGISTERS.min..=REGISTERS.max,
+            SHARED_KB.min..=SHARED_KB.max,
+            FLOPS.min..=FLOPS.max,
+        ),
     )
         .prop_map(
-            |(pattern, elem, stride, offset, fields, smem_stride, padded)| GpuMemoryConfig {
+            |(
+                (pattern, elem, stride, offset, fields, smem_stride, padded),
+                (cap, threads, registers, shared_kb, flops),
+            )| GpuMemoryConfig {
                 pattern,
                 elem,
                 stride,
@@ -35,8 +69,16 @@ fn config() -> impl Strategy<Value = GpuMemoryConfig> {
                 fields,
                 smem_stride,
                 padded,
+                cap,
+                threads,
+                registers,
+                shared_kb,
+                flops,
             },
         )
+        .prop_filter("a launch the GPU can run", |c| {
+            GpuMemory::validate(c).is_ok()
+        })
 }
 
 fn action() -> impl Strategy<Value = GpuMemoryAction> {
@@ -51,6 +93,11 @@ fn action() -> impl Strategy<Value = GpuMemoryAction> {
         1 => (0u32..20).prop_map(GpuMemoryAction::SetFields),
         1 => prop_oneof![0u32..80, Just(u32::MAX)].prop_map(GpuMemoryAction::SetSmemStride),
         1 => any::<bool>().prop_map(GpuMemoryAction::SetPadded),
+        1 => capability().prop_map(GpuMemoryAction::SetCapability),
+        1 => prop_oneof![0u32..1100, Just(u32::MAX)].prop_map(GpuMemoryAction::SetThreads),
+        1 => prop_oneof![0u32..300, Just(u32::MAX)].prop_map(GpuMemoryAction::SetRegisters),
+        1 => prop_oneof![0u32..240, Just(u32::MAX)].prop_map(GpuMemoryAction::SetSharedKb),
+        1 => prop_oneof![0u32..1100, Just(u32::MAX)].prop_map(GpuMemoryAction::SetFlops),
     ]
 }
 
@@ -125,6 +172,60 @@ proptest! {
         }
         prop_assert_eq!(steps, left * (WARP + 1) - 1);
         prop_assert_eq!(timeline.model().placed, WARP);
+    }
+
+    /// The blocks an SM holds fit every budget, and one more block would
+    /// not: counted here from the resources directly (warps, block slots,
+    /// registers per sub-partition, shared memory), not from the limits.
+    #[test]
+    fn occupancy_is_the_most_blocks_that_fit(cap in capability(), l in launch()) {
+        let Some(o) = occupancy(cap, &l) else {
+            prop_assert!(refusal(cap, &l).is_some());
+            return Ok(());
+        };
+        let limits = cap.limits();
+        let warps = l.threads.div_ceil(WARP_SIZE);
+        let per_warp = (l.registers * WARP_SIZE).div_ceil(REGISTER_UNIT) * REGISTER_UNIT;
+        let shared = (l.shared + limits.reserved).div_ceil(limits.shared_unit) * limits.shared_unit;
+        // Warps of n blocks go to the sub-partitions whole: each holds
+        // as many as its quarter of the register file allows.
+        let per_partition = if per_warp == 0 { u32::MAX } else { REGISTERS_PER_SM / SUB_PARTITIONS / per_warp };
+        let fits = |n: u32| {
+            n * warps <= limits.warps()
+                && n <= limits.blocks
+                && (per_warp == 0 || n * warps <= per_partition * SUB_PARTITIONS)
+                && (shared == 0 || n * shared <= limits.shared)
+        };
+        let n = o.blocks();
+        prop_assert!(n >= 1, "a launch that can run fits once");
+        prop_assert!(fits(n));
+        prop_assert!(!fits(n + 1));
+        prop_assert_eq!(o.active_warps(), n * warps);
+        prop_assert!(o.ratio() <= 1.0);
+        prop_assert!(!o.limiting().is_empty());
+    }
+
+    /// Asking for more of a resource never lets more blocks in.
+    #[test]
+    fn more_resources_never_raise_occupancy(cap in capability(), l in launch(), more_regs in 0u32..64, more_shared in 0u32..32768) {
+        let Some(o) = occupancy(cap, &l) else { return Ok(()); };
+        let heavier = Launch { registers: l.registers + more_regs, shared: l.shared + more_shared, ..l };
+        if let Some(h) = occupancy(cap, &heavier) {
+            prop_assert!(h.blocks() <= o.blocks());
+            prop_assert!(h.limit(Budget::Warps) == o.limit(Budget::Warps));
+        }
+    }
+
+    /// The kernel sits on or under its roof, and using every moved byte
+    /// never lowers it.
+    #[test]
+    fn the_kernel_is_under_its_roofline(c in config()) {
+        let m = GpuMemory::new(&c);
+        let gpu = c.cap.gpu();
+        let reached = gpu.attainable(m.intensity());
+        prop_assert!(reached <= gpu.peak_tflops);
+        prop_assert!(reached <= m.intensity() * gpu.bandwidth_gbs / 1000.0 + 1e-12);
+        prop_assert!(reached <= gpu.attainable(m.ideal_intensity()) + 1e-12);
     }
 
     #[test]

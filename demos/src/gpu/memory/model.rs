@@ -11,6 +11,8 @@
 
 use super::banks::{self, BANKS};
 use super::coalescing::{Access, Pattern, ELEMENT_SIZES, LINE_BYTES, SECTOR_BYTES, WARP};
+use super::occupancy::{self, Capability, Launch, Occupancy, MAX_BLOCK_THREADS};
+use super::roofline;
 use crate::bound::Bound;
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::text::{decimal, grouped};
@@ -27,6 +29,20 @@ pub const FIELDS: Bound<u32> = Bound::new("number of fields", "", 2, 16);
 /// Words between neighbouring threads' shared-memory words; 0 is every
 /// thread reading one word.
 pub const SMEM_STRIDE: Bound<u32> = Bound::new("shared-memory stride", " words", 0, 64);
+/// Threads in a block: the guide's 1 to 1,024.
+pub const THREADS: Bound<u32> = Bound::new("block size", " threads", 1, MAX_BLOCK_THREADS);
+/// Registers per thread, as `ptxas -v` reports them: at most 255.
+pub const REGISTERS: Bound<u32> = Bound::new(
+    "register count",
+    " registers a thread",
+    0,
+    occupancy::MAX_THREAD_REGISTERS,
+);
+/// Shared memory per block in KB: up to Hopper's 227 KB; each compute
+/// capability refuses what it cannot give (`occupancy::refusal`).
+pub const SHARED_KB: Bound<u32> = Bound::new("shared memory per block", " KB", 0, 227);
+/// Floating-point operations the kernel does with each element it loads.
+pub const FLOPS: Bound<u32> = Bound::new("work per element", " FLOPs", 1, 1024);
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GpuMemoryConfig {
@@ -37,6 +53,12 @@ pub struct GpuMemoryConfig {
     pub fields: u32,
     pub smem_stride: u32,
     pub padded: bool,
+    /// The GPU the kernel is launched on, by compute capability.
+    pub cap: Capability,
+    pub threads: u32,
+    pub registers: u32,
+    pub shared_kb: u32,
+    pub flops: u32,
 }
 
 impl Default for GpuMemoryConfig {
@@ -52,6 +74,14 @@ impl Default for GpuMemoryConfig {
             fields: 4,
             smem_stride: 1,
             padded: false,
+            // An A100 and a block of 256 threads at 32 registers: a full
+            // SM, the programming guide's common starting point. 8 FLOPs
+            // per float: 2 FLOP/byte, well below the ridge.
+            cap: Capability::Ampere,
+            threads: 256,
+            registers: 32,
+            shared_kb: 0,
+            flops: 8,
         }
     }
 }
@@ -78,6 +108,11 @@ pub enum GpuMemoryAction {
     SetFields(u32),
     SetSmemStride(u32),
     SetPadded(bool),
+    SetCapability(Capability),
+    SetThreads(u32),
+    SetRegisters(u32),
+    SetSharedKb(u32),
+    SetFlops(u32),
 }
 
 impl GpuMemory {
@@ -91,6 +126,142 @@ impl GpuMemory {
             offset: c.offset,
             fields: c.fields,
         }
+    }
+
+    /// The kernel's launch, per block.
+    pub fn launch(&self) -> Launch {
+        launch_of(&self.config)
+    }
+
+    /// The launch's occupancy; `None` only for a launch the configuration
+    /// check refuses, which a model never holds.
+    pub fn occupancy(&self) -> Option<Occupancy> {
+        occupancy::occupancy(self.config.cap, &self.launch())
+    }
+
+    /// FLOP per byte moved, as loaded now.
+    pub fn intensity(&self) -> f64 {
+        roofline::intensity(&self.access(), self.config.flops)
+    }
+
+    /// FLOP per byte if every moved byte were used.
+    pub fn ideal_intensity(&self) -> f64 {
+        roofline::ideal_intensity(&self.access(), self.config.flops)
+    }
+
+    /// Occupancy in words: "75 % (48 of 64 warps)".
+    pub fn occupancy_text(&self) -> String {
+        match self.occupancy() {
+            Some(o) => format!(
+                "{} % ({} of {} warps)",
+                decimal(100.0 * o.ratio(), 1),
+                o.active_warps(),
+                o.max_warps
+            ),
+            None => "none".into(),
+        }
+    }
+
+    /// The budgets that limit the blocks per SM, in words.
+    pub fn limiting_text(&self) -> String {
+        self.occupancy()
+            .map(|o| {
+                o.limiting()
+                    .iter()
+                    .map(|b| b.name())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            })
+            .unwrap_or_default()
+    }
+
+    /// TFLOP/s the kernel can reach on the roofline, to one decimal.
+    pub fn attainable_text(&self) -> String {
+        let gpu = self.config.cap.gpu();
+        format!("{} TFLOP/s", decimal(gpu.attainable(self.intensity()), 2))
+    }
+
+    fn occupancy_event(&self, change: String) -> Outcome {
+        let Some(o) = self.occupancy() else {
+            return Err(Refusal::new("That launch cannot run."));
+        };
+        let text = format!(
+            "{change} {} block{} of {} warps fit on an SM, limited by {}: occupancy {}.",
+            o.blocks(),
+            if o.blocks() == 1 { "" } else { "s" },
+            o.warps_per_block,
+            self.limiting_text(),
+            self.occupancy_text()
+        );
+        let event = if o.ratio() < 0.5 {
+            Event::warn(text)
+        } else {
+            Event::info(text)
+        };
+        Ok(vec![event.at("occupancy")])
+    }
+
+    /// Changes one number of the launch, if the GPU can run the result.
+    fn launch_setting(
+        &mut self,
+        value: u32,
+        field: fn(&mut GpuMemoryConfig) -> &mut u32,
+        bound: &Bound<u32>,
+    ) -> Outcome {
+        bound.admit(value)?;
+        if *field(&mut self.config) == value {
+            return Err(Refusal::new(format!(
+                "The {} is already {value}{}.",
+                bound.what, bound.unit
+            )));
+        }
+        let mut next = self.config.clone();
+        *field(&mut next) = value;
+        if let Some(why) = occupancy::refusal(next.cap, &launch_of(&next)) {
+            return Err(Refusal::new(why));
+        }
+        self.config = next;
+        self.occupancy_event(format!("The {} is now {value}{}.", bound.what, bound.unit))
+    }
+
+    fn set_capability(&mut self, cap: Capability) -> Outcome {
+        if cap == self.config.cap {
+            return Err(Refusal::new(format!(
+                "The GPU is already compute capability {}.",
+                cap.number()
+            )));
+        }
+        if let Some(why) = occupancy::refusal(cap, &self.launch()) {
+            return Err(Refusal::new(format!("{why} Lower it first.")));
+        }
+        self.config.cap = cap;
+        let gpu = cap.gpu();
+        let mut events = self.occupancy_event(format!(
+            "Now compute capability {} ({}).",
+            cap.number(),
+            gpu.name
+        ))?;
+        events.push(self.roofline_event());
+        Ok(events)
+    }
+
+    fn roofline_event(&self) -> Event {
+        let gpu = self.config.cap.gpu();
+        let ai = self.intensity();
+        let text = format!(
+            "{} FLOP per byte moved: the {} reaches {} of its {} TFLOP/s peak; the ridge is at {} FLOP/byte, so the kernel is {}.",
+            decimal(ai, 2),
+            gpu.name,
+            self.attainable_text(),
+            decimal(gpu.peak_tflops, 1),
+            decimal(gpu.ridge(), 1),
+            if gpu.memory_bound(ai) {
+                "memory-bound"
+            } else {
+                "compute-bound"
+            }
+        );
+        Event::info(text).at("roofline")
     }
 
     /// Words between neighbouring threads in shared memory: padding each
@@ -242,7 +413,14 @@ impl Model for GpuMemory {
         OFFSET.check(c.offset)?;
         FIELDS.check(c.fields)?;
         SMEM_STRIDE.check(c.smem_stride)?;
-        Ok(())
+        THREADS.check(c.threads)?;
+        REGISTERS.check(c.registers)?;
+        SHARED_KB.check(c.shared_kb)?;
+        FLOPS.check(c.flops)?;
+        match occupancy::refusal(c.cap, &launch_of(c)) {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
     }
 
     fn new(c: &GpuMemoryConfig) -> Self {
@@ -321,6 +499,24 @@ impl Model for GpuMemory {
                 self.config.padded = on;
                 Ok(vec![self.bank_event()])
             }
+            GpuMemoryAction::SetCapability(cap) => self.set_capability(cap),
+            GpuMemoryAction::SetThreads(n) => self.launch_setting(n, |c| &mut c.threads, &THREADS),
+            GpuMemoryAction::SetRegisters(n) => {
+                self.launch_setting(n, |c| &mut c.registers, &REGISTERS)
+            }
+            GpuMemoryAction::SetSharedKb(n) => {
+                self.launch_setting(n, |c| &mut c.shared_kb, &SHARED_KB)
+            }
+            GpuMemoryAction::SetFlops(n) => {
+                FLOPS.admit(n)?;
+                if n == self.config.flops {
+                    return Err(Refusal::new(format!(
+                        "The kernel already does {n} FLOPs per element."
+                    )));
+                }
+                self.config.flops = n;
+                Ok(vec![self.roofline_event()])
+            }
         }
     }
 
@@ -364,6 +560,18 @@ impl Model for GpuMemory {
         if distinct != expected {
             return Err("the banks do not hold the warp's words".into());
         }
+        let Some(o) = self.occupancy() else {
+            return Err("the launch cannot run".into());
+        };
+        if o.active_warps() > o.max_warps {
+            return Err("more warps resident than the SM has slots for".into());
+        }
+        let gpu = self.config.cap.gpu();
+        if gpu.attainable(self.intensity()) > gpu.peak_tflops
+            || self.intensity() > self.ideal_intensity() * (1.0 + 1e-12)
+        {
+            return Err("the kernel is above its roofline".into());
+        }
         Ok(())
     }
 
@@ -393,6 +601,14 @@ impl Model for GpuMemory {
                 "shared memory",
                 format!("{}-way", self.conflict()),
             ),
+            Figure::new("occupancy", "occupancy", self.occupancy_text()),
+            Figure::new("limit", "limited by", self.limiting_text()),
+            Figure::new(
+                "intensity",
+                "FLOP per byte moved",
+                decimal(self.intensity(), 2),
+            ),
+            Figure::new("attainable", "roofline", self.attainable_text()),
         ]
     }
 
@@ -462,11 +678,64 @@ impl Model for GpuMemory {
                 if self.conflict() == 1 { "" } else { "s" }
             )
         });
+        if let Some(o) = self.occupancy() {
+            let l = c.cap.limits();
+            out.push(format!(
+                "Occupancy on compute capability {}: a block of {} threads is {} warps. The SM has {} warp slots and {} block slots; {} registers a thread make {} a warp (rounded to 256), and the register file holds {} of those blocks; {} KB of shared memory take {} bytes a block with the reserve, room for {}. The fewest is {} block{}, set by {}: {} resident.",
+                c.cap.number(),
+                c.threads,
+                o.warps_per_block,
+                o.max_warps,
+                l.blocks,
+                c.registers,
+                o.registers_per_warp,
+                count_or_any(o.limit(occupancy::Budget::Registers)),
+                c.shared_kb,
+                o.shared_per_block,
+                count_or_any(o.limit(occupancy::Budget::Shared)),
+                o.blocks(),
+                if o.blocks() == 1 { "" } else { "s" },
+                self.limiting_text(),
+                self.occupancy_text()
+            ));
+        }
+        let gpu = c.cap.gpu();
+        let ai = self.intensity();
+        out.push(format!(
+            "The roofline: {} FLOPs per element over the bytes the sectors move is {} FLOP/byte ({} if every moved byte were used). The {} moves {} GB/s and computes {} TFLOP/s, so its ridge is at {} FLOP/byte; the kernel can reach {}, {}.",
+            c.flops,
+            decimal(ai, 2),
+            decimal(self.ideal_intensity(), 2),
+            gpu.name,
+            grouped(gpu.bandwidth_gbs as i64),
+            decimal(gpu.peak_tflops, 1),
+            decimal(gpu.ridge(), 1),
+            self.attainable_text(),
+            if gpu.memory_bound(ai) {
+                "held down by memory bandwidth"
+            } else {
+                "held down by arithmetic"
+            }
+        ));
         out
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: occupancy (threads, registers and shared memory per block against an SM's limits) and the roofline, which this demo does not model yet; the caches (a sector a neighbouring warp fetched may hit in L1 or L2, as the Best Practices Guide's offset copy shows); how the hardware splits 8- and 16-byte loads into several requests (it counts the warp's sectors, not its requests); 64- and 128-bit shared-memory accesses (the banks show 32-bit words); stores; and GPUs before compute capability 6.0, whose L1-cached loads moved whole 128-byte lines."
+        "Leaves out: the caches (a sector a neighbouring warp fetched may hit in L1 or L2, as the Best Practices Guide's offset copy shows); how the hardware splits 8- and 16-byte loads into several requests (it counts the warp's sectors, not its requests); 64- and 128-bit shared-memory accesses (the banks show 32-bit words); stores; GPUs before compute capability 6.0, whose L1-cached loads moved whole 128-byte lines; for occupancy, the shared-memory carveout a kernel may prefer (it takes the largest), barriers and clusters; and on the roofline, every cache level, stores, the tensor cores' far higher peak and whether enough warps are resident to keep the memory busy (occupancy is shown beside it, not fed into it)."
+    }
+}
+
+/// A budget's block count, or "any number" for one the kernel does not use.
+fn count_or_any(n: Option<u32>) -> String {
+    n.map_or("any number".into(), |n| n.to_string())
+}
+
+/// The launch a configuration describes.
+fn launch_of(c: &GpuMemoryConfig) -> Launch {
+    Launch {
+        threads: c.threads,
+        registers: c.registers,
+        shared: c.shared_kb.saturating_mul(1024),
     }
 }
 

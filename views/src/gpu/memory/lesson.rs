@@ -1,5 +1,6 @@
 //! The warp's memory lesson: a coalesced load, a stride, a shifted start,
-//! structs of arrays, and a shared-memory bank conflict with its padding.
+//! structs of arrays, a shared-memory bank conflict with its padding, then
+//! the occupancy a register count allows and the roofline a stride lowers.
 //! Every answer is read off the model at the stop or after the change asked.
 
 use crate::lesson::{after, at, at_config, Ask, Lesson, Question, Stop, Task};
@@ -22,6 +23,22 @@ fn column_of_tile() -> GpuMemoryConfig {
     }
 }
 
+/// A kernel of 256-thread blocks whose threads need 64 registers each.
+fn register_heavy() -> GpuMemoryConfig {
+    GpuMemoryConfig {
+        registers: 64,
+        ..GpuMemoryConfig::default()
+    }
+}
+
+fn occupancy_percent(m: &GpuMemory) -> f64 {
+    m.occupancy().map_or(0.0, |o| 100.0 * o.ratio())
+}
+
+fn attainable(m: &GpuMemory) -> f64 {
+    m.config.cap.gpu().attainable(m.intensity())
+}
+
 fn why(m: &GpuMemory, i: usize) -> String {
     m.why().get(i).cloned().unwrap_or_default()
 }
@@ -36,7 +53,7 @@ fn efficiency(m: &GpuMemory) -> f64 {
 
 pub fn lesson() -> Lesson<GpuMemory> {
     Lesson {
-        goal: "After this you can count the 32-byte sectors a warp's load moves, say what share of them the threads use, and find and fix a shared-memory bank conflict.",
+        goal: "After this you can count the 32-byte sectors a warp's load moves, say what share of them the threads use, find and fix a shared-memory bank conflict, work out which budget limits an SM's occupancy, and place a kernel on its GPU's roofline.",
         stops: vec![
             Stop {
                 title: "One warp, one load",
@@ -132,6 +149,46 @@ pub fn lesson() -> Lesson<GpuMemory> {
                     contrast: |c| c.smem_stride = 31,
                 }),
             },
+            Stop {
+                title: "Occupancy: who runs out first",
+                text: "An SM holds the warps of several blocks at once, as long as its warp slots, block slots, registers and shared memory last. This kernel's threads need 64 registers each, in blocks of 256 on an A100.",
+                state: at_config(register_heavy(), &[]),
+                focus: "occupancy",
+                task: Some(Task {
+                    ask: "In Kernel launch, bring the registers down until the SM's warp slots are full.",
+                    done: |m| m.occupancy().is_some_and(|o| o.ratio() >= 1.0),
+                    witness: || vec![GpuMemoryAction::SetRegisters(32)],
+                }),
+                question: Some(Question {
+                    ask: "At 64 registers a thread, what share of the SM's warp slots hold a warp?",
+                    kind: Ask::Number {
+                        unit: "%",
+                        decimals: 1,
+                        tolerance: 0.1,
+                        answer: occupancy_percent,
+                    },
+                    explain: |m| why(m, 3),
+                    contrast: |c| c.registers = 40,
+                }),
+            },
+            Stop {
+                title: "The roofline",
+                text: "Each float the kernel loads feeds 8 floating-point operations. Loaded with a stride of 32 floats, every float brings its own 32-byte sector, so the kernel does far fewer operations per byte moved. The roofline figure places it.",
+                state: at_config(with(Pattern::Strided), &[]),
+                focus: "roofline",
+                task: None,
+                question: Some(Question {
+                    ask: "How many TFLOP/s can the strided kernel reach on the A100?",
+                    kind: Ask::Number {
+                        unit: "TFLOP/s",
+                        decimals: 2,
+                        tolerance: 0.01,
+                        answer: attainable,
+                    },
+                    explain: |m| why(m, 4),
+                    contrast: |c| c.pattern = Pattern::Consecutive,
+                }),
+            },
         ],
         next: &["/memory/false-sharing", "/cpu/cache-hierarchy"],
     }
@@ -145,10 +202,21 @@ mod tests {
     fn the_answers_are_the_warps() {
         // 128 bytes in 4 sectors; a stride of 32 floats, 128 of 1,024
         // bytes; shifted by one float, 5 sectors; one field of 4, 128 of
-        // 512; padded from 32 to 33 words apart, one request.
+        // 512; padded from 32 to 33 words apart, one request; 64
+        // registers: 2,048 a warp, 8 warps a sub-partition, 4 blocks of 8
+        // warps in 64 slots; 8 FLOPs per 32-byte sector is 0.25 FLOP/byte,
+        // times 1,555 GB/s.
         assert_eq!(
             crate::lesson::answer_texts(&lesson(), |_| {}),
-            ["4 sectors", "12.5 %", "5 sectors", "25.0 %", "1 requests"]
+            [
+                "4 sectors",
+                "12.5 %",
+                "5 sectors",
+                "25.0 %",
+                "1 requests",
+                "50.0 %",
+                "0.39 TFLOP/s"
+            ]
         );
     }
 

@@ -5,14 +5,19 @@
 mod lesson;
 
 use crate::control::Control;
+use crate::draw::chart::{decades, Plot};
 use crate::knob::bounded;
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Figure, Scene, Shape, Size, Table};
 use demos::gpu::memory::banks::{self, BANKS};
 use demos::gpu::memory::coalescing::{Access, Pattern, ELEMENT_SIZES, SECTOR_BYTES, WARP};
-use demos::gpu::memory::{GpuMemory, GpuMemoryAction, FIELDS, OFFSET, SMEM_STRIDE, STRIDE};
-use demos::text::decimal;
+use demos::gpu::memory::occupancy::{Budget, Capability};
+use demos::gpu::memory::{
+    GpuMemory, GpuMemoryAction, FIELDS, FLOPS, OFFSET, REGISTERS, SHARED_KB, SMEM_STRIDE, STRIDE,
+    THREADS,
+};
+use demos::text::{decimal, grouped};
 
 /// Threads drawn per row, and sectors per row.
 fn per_row(layout: Layout) -> (usize, usize) {
@@ -224,6 +229,227 @@ fn bank_figure(m: &GpuMemory, layout: Layout) -> Figure {
     f
 }
 
+/// Warp slots drawn per row.
+const SLOTS_PER_ROW: usize = 16;
+
+/// One SM: its warp slots, filled by the resident blocks' warps, and the
+/// blocks each of its four budgets lets in.
+fn occupancy_figure(m: &GpuMemory, layout: Layout) -> Figure {
+    let width = layout.pick(720.0, NARROW_WIDTH);
+    let margin = 10.0;
+    let c = &m.config;
+    let limits = c.cap.limits();
+    let o = m.occupancy();
+    let max_warps = limits.warps() as usize;
+    let active = o.map_or(0, |o| o.active_warps()) as usize;
+    let cell_w = (width - 2.0 * margin) / SLOTS_PER_ROW as f32;
+    let slot_rows = max_warps.div_ceil(SLOTS_PER_ROW);
+    let bars_top = 34.0 + slot_rows as f32 * 26.0 + 30.0;
+    let bar_h = 34.0;
+    let height = bars_top + Budget::ALL.len() as f32 * (bar_h + 8.0) + 6.0;
+    let mut f = Figure::new(
+        "occupancy-figure",
+        format!(
+            "One SM of compute capability {}: {active} of its {max_warps} warp slots hold the resident blocks' warps, and the blocks each budget allows",
+            c.cap.number()
+        ),
+        width,
+        height,
+    )
+    .legend("done", "a resident block's warp")
+    .legend("idle", "free warp slot")
+    .legend("warn", "the budget that sets the limit");
+    f.push(
+        Shape::text(
+            "slots-head",
+            margin,
+            20.0,
+            format!("one SM's {max_warps} warp slots"),
+        )
+        .start()
+        .size(Size::Small),
+    );
+    for i in 0..max_warps {
+        let (row, col) = (i / SLOTS_PER_ROW, i % SLOTS_PER_ROW);
+        let x = margin + col as f32 * cell_w;
+        let y = 30.0 + row as f32 * 26.0;
+        let used = i < active;
+        let class = if used { "done" } else { "idle" };
+        f.push(
+            Shape::rect(format!("slot-{i}"), x + 1.0, y, cell_w - 2.0, 22.0)
+                .class(class)
+                .state(if used { "active" } else { "free" })
+                .focus("occupancy"),
+        );
+    }
+    f.push(
+        Shape::text(
+            "budgets-head",
+            margin,
+            bars_top - 10.0,
+            "blocks that fit, by budget",
+        )
+        .start()
+        .size(Size::Small),
+    );
+    let name_w = layout.pick(150.0, 118.0);
+    let span = width - 2.0 * margin - name_w - 60.0;
+    // Bars are drawn against the SM's block slots; a budget that allows
+    // more is drawn full and says its number.
+    let full = limits.blocks as f32;
+    let limiting = o.map(|o| o.limiting()).unwrap_or_default();
+    for (i, budget) in Budget::ALL.iter().enumerate() {
+        let y = bars_top + i as f32 * (bar_h + 8.0);
+        let blocks = o.and_then(|o| o.limit(*budget));
+        let sets = limiting.contains(budget);
+        let w = blocks.map_or(span, |n| span * (n as f32 / full).min(1.0));
+        f.push(
+            Shape::group(
+                format!("budget-{}", budget_slug(*budget)),
+                vec![
+                    Shape::text("name", margin, y + 22.0, budget.name())
+                        .start()
+                        .size(Size::Small),
+                    Shape::rect("track", margin + name_w, y + 4.0, span, bar_h - 8.0).class("idle"),
+                    Shape::rect("bar", margin + name_w, y + 4.0, w.max(1.0), bar_h - 8.0)
+                        .class(if sets { "warn" } else { "done" }),
+                    Shape::text(
+                        "blocks",
+                        margin + name_w + span + 8.0,
+                        y + 22.0,
+                        blocks.map_or("any".into(), |n| n.to_string()),
+                    )
+                    .start()
+                    .mono(),
+                ],
+            )
+            .state(if sets { "limiting" } else { "room" })
+            .focus("occupancy")
+            .label(format!(
+                "{}: {} block{} of this kernel fit{}",
+                budget.name(),
+                blocks.map_or("any number of".into(), |n| n.to_string()),
+                if blocks == Some(1) { "" } else { "s" },
+                if sets { ", the limit" } else { "" }
+            )),
+        );
+    }
+    f
+}
+
+fn budget_slug(b: Budget) -> &'static str {
+    match b {
+        Budget::Warps => "warps",
+        Budget::Blocks => "blocks",
+        Budget::Registers => "registers",
+        Budget::Shared => "shared",
+    }
+}
+
+/// Intensities on the roofline's x axis: 1/32 to 512 FLOP per byte.
+const AI_RANGE: (f64, f64) = (1.0 / 32.0, 512.0);
+/// TFLOP/s on its y axis.
+const RATE_RANGE: (f64, f64) = (0.01, 100.0);
+
+/// The x axis's ticks, every factor of 4, labelled as fractions below 1.
+fn intensity_ticks() -> Vec<(f64, String)> {
+    (-4i32..=8)
+        .step_by(2)
+        .map(|k| {
+            let label = if k < 0 {
+                format!("1/{}", 1u32 << -k)
+            } else {
+                (1u32 << k).to_string()
+            };
+            (2f64.powi(k), label)
+        })
+        .collect()
+}
+
+/// The GPU's roofline on log–log axes, with the kernel as loaded now and
+/// the same kernel with every moved byte used.
+fn roofline_figure(m: &GpuMemory, layout: Layout) -> Figure {
+    let width = layout.pick(720.0, NARROW_WIDTH);
+    let height = 300.0;
+    let gpu = m.config.cap.gpu();
+    let plot = Plot::new(
+        (layout.pick(56.0, 48.0), 30.0, width - 14.0, height - 50.0),
+        (AI_RANGE.0, AI_RANGE.1, true),
+        (RATE_RANGE.0, RATE_RANGE.1, true),
+    );
+    let ai = m.intensity();
+    let ideal = m.ideal_intensity();
+    let mut f = Figure::new(
+        "roofline",
+        format!(
+            "The {} roofline: attainable TFLOP/s against FLOP per byte moved, the ridge at {} FLOP/byte; the kernel at {} FLOP/byte reaches {}",
+            gpu.name,
+            decimal(gpu.ridge(), 1),
+            decimal(ai, 2),
+            m.attainable_text()
+        ),
+        width,
+        height,
+    )
+    .legend("accent", "the roof: bandwidth, then peak")
+    .legend("warn", "the kernel as loaded")
+    .legend("done", "the same kernel, every moved byte used");
+    let y_ticks = decades(RATE_RANGE.0, RATE_RANGE.1, |v| {
+        if v < 1.0 {
+            format!("0.{}1", "0".repeat((-v.log10()).round() as usize - 1))
+        } else {
+            grouped(v.round() as i64)
+        }
+    });
+    f.push(plot.axes(
+        &intensity_ticks(),
+        &y_ticks,
+        "FLOP per byte moved (log)",
+        "TFLOP/s (log)",
+    ));
+    let low = AI_RANGE.0;
+    let high = AI_RANGE.1;
+    f.push(plot.series(
+        "roof",
+        &[
+            (low, gpu.attainable(low)),
+            (gpu.ridge(), gpu.peak_tflops),
+            (high, gpu.peak_tflops),
+        ],
+        "accent",
+    ));
+    f.push(plot.marker(
+        "ridge",
+        gpu.ridge(),
+        format!("ridge {} FLOP/B", decimal(gpu.ridge(), 1)),
+        "",
+    ));
+    f.push(
+        plot.dot("ideal", (ideal, gpu.attainable(ideal)), "done")
+            .focus("roofline")
+            .label(format!(
+                "Every moved byte used: {} FLOP/byte, {} TFLOP/s",
+                decimal(ideal, 2),
+                decimal(gpu.attainable(ideal), 2)
+            )),
+    );
+    f.push(
+        plot.dot("kernel", (ai, gpu.attainable(ai)), "warn")
+            .focus("roofline")
+            .state(if gpu.memory_bound(ai) {
+                "memory-bound"
+            } else {
+                "compute-bound"
+            })
+            .label(format!(
+                "The kernel as loaded: {} FLOP/byte, {}",
+                decimal(ai, 2),
+                m.attainable_text()
+            )),
+    );
+    f
+}
+
 /// Every pattern at the current element size and settings.
 fn pattern_table(m: &GpuMemory) -> Table {
     let c = &m.config;
@@ -271,7 +497,7 @@ impl View for GpuMemory {
         Scene::new(
             "A warp's memory access",
             format!(
-                "32 threads load {}-byte elements, {}: {} bytes asked in {} sectors of 32 bytes and {} lines of 128, {} % efficient; {} placed. In shared memory, threads {} words apart: a {}-way conflict.",
+                "32 threads load {}-byte elements, {}: {} bytes asked in {} sectors of 32 bytes and {} lines of 128, {} % efficient; {} placed. In shared memory, threads {} words apart: a {}-way conflict. On compute capability {}, blocks of {} threads reach occupancy {}, limited by {}; at {} FLOP per byte moved the roofline allows {}.",
                 a.elem,
                 self.pattern_text(),
                 a.requested_bytes(),
@@ -280,12 +506,20 @@ impl View for GpuMemory {
                 decimal(100.0 * a.efficiency(), 1),
                 self.placed,
                 self.smem_stride(),
-                self.conflict()
+                self.conflict(),
+                self.config.cap.number(),
+                self.config.threads,
+                self.occupancy_text(),
+                self.limiting_text(),
+                decimal(self.intensity(), 2),
+                self.attainable_text()
             ),
         )
         .figure(warp_figure(self, layout))
         .table(pattern_table(self))
         .figure(bank_figure(self, layout))
+        .figure(occupancy_figure(self, layout))
+        .figure(roofline_figure(self, layout))
     }
 
     fn controls(&self, _: &(), ui: &mut Ui<Self>) -> Vec<Control> {
@@ -320,6 +554,20 @@ impl View for GpuMemory {
             })
             .collect();
         let size_at = ELEMENT_SIZES.iter().position(|&b| b == c.elem).unwrap_or(0);
+        let caps = Capability::ALL
+            .iter()
+            .map(|&cap| {
+                (
+                    cap.number().replace('.', "-"),
+                    format!("{} ({})", cap.gpu().name, cap.number()),
+                    ui.act(GpuMemoryAction::SetCapability(cap)),
+                )
+            })
+            .collect();
+        let cap_at = Capability::ALL
+            .iter()
+            .position(|&cap| cap == c.cap)
+            .unwrap_or(0);
         vec![
             Control::choice("pattern", "Access pattern", selected, patterns),
             Control::choice("elem", "Element size", size_at, sizes),
@@ -358,6 +606,48 @@ impl View for GpuMemory {
             Control::note(
                 "Step places the next thread into its sector; after the 32nd it moves to the next pattern.",
             ),
+            Control::group(
+                "Kernel launch",
+                vec![
+                    Control::choice("cap", "GPU (compute capability)", cap_at, caps),
+                    bounded(
+                        ui,
+                        "threads",
+                        "Threads per block",
+                        &THREADS,
+                        c.threads,
+                        true,
+                        GpuMemoryAction::SetThreads,
+                    ),
+                    bounded(
+                        ui,
+                        "registers",
+                        "Registers per thread",
+                        &REGISTERS,
+                        c.registers,
+                        true,
+                        GpuMemoryAction::SetRegisters,
+                    ),
+                    bounded(
+                        ui,
+                        "shared",
+                        "Shared memory per block",
+                        &SHARED_KB,
+                        c.shared_kb,
+                        true,
+                        GpuMemoryAction::SetSharedKb,
+                    ),
+                    bounded(
+                        ui,
+                        "flops",
+                        "FLOPs per element loaded",
+                        &FLOPS,
+                        c.flops,
+                        true,
+                        GpuMemoryAction::SetFlops,
+                    ),
+                ],
+            ),
             Control::danger_group(
                 "Break it",
                 vec![
@@ -382,6 +672,9 @@ impl View for GpuMemory {
                     ),
                     Control::note(
                         "A stride of 32 words puts every thread in bank 0: a 32-way conflict. Padding makes it 33, one bank each.",
+                    ),
+                    Control::note(
+                        "Raise the registers per thread to 128: the register file, not the warp slots, now decides how many warps an SM holds.",
                     ),
                 ],
             ),
