@@ -159,7 +159,7 @@ impl Fabric {
             self.deadlock_since = Some(t);
         }
         self.tick += 1;
-        if self.tick % WINDOW_TICKS == 0 {
+        if self.tick.is_multiple_of(WINDOW_TICKS) {
             for p in &mut self.ports {
                 p.last_window = std::mem::take(&mut p.window);
             }
@@ -167,7 +167,7 @@ impl Fabric {
                 f.last_window = std::mem::take(&mut f.window);
             }
         }
-        if self.tick % SAMPLE_TICKS == 0 {
+        if self.tick.is_multiple_of(SAMPLE_TICKS) {
             self.history.push(self.sample());
         }
         report

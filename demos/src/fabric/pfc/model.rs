@@ -484,7 +484,7 @@ impl Model for Pfc {
                 "V's rate",
                 format!("{} Gb/s", decimal(f.flows[VICTIM].gbps(), 1)),
             ),
-            Figure::new("drops", "lossless drops", self.overflow()),
+            Figure::new("drops", "bytes dropped", self.overflow()),
         ]
     }
 
