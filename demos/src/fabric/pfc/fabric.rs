@@ -9,12 +9,16 @@ use super::config::{
 use super::dcqcn::{mark_probability, Reaction, CNP_TICKS};
 use super::headroom::Headroom;
 use super::port::{Chunk, PauseFrame, Port};
-use super::topology::{leaf_of, links, next_hop, path, Link, Node, FLOWS, HOSTS};
+use super::topology::{links, next_hop, path, Link, Node, FLOWS, HOSTS};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-/// 0xFFFF quanta of 512 bit times at 100 Gb/s: 335.5 µs, in ticks. IEEE
-/// 802.3 Annex 31D: the pause time is in quanta of 512 bit times.
+/// 0xFFFF quanta of 512 bit times at 100 Gb/s: 335.5 µs, in ticks. A PFC
+/// frame's pause time per priority is a 2-byte count of quanta, each the
+/// time to send 512 bits, and 0 means resume (Cisco's PFC white paper
+/// c11-542809; Nokia SR Linux's QoS guide, "Priority-based Flow Control").
+/// Like the switches that white paper describes, the model pauses for the
+/// largest time and sends XON explicitly, refreshing XOFF before it expires.
 pub const PAUSE_QUANTA_TICKS: u32 = ((0xFFFF_u64 * 512).div_ceil(100 * TICK_NS)) as u32;
 /// A switch repeats XOFF while still above XON before the last one expires.
 pub const REFRESH_TICKS: u32 = PAUSE_QUANTA_TICKS / 2;
@@ -437,9 +441,5 @@ impl Fabric {
         (0..HOSTS)
             .filter(|h| self.ports[self.host_port(*h)].paused(self.tick))
             .collect()
-    }
-
-    pub fn leaf_of(host: u8) -> u8 {
-        leaf_of(host)
     }
 }
