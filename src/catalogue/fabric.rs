@@ -5,6 +5,7 @@ use super::Demo;
 use demos::fabric::ecmp::Ecmp;
 use demos::fabric::maglev::Maglev;
 use demos::fabric::metastable::Metastable;
+use demos::fabric::pfc::Pfc;
 
 pub const DEMOS: &[Demo] = &[
     Demo {
@@ -27,5 +28,12 @@ pub const DEMOS: &[Demo] = &[
         title: "Retry storms",
         one_liner: "A short slowdown leaves a server overloaded for good: retries and dead work keep the load up.",
         open: split_open!(metastable: Metastable),
+    },
+    Demo {
+        section: "fabric",
+        slug: "pfc",
+        title: "Lossless Ethernet",
+        one_liner: "PFC pauses a link per priority before a buffer overflows: an incast stalls an innocent flow, pauses spread up the tree, a loop deadlocks, and DCQCN keeps queues short.",
+        open: split_open!(pfc: Pfc),
     },
 ];

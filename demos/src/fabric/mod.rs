@@ -4,3 +4,4 @@
 pub mod ecmp;
 pub mod maglev;
 pub mod metastable;
+pub mod pfc;

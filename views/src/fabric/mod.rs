@@ -3,3 +3,4 @@
 pub mod ecmp;
 pub mod maglev;
 pub mod metastable;
+pub mod pfc;

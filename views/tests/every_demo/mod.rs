@@ -15,6 +15,7 @@ macro_rules! every_demo {
             ecmp: demos::fabric::ecmp::Ecmp,
             maglev: demos::fabric::maglev::Maglev,
             metastable: demos::fabric::metastable::Metastable,
+            pfc: demos::fabric::pfc::Pfc,
             memory: demos::gpu::memory::GpuMemory,
             pcie: demos::host::pcie::Pcie,
             ring_sizing: demos::host::ring_sizing::RingSizing,
