@@ -68,25 +68,32 @@ fn form(s: &Shape) -> String {
     format!("{kind}{}{click}{title}", arrowheads(s).len())
 }
 
-/// The row keys of the shapes among `shapes` that draw anything, with their
-/// index: the shape's key, a separator no key holds, its form.
-pub fn drawn(shapes: &[Shape]) -> Vec<(usize, String)> {
-    let mut seen: Vec<&str> = Vec::new();
+/// The shapes among `shapes` that draw anything, with their index and the
+/// key each is known by among its siblings: its own key, or, for a key
+/// shared with earlier siblings, the key and which one it is (see
+/// `at::AGAIN`): a keyed list needs unique keys.
+fn sibling_keys(shapes: &[Shape]) -> impl Iterator<Item = (usize, &Shape, String)> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
     shapes
         .iter()
         .enumerate()
         .filter(|(_, s)| draws(s))
-        .map(|(i, s)| {
-            // A key shared with earlier siblings gets which one it is (see
-            // `at::AGAIN`): a keyed list needs unique keys.
-            let before = seen.iter().filter(|k| **k == s.key).count();
-            seen.push(&s.key);
-            let key = match before {
+        .map(move |(i, s)| {
+            let before = seen.entry(&s.key).or_default();
+            let key = match *before {
                 0 => s.key.clone(),
                 n => format!("{}{}{n}", s.key, at::AGAIN),
             };
-            (i, format!("{key}\u{1f}{}", form(s)))
+            *before += 1;
+            (i, s, key)
         })
+}
+
+/// The row keys of the shapes among `shapes` that draw anything, with their
+/// index: the sibling key, a separator no key holds, its form.
+pub fn drawn(shapes: &[Shape]) -> Vec<(usize, String)> {
+    sibling_keys(shapes)
+        .map(|(i, s, key)| (i, format!("{key}\u{1f}{}", form(s))))
         .collect()
 }
 
@@ -239,8 +246,8 @@ pub struct Level {
     all: Memo<Vec<Shape>>,
     /// The row keys of the shapes that draw anything ([`drawn`]).
     rows: Memo<Vec<(usize, String)>>,
-    /// Each drawn shape's signal, by its row key; a row's signal goes with
-    /// its row.
+    /// Each drawn shape's signal, by its sibling key; a row's signal goes
+    /// with its row.
     own: StoredValue<HashMap<String, RwSignal<Option<Shape>>>>,
 }
 
@@ -251,19 +258,20 @@ impl Level {
         let rows = crate::dom::memo(move || all.with(|l| drawn(l)));
         let own: StoredValue<HashMap<String, RwSignal<Option<Shape>>>> =
             StoredValue::new(HashMap::new());
+        // It reads `all` alone: an effect that also read `rows`, which
+        // reads `all`, would miss a change that `rows` brought up to date
+        // first (reactive_graph does not mark the effect that asked).
         let effect = RenderEffect::new(move |_| {
-            rows.with(|rows| {
-                all.with(|l| {
-                    own.with_value(|own| {
-                        for (index, row) in rows {
-                            let (Some(signal), Some(now)) = (own.get(row), l.get(*index)) else {
-                                continue;
-                            };
-                            if signal.with_untracked(|was| was.as_ref() != Some(now)) {
-                                signal.set(Some(now.clone()));
-                            }
+            all.with(|l| {
+                own.with_value(|own| {
+                    for (_, now, key) in sibling_keys(l) {
+                        let Some(signal) = own.get(&key) else {
+                            continue;
+                        };
+                        if signal.with_untracked(|was| was.as_ref() != Some(now)) {
+                            signal.set(Some(now.clone()));
                         }
-                    })
+                    }
                 })
             })
         });
@@ -271,15 +279,17 @@ impl Level {
         Level { all, rows, own }
     }
 
-    /// The signal of the shape drawn as `row`, at `index` now: made when
-    /// its row is drawn, from the level as it is, and given up with it.
-    fn own(&self, row: &str, index: usize) -> RwSignal<Option<Shape>> {
-        if let Some(signal) = self.own.with_value(|own| own.get(row).copied()) {
+    /// The signal of the shape at `at` (its index now, and its sibling
+    /// key): made when its row is drawn, from the level as it is, and given
+    /// up with it.
+    fn own(&self, at: &SiblingAt) -> RwSignal<Option<Shape>> {
+        let (index, key) = at;
+        if let Some(signal) = self.own.with_value(|own| own.get(key).copied()) {
             return signal;
         }
-        let signal = RwSignal::new(self.all.with_untracked(|l| l.get(index).cloned()));
+        let signal = RwSignal::new(self.all.with_untracked(|l| l.get(*index).cloned()));
         let own = self.own;
-        let key = row.to_string();
+        let key = key.clone();
         own.update_value(|own| {
             own.insert(key.clone(), signal);
         });
@@ -294,16 +304,9 @@ impl Level {
     }
 }
 
-/// The shape at `at` of `level` (row key `row`), drawn as `form`; `inside`
-/// when a shape around it is clickable; `first`: the slot of its figure's
-/// Tab stop.
-fn shape(
-    level: Level,
-    (at, row): (SiblingAt, &str),
-    form: &str,
-    inside: bool,
-    first: Memo<Option<Slot>>,
-) -> El {
+/// The shape at `at` of `level`, drawn as `form`; `inside` when a shape
+/// around it is clickable; `first`: the slot of its figure's Tab stop.
+fn shape(level: Level, at: SiblingAt, form: &str, inside: bool, first: Memo<Option<Slot>>) -> El {
     let mut chars = form.chars();
     let kind = chars.next().unwrap_or('g');
     let heads = chars.next().and_then(|c| c.to_digit(10)).unwrap_or(0) as usize;
@@ -311,7 +314,7 @@ fn shape(
     // Parts of a button have no hover text of their own.
     let titled = form.contains('t') && (clickable || !inside);
     let key = at::own_key(&at).to_string();
-    let own = level.own(row, at.0);
+    let own = level.own(&at);
     let seen = crate::dom::memo(move || {
         let first = if clickable { first.get() } else { None };
         own.with(|shape| {
@@ -385,7 +388,7 @@ pub fn shapes(level: Level, inside: bool, first: Memo<Option<Slot>>) -> AnyView 
         move || level.rows.get(),
         move |index, row| {
             let (key, form) = split(&row);
-            shape(level, ((index, key), &row), &form, inside, first)
+            shape(level, (index, key), &form, inside, first)
         },
     )
 }
