@@ -14,4 +14,11 @@ export class GpuMemoryPage extends DemoPage {
   async placeAll() { await this.page.getByTestId('place-all').click(); }
   async setSharedStride(n) { await this.page.getByTestId('smem-stride').fill(String(n)); }
   async togglePad() { await this.page.getByTestId('pad').click(); }
+  budget(name) { return this.page.getByTestId(`budget-${name}`); }
+  slot(i) { return this.page.getByTestId(`slot-${i}`); }
+  async chooseGpu(cap) { await this.page.getByTestId(`cap-${cap.replace('.', '-')}`).check(); }
+  async set(id, value) {
+    await this.page.getByTestId(id).fill(String(value));
+    await this.page.getByTestId(id).blur();
+  }
 }

@@ -43,13 +43,13 @@ test('fix it: DCQCN keeps queues short and the victim moving', async ({ page }) 
   await m.expectFigure('paused', '0');
   await m.expectFigure('victim', '42.1 Gb/s');
   await expect(m.flowCell(3, 'rate')).toHaveText('42.1');
-  await expect(m.flowCell(3, 'rc')).toHaveText('42.1 / 42.1');
+  await expect(m.flowCell(3, 'rc')).toHaveText('42.1 / 46.6');
   await expect(m.latest).toContainText('18 PFC frames sent, 32 CNPs');
 });
 
 // The routing loop: H5's traffic goes round L0 → S0 → L1 → S1 → L0. By
 // 91.9 µs the four ring links are paused in a cycle: deadlock. The
-// watchdog, turned on at 200 µs, flushes a stuck queue and the loop moves.
+// watchdog, turned on at 200 µs, flushes the stuck queues 200 µs later.
 test('break it: a routing loop deadlocks until the watchdog drops', async ({ page }) => {
   const m = new PfcPage(page);
   await m.open();
@@ -64,11 +64,21 @@ test('break it: a routing loop deadlocks until the watchdog drops', async ({ pag
   await m.expectFigure('paused', '7');
   await m.expectFigure('victim', '0.0 Gb/s');
 
+  // The watchdog starts watching when it is switched on: 200 µs later it
+  // flushes the stuck queues and by 500 µs nothing is paused. The loop is
+  // still there, so the deadlock forms again (at 690 µs).
   await m.toggle('watchdog');
   await m.runLong();
-  await m.expectFigure('time', '300.0 µs');
-  await m.expectFigure('state', 'paused');
+  await m.expectFigure('state', 'deadlock');
+  await m.runLong();
+  await m.runLong();
+  await m.expectFigure('time', '500.0 µs');
+  await m.expectFigure('state', 'flowing');
+  await m.expectFigure('paused', '0');
   await expect(m.link('l0-s0')).not.toHaveAttribute('data-state', 'deadlock');
+  await m.runLong();
+  await m.runLong();
+  await m.expectFigure('state', 'deadlock');
 });
 
 // 10 KB of headroom against 76.8 KB still arriving: the lossless priority

@@ -374,12 +374,14 @@ impl Fabric {
             if !p.link.from.is_switch() {
                 continue;
             }
-            p.stuck = if p.paused(t) && !p.queue.is_empty() {
+            // A watchdog switched on starts watching then: it has not seen
+            // how long the queue was stuck before.
+            p.stuck = if c.watchdog && p.paused(t) && !p.queue.is_empty() {
                 p.stuck + 1
             } else {
                 0
             };
-            if !c.watchdog || p.stuck < WATCHDOG_TICKS {
+            if p.stuck < WATCHDOG_TICKS {
                 continue;
             }
             p.stuck = 0;
