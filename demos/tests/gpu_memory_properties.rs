@@ -189,7 +189,7 @@ proptest! {
         let shared = (l.shared + limits.reserved).div_ceil(limits.shared_unit) * limits.shared_unit;
         // Warps of n blocks go to the sub-partitions whole: each holds
         // as many as its quarter of the register file allows.
-        let per_partition = if per_warp == 0 { u32::MAX } else { REGISTERS_PER_SM / SUB_PARTITIONS / per_warp };
+        let per_partition = (REGISTERS_PER_SM / SUB_PARTITIONS).checked_div(per_warp).unwrap_or(u32::MAX);
         let fits = |n: u32| {
             n * warps <= limits.warps()
                 && n <= limits.blocks
