@@ -7,7 +7,7 @@ use crate::draw::geometry::PathData;
 use crate::draw::lanes::Axis;
 use crate::draw::text::{inside, small_width};
 use crate::scene::{Shape, Size};
-use demos::text::duration;
+use demos::text::{decimal, duration};
 
 /// Maps values onto one axis of the plot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -266,6 +266,17 @@ pub fn time_ticks(t0: u64, span: u64, max_ticks: f64) -> Vec<(f64, String)> {
             let t = i * step;
             (t0.saturating_add(t) as f64, duration(t))
         })
+        .collect()
+}
+
+/// Ticks from 0 to `top` in `steps` equal whole-number steps (fewer when
+/// rounding the step up passes `top`), labelled with their value.
+pub fn whole_ticks(top: f64, steps: u32) -> Vec<(f64, String)> {
+    let step = (top / f64::from(steps)).ceil().max(1.0);
+    (0..=steps)
+        .map(|i| f64::from(i) * step)
+        .filter(|v| *v <= top + 0.5)
+        .map(|v| (v, decimal(v, 0)))
         .collect()
 }
 

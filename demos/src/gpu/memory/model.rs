@@ -208,13 +208,7 @@ impl GpuMemory {
         field: fn(&mut GpuMemoryConfig) -> &mut u32,
         bound: &Bound<u32>,
     ) -> Outcome {
-        bound.admit(value)?;
-        if *field(&mut self.config) == value {
-            return Err(Refusal::new(format!(
-                "The {} is already {value}{}.",
-                bound.what, bound.unit
-            )));
-        }
+        admit_change(*field(&mut self.config), value, bound)?;
         let mut next = self.config.clone();
         *field(&mut next) = value;
         if let Some(why) = occupancy::refusal(next.cap, &launch_of(&next)) {
@@ -319,13 +313,7 @@ impl GpuMemory {
         field: fn(&mut GpuMemoryConfig) -> &mut u32,
         bound: &Bound<u32>,
     ) -> Outcome {
-        bound.admit(value)?;
-        if *field(&mut self.config) == value {
-            return Err(Refusal::new(format!(
-                "The {} is already {value}{}.",
-                bound.what, bound.unit
-            )));
-        }
+        admit_change(*field(&mut self.config), value, bound)?;
         *field(&mut self.config) = value;
         self.restart(format!("The {} is now {value}{}.", bound.what, bound.unit))
     }
@@ -479,12 +467,7 @@ impl Model for GpuMemory {
             GpuMemoryAction::SetOffset(n) => self.setting(n, |c| &mut c.offset, &OFFSET),
             GpuMemoryAction::SetFields(n) => self.setting(n, |c| &mut c.fields, &FIELDS),
             GpuMemoryAction::SetSmemStride(n) => {
-                SMEM_STRIDE.admit(n)?;
-                if n == self.config.smem_stride {
-                    return Err(Refusal::new(format!(
-                        "The shared-memory stride is already {n} words."
-                    )));
-                }
+                admit_change(self.config.smem_stride, n, &SMEM_STRIDE)?;
                 self.config.smem_stride = n;
                 Ok(vec![self.bank_event()])
             }
@@ -508,12 +491,7 @@ impl Model for GpuMemory {
                 self.launch_setting(n, |c| &mut c.shared_kb, &SHARED_KB)
             }
             GpuMemoryAction::SetFlops(n) => {
-                FLOPS.admit(n)?;
-                if n == self.config.flops {
-                    return Err(Refusal::new(format!(
-                        "The kernel already does {n} FLOPs per element."
-                    )));
-                }
+                admit_change(self.config.flops, n, &FLOPS)?;
                 self.config.flops = n;
                 Ok(vec![self.roofline_event()])
             }
@@ -728,6 +706,18 @@ impl Model for GpuMemory {
 /// A budget's block count, or "any number" for one the kernel does not use.
 fn count_or_any(n: Option<u32>) -> String {
     n.map_or("any number".into(), |n| n.to_string())
+}
+
+/// A new value for a bounded setting: in its range, and not the one it has.
+fn admit_change(now: u32, value: u32, bound: &Bound<u32>) -> Result<(), Refusal> {
+    bound.admit(value)?;
+    if now == value {
+        return Err(Refusal::new(format!(
+            "The {} is already {value}{}.",
+            bound.what, bound.unit
+        )));
+    }
+    Ok(())
 }
 
 /// The launch a configuration describes.

@@ -2,7 +2,7 @@
 //! already dead), goodput, wasted work and offered load tick by tick with
 //! the trigger's window, and goodput against load from the model's sweep.
 
-use crate::draw::chart::Plot;
+use crate::draw::chart::{whole_ticks, Plot};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::scene::{Figure, Shape, Size};
 use demos::fabric::metastable::budget::{MAX_TOKENS, MILLI};
@@ -147,15 +147,6 @@ fn fixes_on(m: &Metastable) -> Vec<String> {
     on
 }
 
-fn ticks(top: f64, steps: u32) -> Vec<(f64, String)> {
-    let step = (top / f64::from(steps)).ceil().max(1.0);
-    (0..=steps)
-        .map(|i| f64::from(i) * step)
-        .filter(|v| *v <= top + 0.5)
-        .map(|v| (v, decimal(v, 0)))
-        .collect()
-}
-
 pub fn timeline(m: &Metastable, layout: Layout) -> Figure {
     let width = layout.pick(720.0, NARROW_WIDTH);
     let height = 280.0;
@@ -189,7 +180,7 @@ pub fn timeline(m: &Metastable, layout: Layout) -> Figure {
     .legend("done", "goodput: served in time")
     .legend("fault", "wasted: served after the client gave up")
     .legend("accent", "offered: new requests and retries");
-    f.push(plot.axes(&x_ticks, &ticks(top, 4), "tick", "requests a tick"));
+    f.push(plot.axes(&x_ticks, &whole_ticks(top, 4), "tick", "requests a tick"));
     let trig = &m.config.trigger;
     let (x0, _) = plot.point((f64::from(trig.start), 0.0));
     let (x1, _) = plot.point((f64::from(trig.end()), 0.0));
@@ -246,7 +237,7 @@ pub fn sweep(m: &Metastable, layout: Layout) -> Figure {
         (0.0, f64::from(top_rate), false),
         (0.0, top.ceil(), false),
     );
-    let x_ticks = ticks(f64::from(top_rate), layout.pick(8, 4));
+    let x_ticks = whole_ticks(f64::from(top_rate), layout.pick(8, 4));
     let mut f = Figure::new(
         "sweep-figure",
         format!(
@@ -259,7 +250,7 @@ pub fn sweep(m: &Metastable, layout: Layout) -> Figure {
     .legend("fault", "after the trigger");
     f.push(plot.axes(
         &x_ticks,
-        &ticks(top.ceil(), 4),
+        &whole_ticks(top.ceil(), 4),
         "new requests a tick",
         "goodput a tick",
     ));

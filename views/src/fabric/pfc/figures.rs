@@ -2,7 +2,7 @@
 //! ingress bar where bytes enter a switch), two charts over the run, and
 //! the table of flows.
 
-use crate::draw::chart::Plot;
+use crate::draw::chart::{whole_ticks, Plot};
 use crate::layout::{Layout, NARROW_WIDTH};
 use crate::scene::{Cell, Figure, Shape, Size, Table};
 use demos::fabric::pfc::config::{HORIZON, XOFF_BYTES, XON_BYTES};
@@ -163,15 +163,6 @@ pub fn fabric(m: &Pfc, layout: Layout) -> Figure {
     fig
 }
 
-fn ticks(top: f64, steps: u32) -> Vec<(f64, String)> {
-    let step = (top / f64::from(steps)).ceil().max(1.0);
-    (0..=steps)
-        .map(|i| f64::from(i) * step)
-        .filter(|v| *v <= top + 0.5)
-        .map(|v| (v, decimal(v, 0)))
-        .collect()
-}
-
 fn time_axis(layout: Layout) -> Vec<(f64, String)> {
     let us = HORIZON / 10;
     (0..=us)
@@ -209,7 +200,7 @@ pub fn queue_chart(m: &Pfc, layout: Layout) -> Figure {
         height,
     )
     .legend("warn", "queue for H3");
-    fig.push(plot.axes(&time_axis(layout), &ticks(top, 4), "µs", "KB"));
+    fig.push(plot.axes(&time_axis(layout), &whole_ticks(top, 4), "µs", "KB"));
     let points: Vec<(f64, f64)> = m
         .fabric
         .history
@@ -238,7 +229,7 @@ pub fn victim_chart(m: &Pfc, layout: Layout) -> Figure {
         height,
     )
     .legend("done", "V's rate, each 10 µs");
-    fig.push(plot.axes(&time_axis(layout), &ticks(100.0, 4), "µs", "Gb/s"));
+    fig.push(plot.axes(&time_axis(layout), &whole_ticks(100.0, 4), "µs", "Gb/s"));
     let points: Vec<(f64, f64)> = m
         .fabric
         .history
