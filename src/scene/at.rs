@@ -14,6 +14,24 @@ pub type PartAt = (usize, String);
 /// that breaks that must still draw each of its shapes, once.
 pub const AGAIN: char = '\u{1e}';
 
+/// Each of `keys` made unique: a key said before gets which time it is
+/// ([`AGAIN`], then the count). Counted in a sorted list rather than a hash
+/// map: the main module then carries no hash map code (4.6 KiB gzip).
+pub fn numbered<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    keys.map(|key| match seen.binary_search_by(|(k, _)| (*k).cmp(key)) {
+        Ok(at) => {
+            seen[at].1 += 1;
+            format!("{key}{AGAIN}{}", seen[at].1)
+        }
+        Err(at) => {
+            seen.insert(at, (key, 0));
+            key.to_string()
+        }
+    })
+    .collect()
+}
+
 /// The key and which of the siblings with that key (0: the first).
 fn occurrence(key: &str) -> (&str, usize) {
     match key.split_once(AGAIN) {
@@ -121,6 +139,16 @@ mod tests {
         assert!(sibling(g.children(), &(0, "b".into())).is_none());
         assert!(figure(&scene, &(3, "f".into())).is_some());
         assert!(table(&scene, &(0, "f".into())).is_none());
+    }
+
+    #[test]
+    fn a_key_said_again_is_numbered() {
+        let keys = numbered(["a", "b", "a", "a"].into_iter());
+        assert_eq!(keys[0], "a");
+        assert_eq!(keys[1], "b");
+        assert_eq!(keys[2], format!("a{AGAIN}1"));
+        assert_eq!(keys[3], format!("a{AGAIN}2"));
+        assert_eq!(occurrence(&keys[3]), ("a", 2));
     }
 
     #[test]

@@ -33,21 +33,11 @@ fn part_key(part: &Part) -> String {
 
 /// The picture as text's lines as row keys: a line is its own key, so a
 /// step redraws only the lines it changed (a paragraph each), and a line
-/// said again gets which time it is (`at::AGAIN`).
+/// said again gets which time it is (`at::numbered`).
 fn said_once(lines: &[String]) -> Vec<(usize, String)> {
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    lines
-        .iter()
+    at::numbered(lines.iter().map(String::as_str))
+        .into_iter()
         .enumerate()
-        .map(|(i, line)| {
-            let n = seen.entry(line).or_default();
-            let key = match *n {
-                0 => line.clone(),
-                n => format!("{line}{}{n}", at::AGAIN),
-            };
-            *n += 1;
-            (i, key)
-        })
         .collect()
 }
 

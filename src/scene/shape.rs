@@ -25,7 +25,6 @@ use super::at::{self, SiblingAt};
 use crate::dom::{keyed, s, words, Attrs, El};
 use leptos::prelude::*;
 use leptos::reactive::effect::RenderEffect;
-use std::collections::HashMap;
 use views::page::naming::accessible_name;
 use views::page::svg::{anchor, arrowhead, arrowheads, draws, num, text_class, translate};
 use views::{Figure, Kind, Shape, Slot};
@@ -73,20 +72,16 @@ fn form(s: &Shape) -> String {
 /// shared with earlier siblings, the key and which one it is (see
 /// `at::AGAIN`): a keyed list needs unique keys.
 fn sibling_keys(shapes: &[Shape]) -> impl Iterator<Item = (usize, &Shape, String)> {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    shapes
+    let drawing: Vec<(usize, &Shape)> = shapes
         .iter()
         .enumerate()
         .filter(|(_, s)| draws(s))
-        .map(move |(i, s)| {
-            let before = seen.entry(&s.key).or_default();
-            let key = match *before {
-                0 => s.key.clone(),
-                n => format!("{}{}{n}", s.key, at::AGAIN),
-            };
-            *before += 1;
-            (i, s, key)
-        })
+        .collect();
+    let keys = at::numbered(drawing.iter().map(|(_, s)| s.key.as_str()));
+    drawing
+        .into_iter()
+        .zip(keys)
+        .map(|((i, s), key)| (i, s, key))
 }
 
 /// The row keys of the shapes among `shapes` that draw anything, with their
@@ -236,6 +231,38 @@ fn look(s: &Shape, heads: usize, inside: bool, first: Option<Slot>) -> Look {
     }
 }
 
+/// Shapes' signals by sibling key, kept sorted (a hash map would bring its
+/// code into the main module for this one use).
+#[derive(Default)]
+struct Signals(Vec<(String, RwSignal<Option<Shape>>)>);
+
+impl Signals {
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    fn get(&self, key: &str) -> Option<RwSignal<Option<Shape>>> {
+        self.find(key).ok().map(|at| self.0[at].1)
+    }
+
+    fn insert(&mut self, key: String, signal: RwSignal<Option<Shape>>) {
+        match self.find(&key) {
+            Ok(at) => self.0[at].1 = signal,
+            Err(at) => self.0.insert(at, (key, signal)),
+        }
+    }
+
+    /// Takes `key` out if it still holds `signal` (a row drawn anew under
+    /// the same key may have put its own in first).
+    fn remove(&mut self, key: &str, signal: RwSignal<Option<Shape>>) {
+        if let Ok(at) = self.find(key) {
+            if self.0[at].1 == signal {
+                self.0.remove(at);
+            }
+        }
+    }
+}
+
 /// The shapes of one level of a figure (its top level, or a group's
 /// children), each drawn shape behind a signal of its own.
 #[derive(Clone, Copy)]
@@ -248,7 +275,7 @@ pub struct Level {
     rows: Memo<Vec<(usize, String)>>,
     /// Each drawn shape's signal, by its sibling key; a row's signal goes
     /// with its row.
-    own: StoredValue<HashMap<String, RwSignal<Option<Shape>>>>,
+    own: StoredValue<Signals>,
 }
 
 impl Level {
@@ -256,8 +283,7 @@ impl Level {
     /// group's row): its effect lives as long as that.
     pub fn new(all: Memo<Vec<Shape>>) -> Level {
         let rows = crate::dom::memo(move || all.with(|l| drawn(l)));
-        let own: StoredValue<HashMap<String, RwSignal<Option<Shape>>>> =
-            StoredValue::new(HashMap::new());
+        let own = StoredValue::new(Signals::default());
         // It reads `all` alone: an effect that also read `rows`, which
         // reads `all`, would miss a change that `rows` brought up to date
         // first (reactive_graph does not mark the effect that asked).
@@ -284,7 +310,7 @@ impl Level {
     /// up with it.
     fn own(&self, at: &SiblingAt) -> RwSignal<Option<Shape>> {
         let (index, key) = at;
-        if let Some(signal) = self.own.with_value(|own| own.get(key).copied()) {
+        if let Some(signal) = self.own.with_value(|own| own.get(key)) {
             return signal;
         }
         let signal = RwSignal::new(self.all.with_untracked(|l| l.get(*index).cloned()));
@@ -293,13 +319,7 @@ impl Level {
         own.update_value(|own| {
             own.insert(key.clone(), signal);
         });
-        on_cleanup(move || {
-            own.update_value(|own| {
-                if own.get(&key) == Some(&signal) {
-                    own.remove(&key);
-                }
-            });
-        });
+        on_cleanup(move || own.update_value(|own| own.remove(&key, signal)));
         signal
     }
 }
