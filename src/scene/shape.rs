@@ -282,20 +282,23 @@ impl Level {
     /// A level over `all`, under the current owner (the figure, or the
     /// group's row): its effect lives as long as that.
     pub fn new(all: Memo<Vec<Shape>>) -> Level {
-        let rows = crate::dom::memo(move || all.with(|l| drawn(l)));
+        let rows = crate::dom::memo(move || all.try_with(|l| drawn(l)).unwrap_or_default());
         let own = StoredValue::new(Signals::default());
         // It reads `all` alone: an effect that also read `rows`, which
         // reads `all`, would miss a change that `rows` brought up to date
         // first (reactive_graph does not mark the effect that asked).
         let effect = RenderEffect::new(move |_| {
-            all.with(|l| {
-                own.with_value(|own| {
+            all.try_with(|l| {
+                // A level being taken down may still hear one last change:
+                // what is gone by then is skipped, never read.
+                own.try_with_value(|own| {
                     for (_, now, key) in sibling_keys(l) {
                         let Some(signal) = own.get(&key) else {
                             continue;
                         };
-                        if signal.with_untracked(|was| was.as_ref() != Some(now)) {
-                            signal.set(Some(now.clone()));
+                        if signal.try_with_untracked(|was| was.as_ref() != Some(now)) == Some(true)
+                        {
+                            signal.try_set(Some(now.clone()));
                         }
                     }
                 })
@@ -310,16 +313,19 @@ impl Level {
     /// up with it.
     fn own(&self, at: &SiblingAt) -> RwSignal<Option<Shape>> {
         let (index, key) = at;
-        if let Some(signal) = self.own.with_value(|own| own.get(key)) {
+        if let Some(signal) = self.own.try_with_value(|own| own.get(key)).flatten() {
             return signal;
         }
-        let signal = RwSignal::new(self.all.with_untracked(|l| l.get(*index).cloned()));
+        let now = self.all.try_with_untracked(|l| l.get(*index).cloned());
+        let signal = RwSignal::new(now.flatten());
         let own = self.own;
         let key = key.clone();
-        own.update_value(|own| {
+        own.try_update_value(|own| {
             own.insert(key.clone(), signal);
         });
-        on_cleanup(move || own.update_value(|own| own.remove(&key, signal)));
+        on_cleanup(move || {
+            own.try_update_value(|own| own.remove(&key, signal));
+        });
         signal
     }
 }
@@ -337,11 +343,12 @@ fn shape(level: Level, at: SiblingAt, form: &str, inside: bool, first: Memo<Opti
     let own = level.own(&at);
     let seen = crate::dom::memo(move || {
         let first = if clickable { first.get() } else { None };
-        own.with(|shape| {
+        own.try_with(|shape| {
             shape
                 .as_ref()
                 .map(|shape| look(shape, heads, inside, first))
         })
+        .flatten()
     });
     // The hover text: a clickable shape's comes after its words (its name
     // reads as its text does), any other's first.
@@ -388,11 +395,9 @@ fn shape(level: Level, at: SiblingAt, form: &str, inside: bool, first: Memo<Opti
         'g' => {
             let within = inside || clickable;
             let kids = Level::new(crate::dom::memo(move || {
-                own.with(|g| {
-                    g.as_ref()
-                        .map(|g| g.children().to_vec())
-                        .unwrap_or_default()
-                })
+                own.try_with(|g| g.as_ref().map(|g| g.children().to_vec()))
+                    .flatten()
+                    .unwrap_or_default()
             }));
             el.maybe_child(first_title)
                 .view_child(shapes(kids, within, first))
