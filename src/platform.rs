@@ -84,6 +84,18 @@ pub fn copy_to_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
     failed.forget();
 }
 
+/// Runs `f` once the browser is idle (or, where it has no
+/// `requestIdleCallback`, after the current task).
+pub fn when_idle(f: impl FnOnce() + 'static) {
+    let callback = Closure::once_into_js(move |_: JsValue| f());
+    let asked = web_sys::window().map(|w| w.request_idle_callback(callback.unchecked_ref()));
+    if !matches!(asked, Some(Ok(_))) {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback(callback.unchecked_ref());
+        }
+    }
+}
+
 /// On a panic, show the static crash panel from `index.html` (it lives
 /// outside the app, so it works even when the app's state is broken). Its
 /// link, which reopens the page at its defaults, was set by

@@ -181,6 +181,9 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         crate::shell::slide::connect(page, parent);
     }
     Effect::new(move |_| mark("stack-lab:demo-drawn"));
+    // Once drawn and idle, rehearse a Step out of sight, so that its code is
+    // compiled before the learner's first click.
+    crate::platform::when_idle(move || page.rehearse());
     let head = h("header")
         .class("demo-head")
         .child(h("h1").text(demo.title))

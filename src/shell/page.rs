@@ -419,6 +419,12 @@ impl Page {
         }
     }
 
+    /// A Step and its frame on a copy of the demo (`LiveDemo::rehearse`).
+    pub fn rehearse(self) {
+        // The learner may have left the page before the browser was idle.
+        let _ = self.live.try_with_value(|live| live.rehearse());
+    }
+
     fn run(self, act: Act) {
         match act {
             Act::Step => {

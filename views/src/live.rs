@@ -187,6 +187,12 @@ pub trait LiveDemo {
     fn check(&self, slot: Slot, input: &Input) -> Result<(), String>;
     /// One automatic step; false when the model is idle (and said why).
     fn step(&mut self) -> bool;
+    /// Takes the next step and draws its frame on a copy, leaving this demo
+    /// as it was. The page does it once, when the browser is idle after the
+    /// demo opens: the code a Step runs is then compiled before the learner
+    /// first clicks (a browser compiles WebAssembly functions lazily, on
+    /// their first call, which made a page's first Step the slowest).
+    fn rehearse(&self);
     fn back(&mut self) -> bool;
     fn reset(&mut self);
     fn can_back(&self) -> bool;
@@ -436,6 +442,20 @@ impl<M: View> LiveDemo for Live<M> {
         self.timeline.step().is_ok()
     }
 
+    fn rehearse(&self) {
+        let mut copy = Live {
+            timeline: self.timeline.clone(),
+            look: self.look.clone(),
+            ui: Ui::laid_out(self.layout),
+            layout: self.layout,
+            focus: self.focus,
+        };
+        if copy.step() {
+            let _ = copy.frame();
+            let _ = (copy.status(), copy.why(), copy.link());
+        }
+    }
+
     fn back(&mut self) -> bool {
         self.timeline.back()
     }
@@ -663,6 +683,18 @@ mod tests {
 
     fn link(config: MesiConfig, actions: Vec<MesiAction>) -> String {
         Scenario::<Mesi> { config, actions }.encode()
+    }
+
+    #[test]
+    fn a_rehearsal_leaves_the_demo_as_it_was() {
+        let (mut live, _) = open::<Mesi>(None);
+        live.step();
+        let (link, frame, said) = (live.link(), live.frame(), live.narration().len());
+        live.rehearse();
+        assert_eq!(live.link(), link);
+        assert_eq!(live.step_count(), 1);
+        assert_eq!(live.narration().len(), said);
+        assert_eq!(live.frame(), frame);
     }
 
     #[test]
