@@ -312,10 +312,10 @@ impl Level {
     /// key): made when its row is drawn, from the level as it is, and given
     /// up with it.
     fn own(&self, at: &SiblingAt) -> RwSignal<Option<Shape>> {
+        // Always a signal of its own: a row drawn anew under the same key
+        // (its form changed) is drawn before the old row goes, and the old
+        // row's signal goes with it.
         let (index, key) = at;
-        if let Some(signal) = self.own.try_with_value(|own| own.get(key)).flatten() {
-            return signal;
-        }
         let now = self.all.try_with_untracked(|l| l.get(*index).cloned());
         let signal = RwSignal::new(now.flatten());
         let own = self.own;
