@@ -45,7 +45,8 @@ const only = process.argv[3] ?? '';
 const labPort = 4199;
 const counterPort = 4198;
 const servers = [
-  await serve(labPort, '../dist/', 'lab'),
+  // LAB_DIST: another build of the lab, to compare its steps with this one's.
+  await serve(labPort, process.env.LAB_DIST ?? '../dist/', 'lab'),
   await serve(counterPort, '../dist-counter/', 'counter: run make bench, which builds dist-counter'),
 ];
 
