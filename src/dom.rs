@@ -22,6 +22,7 @@ use leptos::tachys::html::element::custom;
 use leptos::tachys::html::event::on;
 use leptos::tachys::html::property::prop;
 use leptos::tachys::html::style::style;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Text or an attribute's value, derived from signals; `None` leaves the
@@ -127,29 +128,25 @@ impl El {
         self
     }
 
-    /// Attributes that follow a memo, all set by one effect: `pick` takes
-    /// the element's list out of the memo's value (which of several elements
-    /// the value describes: `which`). An attribute named `style:NAME` is the
-    /// CSS property NAME, set through the style object. One effect an element
-    /// instead of one an attribute: a picture has hundreds of elements.
-    pub fn attrs<T: Send + Sync + 'static>(
+    /// One effect for the element and what it holds: `run` is given the
+    /// element and what it returned the last time (nothing the first), and
+    /// runs again when a signal it read changes. A picture's shape sets its
+    /// attributes, its words, its hover text and an arrow's parts from one
+    /// such effect: a picture has hundreds of shapes, and a step may draw a
+    /// hundred new ones (measured in `scene::shape`).
+    pub fn live<S: 'static>(
         mut self,
-        from: Memo<T>,
-        which: usize,
-        pick: Pick<T>,
+        run: impl Fn(&web_sys::Element, Option<S>) -> S + 'static,
     ) -> Self {
-        let bind = move |el: web_sys::Element, (from, which): (Memo<T>, usize)| {
-            let effect = RenderEffect::new(move |before: Option<Attrs>| {
-                let now = from.with(|value| pick(value, which));
-                apply(&el, before.as_deref().unwrap_or(&[]), &now);
-                now
-            });
+        let run: Run<S> = Rc::new(run);
+        let bind = move |el: web_sys::Element, (): ()| {
+            let run = run.clone();
+            let effect = RenderEffect::new(move |before: Option<S>| run(&el, before));
             // Kept as long as the element's owner (its keyed row): dropped,
             // an effect stops.
             StoredValue::new_local(effect);
         };
-        self.attrs
-            .push(directive(bind, (from, which)).into_any_attr());
+        self.attrs.push(directive(bind, ()).into_any_attr());
         self
     }
 
@@ -269,15 +266,15 @@ impl El {
     }
 }
 
+/// What `El::live` runs, shared by the element's directive.
+type Run<S> = Rc<dyn Fn(&web_sys::Element, Option<S>) -> S>;
+
 /// An element's attributes as a list: a name, and the value or none (then
 /// the attribute is left off).
 pub type Attrs = Vec<(&'static str, Option<String>)>;
 
-/// Takes element `which`'s attributes out of a memo's value.
-pub type Pick<T> = fn(&T, usize) -> Attrs;
-
 /// Sets what changed from `before` to `now` on `el`.
-fn apply(
+pub fn apply(
     el: &web_sys::Element,
     before: &[(&'static str, Option<String>)],
     now: &[(&'static str, Option<String>)],
