@@ -16,6 +16,9 @@ async function open(page, path) {
 }
 
 test('the skip link moves focus to the content and keeps the address, the step and the history', async ({ page }) => {
+  // Every demo in turn, like the tests below: 15–17 s on an idle machine,
+  // over the default 30 s once, under a full suite's load.
+  test.setTimeout(90_000);
   for (const path of routes) {
     await open(page, path);
     // A step first, so there is something to lose (a refused first step

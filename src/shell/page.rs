@@ -419,10 +419,15 @@ impl Page {
         }
     }
 
-    /// A Step and its frame on a copy of the demo (`LiveDemo::rehearse`).
+    /// A Step and its frame on a copy of the demo (`LiveDemo::rehearse`),
+    /// and the picture's change to that frame drawn out of sight
+    /// (`scene::rehearse`).
     pub fn rehearse(self) {
         // The learner may have left the page before the browser was idle.
-        let _ = self.live.try_with_value(|live| live.rehearse());
+        let next = self.live.try_with_value(|live| live.rehearse()).flatten();
+        if let (Some(next), Some(now)) = (next, self.scene.try_get_untracked()) {
+            crate::scene::rehearse(now, next.scene);
+        }
     }
 
     fn run(self, act: Act) {

@@ -188,11 +188,13 @@ pub trait LiveDemo {
     /// One automatic step; false when the model is idle (and said why).
     fn step(&mut self) -> bool;
     /// Takes the next step and draws its frame on a copy, leaving this demo
-    /// as it was. The page does it once, when the browser is idle after the
-    /// demo opens: the code a Step runs is then compiled before the learner
-    /// first clicks (a browser compiles WebAssembly functions lazily, on
-    /// their first call, which made a page's first Step the slowest).
-    fn rehearse(&self);
+    /// as it was, and gives that frame (none if there is no next step). The
+    /// page does it once, when the browser is idle after the demo opens, and
+    /// draws the frame out of sight: the code a Step runs, the model's and
+    /// the page's, is then compiled before the learner first clicks (a
+    /// browser compiles WebAssembly functions lazily, on their first call,
+    /// which made a page's first Step the slowest).
+    fn rehearse(&self) -> Option<Frame>;
     fn back(&mut self) -> bool;
     fn reset(&mut self);
     fn can_back(&self) -> bool;
@@ -442,7 +444,7 @@ impl<M: View> LiveDemo for Live<M> {
         self.timeline.step().is_ok()
     }
 
-    fn rehearse(&self) {
+    fn rehearse(&self) -> Option<Frame> {
         let mut copy = Live {
             timeline: self.timeline.clone(),
             look: self.look.clone(),
@@ -450,10 +452,10 @@ impl<M: View> LiveDemo for Live<M> {
             layout: self.layout,
             focus: self.focus,
         };
-        if copy.step() {
-            let _ = copy.frame();
+        copy.step().then(|| {
             let _ = (copy.status(), copy.why(), copy.link());
-        }
+            copy.frame()
+        })
     }
 
     fn back(&mut self) -> bool {
@@ -690,7 +692,8 @@ mod tests {
         let (mut live, _) = open::<Mesi>(None);
         live.step();
         let (link, frame, said) = (live.link(), live.frame(), live.narration().len());
-        live.rehearse();
+        let next = live.rehearse().expect("MESI has a next step");
+        assert_ne!(next, frame, "the rehearsal's frame is the next step's");
         assert_eq!(live.link(), link);
         assert_eq!(live.step_count(), 1);
         assert_eq!(live.narration().len(), said);
