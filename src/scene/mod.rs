@@ -82,30 +82,24 @@ pub fn scene(scene: RwSignal<Scene>, click: Click, note: Signal<Option<String>>)
 /// Draws `now` out of sight, changes it to `next`, and takes it down at the
 /// next idle moment: a Step of the picture rehearsed, so that the code that
 /// draws new shapes and patches old ones is compiled before the learner's
-/// first Step (see `LiveDemo::rehearse`). Nothing of it reaches the page: it
-/// is drawn into an element that is never in the document, and a click
-/// there (there can be none) would do nothing.
+/// first Step (see `LiveDemo::rehearse`). Nothing of it reaches the page:
+/// its elements are never put in the document, and a click there (there
+/// can be none) would do nothing.
 pub fn rehearse(now: Scene, next: Scene) {
-    use wasm_bindgen::JsCast;
-    let Some(host) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("div").ok())
-    else {
-        return;
-    };
-    let shown = std::rc::Rc::new(std::cell::Cell::new(None));
-    let handed = shown.clone();
-    let drawn = leptos::mount::mount_to(host.unchecked_into(), move || {
+    use leptos::tachys::view::Render;
+    let owner = Owner::new();
+    let (picture, drawn) = owner.with(|| {
         let picture = RwSignal::new(now);
-        handed.set(Some(picture));
-        scene(picture, Callback::new(|_| {}), Signal::stored(None))
+        let drawn = scene(picture, Callback::new(|_| {}), Signal::stored(None)).build();
+        (picture, drawn)
     });
-    if let Some(picture) = shown.take() {
-        // The patch runs in the effects' microtasks, before the next idle
-        // moment takes the picture down.
-        picture.set(next);
-    }
-    crate::platform::when_idle(move || drop(drawn));
+    // The patch runs in the effects' microtasks, before the next idle
+    // moment takes the picture down.
+    picture.set(next);
+    crate::platform::when_idle(move || {
+        drop(drawn);
+        drop(owner);
+    });
 }
 
 #[cfg(test)]
