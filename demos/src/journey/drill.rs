@@ -63,7 +63,7 @@ impl Journey {
         let encapsulation =
             || Drill::of::<Encapsulation>("net/encapsulation", self.encap_config(), vec![]);
         let napi = || {
-            let burst = frames.lens.len().min(BURST.max).max(BURST.min);
+            let burst = frames.lens.len().clamp(BURST.min, BURST.max);
             Drill::of::<Napi>(
                 "nic/napi",
                 NapiConfig::default(),
@@ -107,6 +107,28 @@ impl Journey {
                 vec![RdmaAction::PostSend(WorkRequest::write())],
             ),
             StageId::AppPoll => receive(),
+        }
+    }
+
+    /// The demo a stage's figures come from now (`section/slug`): what
+    /// [`Journey::drill`] links to, without building its state.
+    pub fn drill_demo(&self, id: StageId) -> &'static str {
+        match id {
+            StageId::Send | StageId::Qdisc | StageId::Doorbell => "nic/send-path",
+            StageId::Segment | StageId::Wire => "net/encapsulation",
+            StageId::Pio => "nic/cut-through",
+            StageId::Fetch if self.setup.ctpio => "nic/cut-through",
+            StageId::Fetch | StageId::RxDma => "host/pcie",
+            StageId::Switch if self.setup.loaded_switch => "net/incast",
+            StageId::Switch => "nic/cut-through",
+            StageId::Retransmit => "net/incast",
+            StageId::Moderation => "nic/coalescing",
+            StageId::Interrupt => "nic/busy-poll",
+            StageId::Napi | StageId::Gro => "nic/napi",
+            StageId::Socket if self.setup.zero_copy => "host/zero-copy",
+            StageId::Socket => "nic/busy-poll",
+            StageId::AppPoll if self.setup.rdma => "nic/rdma-qp",
+            StageId::AppPoll => "nic/busy-poll",
         }
     }
 

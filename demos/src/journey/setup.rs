@@ -169,7 +169,7 @@ impl JourneyConfig {
     /// The zero-copy demo's configuration for a payload of `bytes` (within
     /// its bound), copying or not.
     pub fn zero_copy_for(&self, bytes: usize, zero_copy: bool) -> ZeroCopyConfig {
-        let payload = (bytes as u32).max(ZC_PAYLOAD.min).min(ZC_PAYLOAD.max);
+        let payload = (bytes as u32).clamp(ZC_PAYLOAD.min, ZC_PAYLOAD.max);
         ZeroCopyConfig {
             mode: if zero_copy {
                 Mode::ZeroCopy

@@ -334,6 +334,7 @@ fn every_drill_down_opens_its_demo_in_the_journeys_configuration() {
             other => panic!("unexpected demo {other} for {id:?}"),
         };
         assert!(ok, "{id:?} → {}", drill.demo);
+        assert_eq!(drill.demo, j.drill_demo(id));
         assert!(drill.href().starts_with(&format!("/{}?s=v1.", drill.demo)));
     }
     // The busy-poll link carries busy polling on.
