@@ -5,8 +5,9 @@
 //! The journey holds no rule or cost of its own for a stage. It builds each
 //! stage's demo model in the journey's configuration and asks it:
 //! - the send path's stages (`send()`, the kernel stack, the qdisc's wait,
-//!   descriptor, doorbell, the NIC's fetch and DMA, CTPIO's PIO write) and
-//!   which technique removes which: [`crate::nic::send_path`];
+//!   descriptor, doorbell, the NIC's fetch and DMA, CTPIO's PIO write, the
+//!   SerDes and PHY) and which technique removes which, with their
+//!   requirements (CTPIO needs kernel bypass): [`crate::nic::send_path`];
 //! - the frames, byte for byte (segments cut at the MSS, headers, pad, FCS):
 //!   the encapsulation demo's model run to the end, [`crate::net::encapsulation`];
 //! - the PCIe transactions and the bytes their TLPs take on the link: the
@@ -27,7 +28,16 @@
 //! - what zero-copy receive leaves to copy: [`crate::host::zero_copy`];
 //! - the retransmission timer after a drop: Linux's `TCP_RTO_MIN` or the
 //!   1 ms floor, [`crate::net::congestion::sender::RTO_MIN_LINUX_NS`] and
-//!   [`crate::net::incast::RTO_MIN_FINE_NS`].
+//!   [`crate::net::incast::RTO_MIN_FINE_NS`]. A lost last frame has no
+//!   later segment to raise duplicate ACKs, so fast retransmit cannot start
+//!   (RFC 5681 §3.2) and the timer fires (RFC 6298 §5); the tail loss probe
+//!   Linux sends first (RFC 8985 §7) is left out, as the incast demo leaves
+//!   it out;
+//! - what RDMA WRITE leaves: no system call to post it
+//!   ([`crate::nic::rdma_qp::POST_SEND_SYSCALLS`]) and no receiving CPU (the
+//!   peer's NIC checks the rkey and moves the data, as the rdma-qp demo's
+//!   notes say), so the send path with kernel bypass and the receive path
+//!   of a poll-mode application, which polls memory for the bytes.
 //!
 //! What the journey adds is the composition, and it is simple on purpose:
 //! the stages run one after the other (as in the stage pipeline the send

@@ -13,6 +13,7 @@ use crate::net::incast::{self, RTO_MIN_FINE_NS};
 use crate::net::wire::ethernet::{FCS_LEN, HEADER_LEN};
 use crate::nic::busy_poll::{self, BusyPoll};
 use crate::nic::coalescing::STRANDED_NS;
+use crate::nic::rdma_qp::{POST_SEND_SYSCALLS, SOCKET_SEND_SYSCALLS};
 use crate::nic::send_path::{self, SendPath, DESCRIPTOR, DOORBELL, FETCH, NET_TX, PIO};
 use crate::nic::stages::Spec as StageSpec;
 use crate::text::{grouped, ns, plural};
@@ -171,8 +172,25 @@ impl Journey {
         let receive = self.receive_model();
         let sc = &send.pipe.costs;
         let rc = &receive.pipe.costs;
-        let send_off = |i: usize| send.pipe.off_reason(&send_path::SPEC, i);
-        let recv_off = |i: usize| receive.pipe.off_reason(&busy_poll::SPEC, i);
+        // Under RDMA the stage models still say "kernel bypass" and "a
+        // poll-mode driver"; the reason the learner reads is the verbs'.
+        let rdma = self.setup.rdma;
+        let send_off = |i: usize| {
+            if rdma {
+                Some(format!(
+                    "ibv_post_send() makes {POST_SEND_SYSCALLS} system calls, a socket send() {SOCKET_SEND_SYSCALLS}"
+                ))
+            } else {
+                send.pipe.off_reason(&send_path::SPEC, i)
+            }
+        };
+        let recv_off = |i: usize| {
+            if rdma {
+                Some("an RDMA WRITE needs no CPU at the receiver".into())
+            } else {
+                receive.pipe.off_reason(&busy_poll::SPEC, i)
+            }
+        };
         let link = self.config.pcie_model().link();
         let s = &self.setup;
         let bytes = self.message_bytes as u64;
@@ -365,8 +383,11 @@ impl Journey {
             detail: fetch_detail,
         });
 
-        // The wire.
-        let wire: u64 = frames.lens.iter().map(|&l| wire_ns(l, line)).sum();
+        // The wire: the SerDes and PHY (the send path's last stage), then
+        // each frame's line time.
+        let phy = index(&send_path::SPEC, "phy");
+        let phy_ns = u64::from(sc[phy]) * u64::from(sent_on(&send, phy));
+        let wire: u64 = frames.lens.iter().map(|&l| wire_ns(l, line)).sum::<u64>() + phy_ns * n;
         stages.push(Stage {
             id: StageId::Wire,
             ns: wire,
@@ -375,7 +396,8 @@ impl Journey {
             bytes: total_len as u64,
             tlps: 0,
             detail: format!(
-                "{} frame{} of {} bytes in all, each with 8 bytes of preamble before it and a 12-byte gap after it, at {} Gb/s.",
+                "The SerDes and PHY put each frame on the line ({}), then {} frame{} of {} bytes in all cross it at {} Gb/s, each behind 8 bytes of preamble and start-of-frame delimiter and before a 12-byte gap.",
+                ns(phy_ns as i64),
                 frames.lens.len(),
                 plural(frames.lens.len()),
                 grouped(total_len as i64),
@@ -419,13 +441,18 @@ impl Journey {
             detail: format!("The switch is {how}: {}.{queue_text}", ns(forward as i64)),
         });
 
-        // Break it: the last frame is dropped; the timer, then the resend.
-        let resend = u64::from(sc[DESCRIPTOR] + sc[DOORBELL])
-            * u64::from(sent_on(&send, DESCRIPTOR))
-            + (u64::from(sc[FETCH]) * u64::from(sent_on(&send, FETCH)))
-            + (u64::from(sc[dma_read]) * u64::from(sent_on(&send, dma_read)))
-            + wire_ns(last_len, line)
-            + self.switch_ns(last_len);
+        // Break it: the last frame is dropped; the timer, then the resend of
+        // that frame down the same transmit path.
+        let resend_host = if send.pipe.uses(send_path::CTPIO) {
+            u64::from(sc[PIO]) + self.ctpio_ns(last_len)
+        } else {
+            [DESCRIPTOR, DOORBELL, FETCH, dma_read]
+                .iter()
+                .filter(|&&i| sent_on(&send, i))
+                .map(|&i| u64::from(sc[i]))
+                .sum()
+        };
+        let resend = resend_host + phy_ns + wire_ns(last_len, line) + self.switch_ns(last_len);
         let rto = self.rto_ns();
         stages.push(Stage {
             id: StageId::Retransmit,
@@ -435,10 +462,10 @@ impl Journey {
             bytes: last_len as u64,
             tlps: 0,
             detail: format!(
-                "The switch drops the last frame. With nothing sent after it, no duplicate ACK can trigger fast retransmit: TCP waits for its retransmission timer, at least {} ({}), then sends the frame again through the driver, the NIC and the switch ({}).",
+                "The switch drops the last frame. Nothing follows it, so no duplicate ACK can start a fast retransmit; here TCP waits for its retransmission timer, at least {} ({}), then sends the frame again through the driver, the NIC and the switch, whose queue has drained by then ({}). Linux would first send a tail loss probe about two smoothed RTTs after the frame (RFC 8985 §7), which the lab, like its incast demo, leaves out.",
                 crate::text::duration(rto),
                 if self.config.incast.fixes.fine_rto {
-                    "the 1 ms floor"
+                    "the 1 ms floor of the incast demo's fix"
                 } else {
                     "Linux's TCP_RTO_MIN"
                 },

@@ -88,7 +88,7 @@ fn each_stage_is_its_own_models_answer() {
     assert_eq!(path.stage(StageId::Fetch).ns, sc("fetch") + sc("dma"));
     assert_eq!(
         path.stage(StageId::Wire).ns,
-        frame_ps(122 - 18, 10).div_ceil(1000)
+        frame_ps(122 - 18, 10).div_ceil(1000) + sc("phy")
     );
     assert_eq!(
         path.stage(StageId::Interrupt).ns,
@@ -256,9 +256,9 @@ fn the_three_configurations_of_a_64_byte_message() {
     assert_eq!(interrupt.dominant().unwrap().id, StageId::Socket);
     assert_eq!(busy.dominant().unwrap().id, StageId::Napi);
     assert_eq!(bypass.dominant().unwrap().id, StageId::Fetch);
-    assert_eq!(interrupt.total_ns, 8_956);
-    assert_eq!(busy.total_ns, 3_456);
-    assert_eq!(bypass.total_ns, 1_166);
+    assert_eq!(interrupt.total_ns, 9_036);
+    assert_eq!(busy.total_ns, 3_536);
+    assert_eq!(bypass.total_ns, 1_246);
 }
 
 #[test]

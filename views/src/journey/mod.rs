@@ -254,7 +254,7 @@ mod tests {
         );
         assert_eq!(
             scene.find("total").unwrap().text_content(),
-            Some("8,956 ns")
+            Some("9,036 ns")
         );
     }
 
@@ -292,8 +292,8 @@ mod tests {
                 .find(|c| c.key.as_deref() == Some(key))
                 .map(|c| c.text.clone())
         };
-        assert_eq!(cell(0, "tried-0-total").as_deref(), Some("8,956 ns"));
-        assert_eq!(cell(2, "tried-2-total").as_deref(), Some("1,166 ns"));
+        assert_eq!(cell(0, "tried-0-total").as_deref(), Some("9,036 ns"));
+        assert_eq!(cell(2, "tried-2-total").as_deref(), Some("1,246 ns"));
         assert!(cell(2, "tried-2-dominant")
             .unwrap()
             .starts_with("NIC fetches descriptor + payload (PCIe)"));
