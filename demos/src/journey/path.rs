@@ -178,7 +178,7 @@ impl Journey {
         let send_off = |i: usize| {
             if rdma {
                 Some(format!(
-                    "ibv_post_send() makes {POST_SEND_SYSCALLS} system calls, a socket send() {SOCKET_SEND_SYSCALLS}"
+                    "system calls: ibv_post_send() {POST_SEND_SYSCALLS}, send() {SOCKET_SEND_SYSCALLS}"
                 ))
             } else {
                 send.pipe.off_reason(&send_path::SPEC, i)

@@ -63,7 +63,7 @@ impl Dims {
                 clock_lines: 3,
                 name_y: 20.0,
                 track_x: 8.0,
-                track_w: 240.0,
+                track_w: 200.0,
                 track_y: 28.0,
                 track_h: 16.0,
                 figs_x: NARROW_WIDTH - 8.0,
