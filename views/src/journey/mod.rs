@@ -299,6 +299,76 @@ mod tests {
             .starts_with("NIC fetches descriptor + payload (PCIe)"));
     }
 
+    /// Every text of the narrow waterfall, under every single technique
+    /// and fault and the message sizes, ends inside 420 units (small text
+    /// estimated at 0.55 em, monospace at 0.6, as the phone test does).
+    #[test]
+    fn every_setting_fits_a_phone() {
+        use crate::layout::{Layout, NARROW_WIDTH};
+        use crate::scene::{Anchor, Kind, Shape, Size};
+        fn ends(s: &Shape, dx: f32, out: &mut Vec<(String, f32)>) {
+            match &s.kind {
+                Kind::Text {
+                    x,
+                    text,
+                    anchor,
+                    size,
+                    mono,
+                    ..
+                } => {
+                    let px = match size {
+                        Size::Small => 13.0,
+                        Size::Normal => 16.0,
+                        Size::Large => 21.0,
+                        Size::Title => 17.0,
+                    };
+                    let w = text.chars().count() as f32 * px * if *mono { 0.6 } else { 0.55 };
+                    let right = match anchor {
+                        Anchor::Start => x + w,
+                        Anchor::Middle => x + w / 2.0,
+                        Anchor::End => *x,
+                    };
+                    out.push((text.clone(), right + dx));
+                }
+                Kind::Group { x, children, .. } => {
+                    children.iter().for_each(|c| ends(c, dx + x, out))
+                }
+                _ => {}
+            }
+        }
+        let mut setups: Vec<Vec<JourneyAction>> = Technique::ALL
+            .iter()
+            .map(|&t| vec![JourneyAction::Use(t, true)])
+            .chain(
+                Fault::ALL
+                    .iter()
+                    .map(|&f| vec![JourneyAction::Break(f, true)]),
+            )
+            .chain(MESSAGES.iter().map(|&b| vec![JourneyAction::SetMessage(b)]))
+            .collect();
+        setups.push(vec![
+            JourneyAction::Use(Technique::Ctpio, true),
+            JourneyAction::Break(Fault::Drop, true),
+            JourneyAction::Use(Technique::LoadedSwitch, true),
+        ]);
+        for actions in setups {
+            let mut m = Journey::new(&JourneyConfig::default());
+            for a in &actions {
+                let _ = m.apply(a);
+            }
+            let scene = crate::build_for(&m, &0, Layout::Narrow).0;
+            let figure = scene.figures().next().unwrap();
+            let mut out = Vec::new();
+            figure.shapes.iter().for_each(|s| ends(s, 0.0, &mut out));
+            for (text, right) in out {
+                assert!(
+                    right <= NARROW_WIDTH + 4.0,
+                    "{actions:?}: “{text}” ends at {right}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_picked_stage_names_its_demo() {
         let m = Journey::new(&JourneyConfig::default());
