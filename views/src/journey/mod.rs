@@ -174,11 +174,17 @@ impl View for Journey {
     }
 
     fn controls(&self, _: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
-        let size = MESSAGES
+        // A size from a link that the choice does not offer joins it, so the
+        // choice always shows the message's own size.
+        let mut offered = MESSAGES.to_vec();
+        if !offered.contains(&self.message_bytes) {
+            offered.push(self.message_bytes);
+        }
+        let size = offered
             .iter()
             .position(|&b| b == self.message_bytes)
             .unwrap_or(0);
-        let sizes = MESSAGES
+        let sizes = offered
             .iter()
             .map(|&b| {
                 (
