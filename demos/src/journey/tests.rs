@@ -10,7 +10,6 @@ use crate::net::congestion::path::serialise_ns;
 use crate::nic::busy_poll;
 use crate::nic::coalescing::burst_wait_ns;
 use crate::nic::send_path;
-use crate::nic::stages::StageAction;
 use crate::scenario::Scenario;
 
 fn journey() -> Journey {
@@ -233,18 +232,42 @@ fn a_stage_models_own_configuration_moves_the_journey() {
 }
 
 #[test]
-fn a_send_path_cost_moves_the_journey() {
-    // The send-path model's stage cost, changed through its own action.
-    let mut send = send_model(&Setup::default());
-    let before = u64::from(send.pipe.costs[0]);
-    send.apply(&StageAction::SetCost { stage: 0, ns: 190 })
-        .unwrap();
-    assert_eq!(u64::from(send.pipe.costs[0]), before + 100);
-    // The journey reads the same table the send-path demo starts from.
+fn rdma_takes_the_kernel_off_both_ends_and_names_the_verbs() {
+    let base = journey();
+    let rdma = with(&[on(Technique::Rdma)]);
     assert_eq!(
-        u64::from(send_path::STAGES[0].base_ns + send_path::STAGES[2].base_ns),
-        journey().path().stage(StageId::Send).ns
+        moved(&base, &rdma),
+        vec![
+            StageId::Send,
+            StageId::Segment,
+            StageId::Interrupt,
+            StageId::Napi,
+            StageId::Socket,
+            StageId::AppPoll,
+        ]
     );
+    let path = rdma.path();
+    assert_eq!(
+        path.stage(StageId::Send).off_reason.as_deref(),
+        Some("system calls: ibv_post_send() 0, send() 1")
+    );
+    assert_eq!(rdma.drill(StageId::AppPoll).demo, "nic/rdma-qp");
+    // The same time as kernel bypass: the lab prices the RDMA NIC's path as
+    // the bypass path's stages, and the leaves-out line says so.
+    assert_eq!(
+        path.total_ns,
+        with(&[on(Technique::Bypass)]).path().total_ns
+    );
+}
+
+#[test]
+fn ctpio_drills_into_the_cut_through_demo_with_the_frame_in_chunks() {
+    let j = with(&[on(Technique::Ctpio)]);
+    let drill = j.drill(StageId::Fetch);
+    assert_eq!(drill.demo, "nic/cut-through");
+    let s = Scenario::<crate::nic::cut_through::CutThrough>::decode(&drill.state).unwrap();
+    // A 122-byte frame is two 64-byte chunks on the journey's 10 Gb/s wire.
+    assert_eq!((s.config.chunks, s.config.wire_gbps), (2, 10));
 }
 
 #[test]
