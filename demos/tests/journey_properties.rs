@@ -2,7 +2,9 @@
 //! sizes and steps; the total is always the sum of the stages on the path;
 //! and the walk's clock ends at the total.
 
-use demos::journey::{Fault, Journey, JourneyAction, JourneyConfig, StageId, Technique, MESSAGE};
+use demos::journey::{
+    Fault, Journey, JourneyAction, JourneyConfig, StageId, Technique, MESSAGE, MSSES,
+};
 use demos::laws::check_laws;
 use demos::nic::cut_through::WIRE_RATES;
 use demos::Model;
@@ -21,6 +23,10 @@ fn action() -> impl Strategy<Value = JourneyAction> {
             0usize..=MESSAGE.max + 2,
         ]
         .prop_map(JourneyAction::SetMessage),
+        1 => prop_oneof![prop::sample::select(MSSES.to_vec()), 0u16..=9_100]
+            .prop_map(JourneyAction::SetMss),
+        1 => prop_oneof![prop::sample::select(WIRE_RATES.to_vec()), 0u32..=200]
+            .prop_map(JourneyAction::SetLine),
     ]
 }
 

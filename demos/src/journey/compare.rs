@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tried {
     pub message_bytes: usize,
+    pub mss: u16,
+    pub line_gbps: u32,
     pub setup: Setup,
     pub total_ns: u64,
     pub dominant: Option<StageId>,
@@ -34,7 +36,18 @@ impl Tried {
         } else {
             parts.join(", ")
         };
-        format!("{} B: {what}", self.message_bytes)
+        format!(
+            "{} B, MSS {}, {} Gb/s: {what}",
+            self.message_bytes, self.mss, self.line_gbps
+        )
+    }
+
+    /// Whether this row is the journey's configuration now.
+    pub fn is(&self, j: &Journey) -> bool {
+        self.setup == j.setup
+            && self.message_bytes == j.message_bytes
+            && self.mss == j.config.mss
+            && self.line_gbps == j.config.line_gbps
     }
 
     pub fn share_of(&self, id: StageId) -> Option<u16> {
@@ -48,6 +61,8 @@ impl Journey {
         let path = self.path();
         Tried {
             message_bytes: self.message_bytes,
+            mss: self.config.mss,
+            line_gbps: self.config.line_gbps,
             setup: self.setup,
             total_ns: path.total_ns,
             dominant: path.dominant().map(|s| s.id),
@@ -62,11 +77,7 @@ impl Journey {
     /// the oldest goes once [`TRIED_KEPT`] are kept.
     pub(super) fn remember(&mut self) {
         let now = self.tried_now();
-        if self
-            .tried
-            .iter()
-            .any(|t| t.setup == now.setup && t.message_bytes == now.message_bytes)
-        {
+        if self.tried.iter().any(|t| t.is(self)) {
             return;
         }
         self.tried.push(now);

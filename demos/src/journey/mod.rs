@@ -80,9 +80,14 @@ pub const MESSAGE: Bound<usize> = Bound::new(
 );
 /// The message sizes the control offers.
 pub const MESSAGES: [usize; 4] = [64, 256, 1_024, 1];
+/// The MSS values the control offers: Ethernet's (1,500 − 40) and the
+/// default when the peer announces none, 536 (RFC 9293 §3.7.1).
+pub const MSSES: [u16; 2] = [1_460, 536];
 
 /// The configuration: the message, the link, and each stage's own demo
-/// configuration, which the drill-down links carry as they are.
+/// configuration, which the drill-down links carry as they are. The MSS
+/// and the line rate are settings the learner changes as the journey runs
+/// (the state's copy is the one in force).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JourneyConfig {
     pub message_bytes: usize,
@@ -225,6 +230,10 @@ pub enum JourneyAction {
     Use(Technique, bool),
     Break(Fault, bool),
     SetMessage(usize),
+    /// TCP's MSS, in bytes.
+    SetMss(u16),
+    /// The Ethernet line rate, Gb/s.
+    SetLine(u32),
 }
 
 /// The journey's state: its configuration, what is switched on, how far

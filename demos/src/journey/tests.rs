@@ -383,3 +383,21 @@ fn refusals_leave_the_journey_unchanged() {
         assert_eq!(j, before);
     }
 }
+
+#[test]
+fn the_message_mss_and_line_rate_change_the_path_and_say_by_how_much() {
+    let mut j = journey();
+    let events = j.apply(&JourneyAction::SetMessage(1_024)).unwrap();
+    let said = &events.last().unwrap().text;
+    assert!(said.contains("from 9,036 ns to"), "{said}");
+    let events = j.apply(&JourneyAction::SetMss(536)).unwrap();
+    assert!(events[0].text.contains("2 segments"), "{}", events[0].text);
+    assert_eq!(j.path().frames.lens.len(), 2);
+    let slow = j.path().stage(StageId::Wire).ns;
+    j.apply(&JourneyAction::SetLine(100)).unwrap();
+    assert!(j.path().stage(StageId::Wire).ns < slow);
+    assert!(j.apply(&JourneyAction::SetLine(40)).is_err());
+    assert!(j.apply(&JourneyAction::SetMss(7)).is_err());
+    assert_eq!(j.tried.len(), 4);
+    assert!(j.tried[3].label().starts_with("1024 B, MSS 536, 100 Gb/s"));
+}

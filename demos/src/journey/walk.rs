@@ -13,7 +13,7 @@ use crate::nic::coalescing::Coalescing;
 use crate::nic::cut_through::{CutThrough, CHUNKS, WIRE_RATES};
 use crate::nic::send_path::{BYPASS, CONTENDED, CTPIO, STOPPED};
 use crate::nic::stages::StageAction;
-use crate::text::{capitalised, ns, tenths};
+use crate::text::{capitalised, ns, plural, tenths};
 
 impl Setup {
     pub fn uses(&self, t: Technique) -> bool {
@@ -50,6 +50,15 @@ fn warnings(outcome: Outcome) -> Vec<Event> {
         .into_iter()
         .filter(|e| e.tone == Tone::Warn)
         .collect()
+}
+
+/// The refusal of a line rate the cut-through demo does not offer.
+fn line_rates_text(gbps: u32) -> String {
+    let rates: Vec<String> = WIRE_RATES.iter().map(u32::to_string).collect();
+    format!(
+        "The line runs at {} Gb/s (the cut-through demo's rates), not {gbps}.",
+        rates.join(", ")
+    )
 }
 
 const ON_RDMA: &str =
@@ -222,9 +231,15 @@ impl Journey {
         self.apply_setup(next, notes, what)
     }
 
-    fn apply_setup(&mut self, next: Setup, mut events: Vec<Event>, what: String) -> Outcome {
+    fn apply_setup(&mut self, next: Setup, events: Vec<Event>, what: String) -> Outcome {
         let before = self.path().total_ns;
         self.setup = next;
+        self.narrate_change(before, events, what)
+    }
+
+    /// After any change of the path: the message back at the start, the
+    /// totals before and after, what dominates now, and a comparison row.
+    fn narrate_change(&mut self, before: u64, mut events: Vec<Event>, what: String) -> Outcome {
         self.passed = 0;
         let path = self.path();
         let mut text = format!(
@@ -260,17 +275,57 @@ impl Journey {
                 "The message is already {bytes} bytes."
             )));
         }
+        let before = self.path().total_ns;
         self.message_bytes = bytes;
         let frames = self.frames();
-        self.apply_setup(
-            self.setup,
+        self.narrate_change(
+            before,
             Vec::new(),
             format!(
                 "The message is now {bytes} byte{}, {} frame{} on the wire",
-                crate::text::plural(bytes),
+                plural(bytes),
                 frames.lens.len(),
-                crate::text::plural(frames.lens.len())
+                plural(frames.lens.len())
             ),
+        )
+    }
+
+    /// TCP's MSS: the encapsulation demo's bound, and its cut.
+    fn set_mss(&mut self, mss: u16) -> Outcome {
+        MSS.admit(mss)?;
+        if mss == self.config.mss {
+            return Err(Refusal::new(format!("The MSS is already {mss} bytes.")));
+        }
+        let before = self.path().total_ns;
+        self.config.mss = mss;
+        let frames = self.frames();
+        self.narrate_change(
+            before,
+            Vec::new(),
+            format!(
+                "TCP's MSS is now {mss} bytes: the message goes in {} segment{}",
+                frames.segments,
+                plural(frames.segments)
+            ),
+        )
+    }
+
+    /// The line rate: one the cut-through demo (switch and CTPIO) offers.
+    fn set_line(&mut self, gbps: u32) -> Outcome {
+        if !WIRE_RATES.contains(&gbps) {
+            return Err(Refusal::new(line_rates_text(gbps)));
+        }
+        if gbps == self.config.line_gbps {
+            return Err(Refusal::new(format!(
+                "The line already runs at {gbps} Gb/s."
+            )));
+        }
+        let before = self.path().total_ns;
+        self.config.line_gbps = gbps;
+        self.narrate_change(
+            before,
+            Vec::new(),
+            format!("The line now runs at {gbps} Gb/s"),
         )
     }
 
@@ -289,7 +344,7 @@ impl Journey {
             events.push(Event::info(format!(
                 "t = 0: the application hands {} byte{} to the network. The clock starts.",
                 self.message_bytes,
-                crate::text::plural(self.message_bytes)
+                plural(self.message_bytes)
             )));
         }
         events.push(
@@ -324,10 +379,7 @@ impl Model for Journey {
         MESSAGE.check(c.message_bytes)?;
         MSS.check(c.mss)?;
         if !WIRE_RATES.contains(&c.line_gbps) {
-            return Err(format!(
-                "The line runs at one of the cut-through demo's rates, not {} Gb/s.",
-                c.line_gbps
-            ));
+            return Err(line_rates_text(c.line_gbps));
         }
         CHUNKS.check(c.switch_threshold)?;
         Pcie::validate(&c.pcie)?;
@@ -354,7 +406,7 @@ impl Model for Journey {
         Event::info(format!(
             "{} byte{} from one application to another across one switch: {} stages, {} in all. Step moves the message one stage; the toggles change the path.",
             self.message_bytes,
-            crate::text::plural(self.message_bytes),
+            plural(self.message_bytes),
             path.on_path().count(),
             ns(path.total_ns as i64)
         ))
@@ -377,6 +429,8 @@ impl Model for Journey {
             JourneyAction::Use(t, on) => self.set_technique(t, on),
             JourneyAction::Break(f, on) => self.set_fault(f, on),
             JourneyAction::SetMessage(bytes) => self.set_message(bytes),
+            JourneyAction::SetMss(mss) => self.set_mss(mss),
+            JourneyAction::SetLine(gbps) => self.set_line(gbps),
         }
     }
 

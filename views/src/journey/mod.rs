@@ -10,7 +10,10 @@ pub use figure::clock_text;
 use crate::control::Control;
 use crate::live::{Ui, View};
 use crate::scene::{Cell, Item, List, Scene, Table};
-use demos::journey::{Fault, Journey, JourneyAction, Path, StageId, Technique, Tried, MESSAGES};
+use demos::journey::{
+    Fault, Journey, JourneyAction, Path, StageId, Technique, Tried, MESSAGES, MSSES,
+};
+use demos::nic::cut_through::WIRE_RATES;
 use demos::text::{grouped, ns, plural, tenths};
 
 /// What each technique does, in one sentence for its control.
@@ -120,7 +123,7 @@ fn comparison(m: &Journey) -> Table {
             .filter(|&&(_, t)| t > 0)
             .map(|&(id, t)| format!("{} {}", id.name(), tenths(i64::from(t))))
             .collect();
-        let now = tried.setup == m.setup && tried.message_bytes == m.message_bytes;
+        let now = tried.is(m);
         let row = t.row(
             format!("tried-{i}"),
             vec![
@@ -194,6 +197,38 @@ impl View for Journey {
                 )
             })
             .collect();
+        let mut msses = MSSES.to_vec();
+        if !msses.contains(&self.config.mss) {
+            msses.push(self.config.mss);
+        }
+        let mss = msses
+            .iter()
+            .position(|&v| v == self.config.mss)
+            .unwrap_or(0);
+        let mss_options = msses
+            .iter()
+            .map(|&v| {
+                (
+                    v.to_string(),
+                    format!("{v} B"),
+                    ui.act(JourneyAction::SetMss(v)),
+                )
+            })
+            .collect();
+        let line = WIRE_RATES
+            .iter()
+            .position(|&v| v == self.config.line_gbps)
+            .unwrap_or(0);
+        let lines = WIRE_RATES
+            .iter()
+            .map(|&v| {
+                (
+                    v.to_string(),
+                    format!("{v} Gb/s"),
+                    ui.act(JourneyAction::SetLine(v)),
+                )
+            })
+            .collect();
         let mut techniques = Vec::new();
         for t in Technique::ALL {
             let on = self.setup.uses(t);
@@ -231,6 +266,8 @@ impl View for Journey {
             .collect();
         vec![
             Control::choice("message", "Message size", size, sizes),
+            Control::choice("mss", "TCP's MSS", mss, mss_options),
+            Control::choice("line", "Line rate", line, lines),
             Control::group("Techniques", techniques),
             Control::button("again", "Walk it again", ui.act(JourneyAction::Again)),
             Control::note("Step moves the message through the next stage on the path."),
