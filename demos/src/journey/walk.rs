@@ -177,13 +177,6 @@ impl Journey {
     }
 
     fn set_technique(&mut self, t: Technique, on: bool) -> Outcome {
-        if self.setup.uses(t) == on {
-            return Err(Refusal::new(format!(
-                "{} is already {}.",
-                capitalised(t.name()),
-                if on { "on" } else { "off" }
-            )));
-        }
         let (next, notes) = self.changed(t, on)?;
         self.apply_setup(
             next,
@@ -197,24 +190,10 @@ impl Journey {
     }
 
     fn set_fault(&mut self, f: Fault, on: bool) -> Outcome {
-        if self.setup.breaks(f) == on {
-            return Err(Refusal::new(format!(
-                "Already {}: {}.",
-                if on { "broken" } else { "mended" },
-                f.name()
-            )));
-        }
         let mut next = self.setup;
         let mut notes = Vec::new();
         match f {
-            Fault::Drop => {
-                if on && self.setup.rdma {
-                    return Err(Refusal::new(
-                        "RDMA's reliable connection retransmits on its own ACK timeout, which the lab does not model: switch RDMA off to drop a TCP frame.",
-                    ));
-                }
-                next.drop = on;
-            }
+            Fault::Drop => next.drop = on,
             Fault::FullRing | Fault::BusyQdisc => {
                 let technique = if f == Fault::FullRing {
                     STOPPED
@@ -269,12 +248,6 @@ impl Journey {
     }
 
     fn set_message(&mut self, bytes: usize) -> Outcome {
-        MESSAGE.admit(bytes)?;
-        if bytes == self.message_bytes {
-            return Err(Refusal::new(format!(
-                "The message is already {bytes} bytes."
-            )));
-        }
         let before = self.path().total_ns;
         self.message_bytes = bytes;
         let frames = self.frames();
@@ -292,10 +265,6 @@ impl Journey {
 
     /// TCP's MSS: the encapsulation demo's bound, and its cut.
     fn set_mss(&mut self, mss: u16) -> Outcome {
-        MSS.admit(mss)?;
-        if mss == self.config.mss {
-            return Err(Refusal::new(format!("The MSS is already {mss} bytes.")));
-        }
         let before = self.path().total_ns;
         self.config.mss = mss;
         let frames = self.frames();
@@ -312,14 +281,6 @@ impl Journey {
 
     /// The line rate: one the cut-through demo (switch and CTPIO) offers.
     fn set_line(&mut self, gbps: u32) -> Outcome {
-        if !WIRE_RATES.contains(&gbps) {
-            return Err(Refusal::new(line_rates_text(gbps)));
-        }
-        if gbps == self.config.line_gbps {
-            return Err(Refusal::new(format!(
-                "The line already runs at {gbps} Gb/s."
-            )));
-        }
         let before = self.path().total_ns;
         self.config.line_gbps = gbps;
         self.narrate_change(
@@ -327,6 +288,56 @@ impl Journey {
             Vec::new(),
             format!("The line now runs at {gbps} Gb/s"),
         )
+    }
+
+    /// Why `action` would be refused now, if it would: one place for every
+    /// refusal, which `apply` asks first and the controls ask every frame
+    /// (without the trial run the default would make, a whole path or two).
+    fn refuse(&self, action: &JourneyAction) -> Option<Refusal> {
+        let already = |what: String| Some(Refusal::new(what));
+        match *action {
+            JourneyAction::Step => self.next_auto().err(),
+            JourneyAction::Again if self.passed == 0 => Some(Refusal::new(
+                "The message is already at the start: press Step to move it.",
+            )),
+            JourneyAction::Again => None,
+            JourneyAction::Use(t, on) if self.setup.uses(t) == on => already(format!(
+                "{} is already {}.",
+                capitalised(t.name()),
+                if on { "on" } else { "off" }
+            )),
+            JourneyAction::Use(t, on) => self.changed(t, on).err(),
+            JourneyAction::Break(f, on) if self.setup.breaks(f) == on => already(format!(
+                "Already {}: {}.",
+                if on { "broken" } else { "mended" },
+                f.name()
+            )),
+            JourneyAction::Break(Fault::Drop, true) if self.setup.rdma => Some(Refusal::new(
+                "RDMA's reliable connection retransmits on its own ACK timeout, which the lab does not model: switch RDMA off to drop a TCP frame.",
+            )),
+            JourneyAction::Break(..) => None,
+            JourneyAction::SetMessage(bytes) => match MESSAGE.admit(bytes) {
+                Err(r) => Some(r),
+                Ok(_) if bytes == self.message_bytes => {
+                    already(format!("The message is already {bytes} bytes."))
+                }
+                Ok(_) => None,
+            },
+            JourneyAction::SetMss(mss) => match MSS.admit(mss) {
+                Err(r) => Some(r),
+                Ok(_) if mss == self.config.mss => {
+                    already(format!("The MSS is already {mss} bytes."))
+                }
+                Ok(_) => None,
+            },
+            JourneyAction::SetLine(gbps) if !WIRE_RATES.contains(&gbps) => {
+                Some(Refusal::new(line_rates_text(gbps)))
+            }
+            JourneyAction::SetLine(gbps) if gbps == self.config.line_gbps => {
+                already(format!("The line already runs at {gbps} Gb/s."))
+            }
+            JourneyAction::SetLine(_) => None,
+        }
     }
 
     fn step(&mut self) -> Outcome {
@@ -413,14 +424,12 @@ impl Model for Journey {
     }
 
     fn apply(&mut self, action: &JourneyAction) -> Outcome {
+        if let Some(refusal) = self.refuse(action) {
+            return Err(refusal);
+        }
         match *action {
             JourneyAction::Step => self.step(),
             JourneyAction::Again => {
-                if self.passed == 0 {
-                    return Err(Refusal::new(
-                        "The message is already at the start: press Step to move it.",
-                    ));
-                }
                 self.passed = 0;
                 Ok(vec![Event::info(
                     "The message is back in the sending application; the clock reads 0.",
@@ -432,6 +441,10 @@ impl Model for Journey {
             JourneyAction::SetMss(mss) => self.set_mss(mss),
             JourneyAction::SetLine(gbps) => self.set_line(gbps),
         }
+    }
+
+    fn refusal(&self, action: &JourneyAction) -> Option<Refusal> {
+        self.refuse(action)
     }
 
     fn next_auto(&self) -> Result<JourneyAction, Refusal> {
