@@ -3,8 +3,10 @@
 //! resend.
 
 use super::{off, send, wire_ns, Ctx, Stage};
+use crate::host::ring_sizing::wire::{INTERFRAME_GAP_BYTES, PREAMBLE_SFD_BYTES};
 use crate::journey::StageId;
 use crate::net::congestion::path::serialise_ns;
+use crate::nic::cut_through::CHUNK_BYTES;
 use crate::text::{duration, grouped, ns, plural};
 
 pub(super) fn stages(c: &Ctx) -> Vec<Stage> {
@@ -33,7 +35,7 @@ fn wire(c: &Ctx) -> Stage {
         bytes: c.total_len() as u64,
         tlps: 0,
         detail: format!(
-            "The SerDes and PHY put each frame on the line ({}), then {} frame{} of {} bytes in all cross it at {} Gb/s, each behind 8 bytes of preamble and start-of-frame delimiter and before a 12-byte gap.",
+            "The SerDes and PHY put each frame on the line ({}), then {} frame{} of {} bytes in all cross it at {} Gb/s, each behind {PREAMBLE_SFD_BYTES} bytes of preamble and start-of-frame delimiter and before a {INTERFRAME_GAP_BYTES}-byte gap.",
             ns(phy_ns(c) as i64),
             frames,
             plural(frames),
@@ -79,7 +81,7 @@ fn switch(c: &Ctx) -> Stage {
         bytes: c.total_len() as u64,
         tlps: 0,
         detail: format!(
-            "The switch is {how}, in the cut-through demo's 64-byte chunks: {}.{queue}",
+            "The switch is {how}, in the cut-through demo's {CHUNK_BYTES}-byte chunks: {}.{queue}",
             ns(forward as i64)
         ),
     }

@@ -108,7 +108,7 @@ fn pio(c: &Ctx) -> Stage {
         bytes,
         tlps: chunks,
         detail: format!(
-            "The CPU writes each frame into the NIC's aperture in 64-byte write-combined bursts: {} byte{} in {} posted write{}, {} a frame.",
+            "The CPU writes each frame into the NIC's aperture in {CHUNK_BYTES}-byte write-combined bursts: {} byte{} in {} posted write{}, {} a frame.",
             grouped(bytes as i64),
             plural(bytes as usize),
             chunks,
