@@ -3,7 +3,7 @@
 //! PCIe bytes the simple NIC's, CTPIO's head start the cut-through plan's.
 
 use super::{off, Ctx, Stage};
-use crate::host::pcie::nic::Path as Way;
+use crate::host::pcie::nic::{Path as Way, DESCRIPTOR_BYTES};
 use crate::journey::{JourneyConfig, StageId};
 use crate::nic::cut_through::CHUNK_BYTES;
 use crate::nic::send_path;
@@ -171,7 +171,7 @@ fn fetch(c: &Ctx) -> Stage {
         bytes,
         tlps,
         detail: format!(
-            "The NIC reads the 16-byte descriptor ({}), then the frame ({}): {} TLP{} and {} bytes on a Gen{} ×{} link, requests and completions counted.",
+            "The NIC reads the {DESCRIPTOR_BYTES}-byte descriptor ({}), then the frame ({}): {} TLP{} and {} bytes on a Gen{} ×{} link, requests and completions counted.",
             ns(c.sc("fetch") as i64),
             ns(c.sc("dma") as i64),
             tlps,
