@@ -460,6 +460,8 @@ impl Model for Journey {
 
     fn check(&self) -> Result<(), String> {
         MESSAGE.check(self.message_bytes)?;
+        // The settings the learner changes stay ones the demos accept.
+        Self::validate(&self.config)?;
         let path = self.path();
         let sum: u64 = path.on_path().map(|s| s.ns).sum();
         if sum != path.total_ns {
