@@ -18,6 +18,7 @@ pub mod fabric;
 pub mod float;
 pub mod gpu;
 pub mod host;
+pub mod journey;
 pub mod laws;
 pub mod memo;
 pub mod memory;

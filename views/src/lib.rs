@@ -17,6 +17,7 @@ pub mod export;
 pub mod fabric;
 pub mod gpu;
 pub mod host;
+pub mod journey;
 pub mod knob;
 pub mod layout;
 pub mod lesson;

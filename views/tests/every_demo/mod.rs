@@ -22,6 +22,7 @@ macro_rules! every_demo {
             rss: demos::host::rss::Rss,
             streaming: demos::host::streaming::Streaming,
             zero_copy: demos::host::zero_copy::ZeroCopy,
+            journey: demos::journey::Journey,
             aba: demos::memory::aba::Aba,
             cas: demos::memory::cas::Cas,
             false_sharing: demos::memory::false_sharing::FalseSharing,

@@ -25,7 +25,7 @@ mod curve;
 #[cfg(test)]
 mod tests;
 
-pub use curve::{goodput_curve, CurvePoint, Sweep, CURVE_SENDERS};
+pub use curve::{goodput_curve, run, CurvePoint, Sweep, CURVE_SENDERS};
 
 use crate::model::{Event, Figure, Model, Outcome, Refusal};
 use crate::net::congestion::path::{serialise_ns, Admission, Flow, Happening, Path};

@@ -77,6 +77,28 @@ pub const CLASSES: [(&str, u32, u32); 3] = [
 /// Why this NIC refuses rx-usecs 0 with rx-frames 0 (see the module notes).
 pub const BOTH_ZERO: &str = "rx-usecs 0 with rx-frames 0 would never fire an interrupt. Whether that is refused is each driver's choice, not ethtool's; this one refuses it, as nfp does.";
 
+/// The frame half of the `ethtool_coalesce` rule (see the module notes):
+/// `rx-frames` fires the interrupt once that many completions wait; 0 turns
+/// the count off.
+pub fn frames_fire(rx_frames: u32, completed: u32) -> bool {
+    rx_frames > 0 && completed >= rx_frames
+}
+
+/// How long the NIC holds its interrupt after the first completion of a
+/// burst of `burst` frames that lands at once on an armed line, with
+/// nothing after it: at once if the count is met, else when `rx-usecs` runs
+/// out, or never (`None`) with `rx-usecs` 0. The simulation's arrivals and
+/// timer apply the same rule one completion at a time.
+pub fn burst_wait_ns(rx_usecs: u32, rx_frames: u32, burst: u32) -> Option<u64> {
+    if frames_fire(rx_frames, burst) {
+        Some(0)
+    } else if rx_usecs > 0 {
+        Some(u64::from(rx_usecs) * 1_000)
+    } else {
+        None
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoalescingConfig {
     pub rate_pps: u32,
@@ -183,6 +205,11 @@ impl Coalescing {
         } else {
             self.rx_frames
         }
+    }
+
+    /// [`burst_wait_ns`] at the setting in force now.
+    pub fn burst_wait_ns(&self, burst: u32) -> Option<u64> {
+        burst_wait_ns(self.usecs_now(), self.frames_now(), burst)
     }
 
     pub fn interval_ns(&self) -> u64 {

@@ -110,7 +110,7 @@ impl Coalescing {
             return Err("an armed line counts every waiting packet".into());
         }
         let frames = self.frames_now();
-        if self.line == Line::Armed && frames > 0 && self.coalesced >= frames {
+        if self.line == Line::Armed && frames_fire(frames, self.coalesced) {
             return Err("rx-frames were reached but no interrupt fired".into());
         }
         let usecs = u64::from(self.usecs_now()) * 1_000;

@@ -130,7 +130,7 @@ impl Coalescing {
                 self.timer_start = t;
             }
             let frames = self.frames_now();
-            if frames > 0 && self.coalesced >= frames {
+            if frames_fire(frames, self.coalesced) {
                 self.fire(t, true);
             }
         }
@@ -248,7 +248,7 @@ impl Coalescing {
         if self.line == Line::Armed && self.coalesced > 0 {
             let usecs = u64::from(self.usecs_now()) * 1_000;
             let frames = self.frames_now();
-            let by_frames = frames > 0 && self.coalesced >= frames;
+            let by_frames = frames_fire(frames, self.coalesced);
             if by_frames || (usecs > 0 && self.timer_start + usecs <= self.now) {
                 self.fire(self.now, by_frames);
                 events.push(

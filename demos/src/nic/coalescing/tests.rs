@@ -198,3 +198,20 @@ fn the_settings_bounds_are_the_refusals() {
     };
     assert_eq!(Coalescing::validate(&bad), Err(FRAMES.out_of_range(65)));
 }
+
+#[test]
+fn a_lone_packets_wait_is_the_closed_form_the_journey_reads() {
+    // 10 k pkt/s: the next packet comes 100 µs later, so the first waits
+    // alone; the simulation fires where burst_wait_ns says, for each way
+    // the setting can fire.
+    for (usecs, frames) in [(30, 32), (10, 0), (0, 1), (50, 1)] {
+        let mut m = with(10_000, usecs, frames);
+        run(&mut m, STEP_NS);
+        let first = m.recent_irqs[0];
+        assert_eq!(
+            Some(first.at - first.timer_start),
+            burst_wait_ns(usecs, frames, 1),
+            "rx-usecs {usecs}, rx-frames {frames}"
+        );
+    }
+}

@@ -1,0 +1,426 @@
+//! One message, end to end: the waterfall of every stage, the stage picked
+//! (what it costs, why, and the demo it comes from), the configurations
+//! tried, and the techniques and breaks as controls.
+
+mod figure;
+mod lesson;
+
+pub use figure::clock_text;
+
+use crate::control::Control;
+use crate::live::{Ui, View};
+use crate::scene::{Cell, Item, List, Scene, Table};
+use demos::journey::{
+    Fault, Journey, JourneyAction, Path, StageId, Technique, Tried, MESSAGES, MSSES,
+};
+use demos::nic::cut_through::WIRE_RATES;
+use demos::text::{grouped, ns, plural, tenths};
+
+/// What each technique does, in one sentence for its control.
+fn technique_note(t: Technique) -> &'static str {
+    match t {
+        Technique::Moderation => "The receiving NIC holds its interrupt for rx-usecs or rx-frames (ethtool -C).",
+        Technique::BusyPoll => "The reader spins in recvmsg() and runs the NAPI poll itself: no interrupt, no wakeup.",
+        Technique::Bypass => "Both applications drive their NICs' rings from user space: no system call, kernel stack, interrupt or socket.",
+        Technique::Ctpio => "The CPU writes the frame into the NIC, which starts the wire before the frame is all in. Needs kernel bypass.",
+        Technique::ZeroCopy => "The payload lands in memory bound to the queue; recvmsg() copies nothing.",
+        Technique::Rdma => "A one-sided RDMA WRITE: the peer's NIC puts the bytes in memory, and its CPU only polls.",
+        Technique::CutThroughSwitch => "The switch forwards once the first chunk of the frame is in, not the whole frame.",
+        Technique::LoadedSwitch => "Other traffic fills the port first: the queue of one incast request.",
+    }
+}
+
+fn technique_id(t: Technique) -> &'static str {
+    match t {
+        Technique::Moderation => "use-moderation",
+        Technique::BusyPoll => "use-busy-poll",
+        Technique::Bypass => "use-bypass",
+        Technique::Ctpio => "use-ctpio",
+        Technique::ZeroCopy => "use-zero-copy",
+        Technique::Rdma => "use-rdma",
+        Technique::CutThroughSwitch => "use-cut-through-switch",
+        Technique::LoadedSwitch => "use-loaded-switch",
+    }
+}
+
+fn fault_id(f: Fault) -> &'static str {
+    match f {
+        Fault::FullRing => "break-full-ring",
+        Fault::BusyQdisc => "break-busy-qdisc",
+        Fault::Drop => "break-drop",
+    }
+}
+
+/// The stage picked: what it does, its figures, and where they come from.
+fn picked(m: &Journey, path: &Path, selected: usize) -> List {
+    let id = StageId::ALL.get(selected).copied().unwrap_or(StageId::Send);
+    let s = path.stage(id);
+    let mut list = List::new(
+        "picked",
+        format!("Stage: {}", id.name()),
+        "No stage picked.",
+    )
+    .focus(id.key())
+    .item(Item::new("picked-detail", s.detail.clone()));
+    let time = if s.on_path {
+        format!(
+            "{} of {} ({})",
+            ns(s.ns as i64),
+            ns(path.total_ns as i64),
+            tenths(path.share_tenths(id))
+        )
+    } else {
+        format!(
+            "off the path: {}; {} if it were on",
+            s.off_reason.clone().unwrap_or_default(),
+            ns(s.ns as i64)
+        )
+    };
+    list = list.item(Item::new("picked-time", time).tag("Time"));
+    list = list.item(
+        Item::new(
+            "picked-bytes",
+            if s.tlps > 0 {
+                format!(
+                    "{} byte{} in {} PCIe TLP{}",
+                    grouped(s.bytes as i64),
+                    plural(s.bytes as usize),
+                    s.tlps,
+                    plural(s.tlps as usize)
+                )
+            } else {
+                format!(
+                    "{} byte{}",
+                    grouped(s.bytes as i64),
+                    plural(s.bytes as usize)
+                )
+            },
+        )
+        .tag("Bytes"),
+    );
+    list.item(
+        Item::new("picked-demo", format!("/{}", m.drill_demo(id)))
+            .tag("From")
+            .mono(),
+    )
+}
+
+/// The configurations tried: total, what dominates, and every share.
+fn comparison(m: &Journey) -> Table {
+    let mut t = Table::new(
+        "tried",
+        "The configurations tried, each as it was computed",
+        &["configuration", "end to end", "dominates", "shares"],
+    );
+    for (i, tried) in m.tried.iter().enumerate() {
+        let dominant = tried
+            .dominant
+            .map(|d| format!("{} ({})", d.name(), tenths(share(tried, d))))
+            .unwrap_or_default();
+        let shares: Vec<String> = tried
+            .shares
+            .iter()
+            .filter(|&&(_, t)| t > 0)
+            .map(|&(id, t)| format!("{} {}", id.name(), tenths(i64::from(t))))
+            .collect();
+        let now = tried.is(m);
+        let row = t.row(
+            format!("tried-{i}"),
+            vec![
+                Cell::text(tried.label()),
+                Cell::mono(ns(tried.total_ns as i64)).key(format!("tried-{i}-total")),
+                Cell::text(dominant).key(format!("tried-{i}-dominant")),
+                Cell::text(shares.join("; ")),
+            ],
+        );
+        if now {
+            row.state("now");
+        }
+        row.focus("tried");
+    }
+    t
+}
+
+fn share(tried: &Tried, id: StageId) -> i64 {
+    tried.share_of(id).map(i64::from).unwrap_or(0)
+}
+
+impl View for Journey {
+    /// The stage picked, as an index into [`StageId::ALL`].
+    type Look = usize;
+
+    fn lesson() -> Option<crate::lesson::Lesson<Self>> {
+        Some(lesson::lesson())
+    }
+
+    fn scene(&self, selected: &usize, ui: &mut Ui<Self>) -> Scene {
+        let path = self.path();
+        let summary = match path.dominant() {
+            Some(top) => format!(
+                "{} byte{} from one application to another across one switch: {} stages, {} end to end; {} dominates with {}.",
+                self.message_bytes,
+                plural(self.message_bytes),
+                path.on_path().count(),
+                ns(path.total_ns as i64),
+                top.id.name(),
+                tenths(path.share_tenths(top.id))
+            ),
+            None => "No stage is on the path.".into(),
+        };
+        let layout = ui.layout();
+        Scene::new("One message, end to end", summary)
+            .figure(figure::waterfall(self, &path, *selected, layout, |i| {
+                ui.look(i)
+            }))
+            .list(picked(self, &path, *selected))
+            .table(comparison(self))
+    }
+
+    fn controls(&self, _: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
+        // A size from a link that the choice does not offer joins it, so the
+        // choice always shows the message's own size.
+        let mut offered = MESSAGES.to_vec();
+        if !offered.contains(&self.message_bytes) {
+            offered.push(self.message_bytes);
+        }
+        let size = offered
+            .iter()
+            .position(|&b| b == self.message_bytes)
+            .unwrap_or(0);
+        let sizes = offered
+            .iter()
+            .map(|&b| {
+                (
+                    b.to_string(),
+                    format!("{b} B"),
+                    ui.act(JourneyAction::SetMessage(b)),
+                )
+            })
+            .collect();
+        let mut msses = MSSES.to_vec();
+        if !msses.contains(&self.config.mss) {
+            msses.push(self.config.mss);
+        }
+        let mss = msses
+            .iter()
+            .position(|&v| v == self.config.mss)
+            .unwrap_or(0);
+        let mss_options = msses
+            .iter()
+            .map(|&v| {
+                (
+                    v.to_string(),
+                    format!("{v} B"),
+                    ui.act(JourneyAction::SetMss(v)),
+                )
+            })
+            .collect();
+        let line = WIRE_RATES
+            .iter()
+            .position(|&v| v == self.config.line_gbps)
+            .unwrap_or(0);
+        let lines = WIRE_RATES
+            .iter()
+            .map(|&v| {
+                (
+                    v.to_string(),
+                    format!("{v} Gb/s"),
+                    ui.act(JourneyAction::SetLine(v)),
+                )
+            })
+            .collect();
+        let mut techniques = Vec::new();
+        for t in Technique::ALL {
+            let on = self.setup.uses(t);
+            let label = {
+                let name = t.name();
+                let mut first = name.chars();
+                first
+                    .next()
+                    .map(|c| c.to_uppercase().collect::<String>() + first.as_str())
+                    .unwrap_or_default()
+            };
+            techniques.push(Control::toggle(
+                technique_id(t),
+                label,
+                on,
+                ui.act(JourneyAction::Use(t, !on)),
+            ));
+            techniques.push(Control::note(technique_note(t)));
+        }
+        let breaks = Fault::ALL
+            .iter()
+            .map(|&f| {
+                let on = self.setup.breaks(f);
+                let label = {
+                    let name = f.name();
+                    let mut first = name.chars();
+                    first
+                        .next()
+                        .map(|c| c.to_uppercase().collect::<String>() + first.as_str())
+                        .unwrap_or_default()
+                };
+                Control::toggle(fault_id(f), label, on, ui.act(JourneyAction::Break(f, !on)))
+                    .danger()
+            })
+            .collect();
+        vec![
+            Control::choice("message", "Message size", size, sizes),
+            Control::choice("mss", "TCP's MSS", mss, mss_options),
+            Control::choice("line", "Line rate", line, lines),
+            Control::group("Techniques", techniques),
+            Control::button("again", "Walk it again", ui.act(JourneyAction::Again)),
+            Control::note("Step moves the message through the next stage on the path."),
+            Control::danger_group("Break it", breaks),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use demos::journey::JourneyConfig;
+    use demos::Model;
+
+    #[test]
+    fn every_stage_is_a_shape_keyed_stage_with_its_state() {
+        let m = Journey::new(&JourneyConfig::default());
+        let scene = crate::build(&m, &0).0;
+        for id in StageId::ALL {
+            let shape = scene.find(id.key()).unwrap_or_else(|| panic!("{id:?}"));
+            assert!(shape.key.starts_with("stage-"));
+            assert!(shape.on_click.is_some());
+        }
+        assert_eq!(
+            scene.find("stage-pio").unwrap().state.as_deref(),
+            Some("off")
+        );
+        assert_eq!(
+            scene.find("total").unwrap().text_content(),
+            Some("9,036 ns")
+        );
+    }
+
+    #[test]
+    fn stepping_marks_the_stage_the_message_is_at() {
+        let mut m = Journey::new(&JourneyConfig::default());
+        m.apply(&JourneyAction::Step).unwrap();
+        let scene = crate::build(&m, &0).0;
+        assert_eq!(
+            scene.find("stage-send").unwrap().state.as_deref(),
+            Some("here")
+        );
+        assert_eq!(
+            scene.find("clock").unwrap().text_content(),
+            Some(
+                "Message clock t = 170 ns: the message has just finished “send() syscall + copy”."
+            )
+        );
+    }
+
+    #[test]
+    fn the_comparison_lists_each_configuration_tried() {
+        let mut m = Journey::new(&JourneyConfig::default());
+        m.apply(&JourneyAction::Use(Technique::BusyPoll, true))
+            .unwrap();
+        m.apply(&JourneyAction::Use(Technique::Bypass, true))
+            .unwrap();
+        let scene = crate::build(&m, &0).0;
+        let table = scene.table_named("tried").unwrap();
+        assert_eq!(table.rows.len(), 3);
+        let cell = |row: usize, key: &str| {
+            table.rows[row]
+                .cells
+                .iter()
+                .find(|c| c.key.as_deref() == Some(key))
+                .map(|c| c.text.clone())
+        };
+        assert_eq!(cell(0, "tried-0-total").as_deref(), Some("9,036 ns"));
+        assert_eq!(cell(2, "tried-2-total").as_deref(), Some("1,246 ns"));
+        assert!(cell(2, "tried-2-dominant")
+            .unwrap()
+            .starts_with("NIC fetches descriptor + payload (PCIe)"));
+    }
+
+    /// Every text of the narrow waterfall, under every single technique
+    /// and fault and the message sizes, ends inside 420 units (small text
+    /// estimated at 0.55 em, monospace at 0.6, as the phone test does).
+    #[test]
+    fn every_setting_fits_a_phone() {
+        use crate::layout::{Layout, NARROW_WIDTH};
+        use crate::scene::{Anchor, Kind, Shape, Size};
+        fn ends(s: &Shape, dx: f32, out: &mut Vec<(String, f32)>) {
+            match &s.kind {
+                Kind::Text {
+                    x,
+                    text,
+                    anchor,
+                    size,
+                    mono,
+                    ..
+                } => {
+                    let px = match size {
+                        Size::Small => 13.0,
+                        Size::Normal => 16.0,
+                        Size::Large => 21.0,
+                        Size::Title => 17.0,
+                    };
+                    let w = text.chars().count() as f32 * px * if *mono { 0.6 } else { 0.55 };
+                    let right = match anchor {
+                        Anchor::Start => x + w,
+                        Anchor::Middle => x + w / 2.0,
+                        Anchor::End => *x,
+                    };
+                    out.push((text.clone(), right + dx));
+                }
+                Kind::Group { x, children, .. } => {
+                    children.iter().for_each(|c| ends(c, dx + x, out))
+                }
+                _ => {}
+            }
+        }
+        let mut setups: Vec<Vec<JourneyAction>> = Technique::ALL
+            .iter()
+            .map(|&t| vec![JourneyAction::Use(t, true)])
+            .chain(
+                Fault::ALL
+                    .iter()
+                    .map(|&f| vec![JourneyAction::Break(f, true)]),
+            )
+            .chain(MESSAGES.iter().map(|&b| vec![JourneyAction::SetMessage(b)]))
+            .collect();
+        setups.push(vec![
+            JourneyAction::Use(Technique::Ctpio, true),
+            JourneyAction::Break(Fault::Drop, true),
+            JourneyAction::Use(Technique::LoadedSwitch, true),
+        ]);
+        for actions in setups {
+            let mut m = Journey::new(&JourneyConfig::default());
+            for a in &actions {
+                let _ = m.apply(a);
+            }
+            let scene = crate::build_for(&m, &0, Layout::Narrow).0;
+            let figure = scene.figures().next().unwrap();
+            let mut out = Vec::new();
+            figure.shapes.iter().for_each(|s| ends(s, 0.0, &mut out));
+            for (text, right) in out {
+                assert!(
+                    right <= NARROW_WIDTH + 4.0,
+                    "{actions:?}: “{text}” ends at {right}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_picked_stage_names_its_demo() {
+        let m = Journey::new(&JourneyConfig::default());
+        let moderation = StageId::ALL
+            .iter()
+            .position(|&s| s == StageId::Moderation)
+            .unwrap();
+        let scene = crate::build(&m, &moderation).0;
+        let list = scene.list_named("picked").unwrap();
+        assert!(list.items.iter().any(|i| i.text == "/nic/coalescing"));
+    }
+}
