@@ -146,6 +146,25 @@ pub enum Size {
     Title,
 }
 
+impl Size {
+    /// Text height in figure units (static/scene.css).
+    pub fn units(self) -> f32 {
+        match self {
+            Size::Small => 13.0,
+            Size::Normal => 16.0,
+            Size::Large => 21.0,
+            Size::Title => 17.0,
+        }
+    }
+
+    /// An estimate of one character's advance, for tests that check a
+    /// text stays inside its figure: sans-serif text averages a little over
+    /// half its height, monospace 0.6 of it.
+    pub fn advance(self, mono: bool) -> f32 {
+        self.units() * if mono { 0.6 } else { 0.55 }
+    }
+}
+
 impl Shape {
     fn new(key: impl Into<String>, kind: Kind) -> Self {
         Shape {

@@ -10,7 +10,7 @@
 //! `<dir>/<demo>.html` (open it, or screenshot it with headless Chromium).
 
 use views::control::Control;
-use views::scene::{Anchor, Kind, Size};
+use views::scene::{Anchor, Kind};
 use views::{open, Figure, Input, Layout, LiveDemo, Part, Scene, Shape, Slot, View, NARROW_WIDTH};
 
 mod every_demo;
@@ -20,22 +20,6 @@ const STEPS: usize = 24;
 /// How far (figure units) an estimated text end may pass the edge: the
 /// estimate is rough, a real overflow is larger.
 const SLACK: f32 = 4.0;
-
-/// Text height in figure units, by size role (static/scene.css).
-fn font_px(size: Size) -> f32 {
-    match size {
-        Size::Small => 13.0,
-        Size::Normal => 16.0,
-        Size::Large => 21.0,
-        Size::Title => 17.0,
-    }
-}
-
-/// Estimated advance of one character: sans-serif text averages a little over
-/// half its height; monospace is 0.6 of it.
-fn char_width(size: Size, mono: bool) -> f32 {
-    font_px(size) * if mono { 0.6 } else { 0.55 }
-}
 
 /// Horizontal and vertical extent of a shape, offset by its groups.
 fn extent(s: &Shape, dx: f32, dy: f32, out: &mut Vec<(String, f32, f32, f32, f32)>) {
@@ -64,13 +48,13 @@ fn extent(s: &Shape, dx: f32, dy: f32, out: &mut Vec<(String, f32, f32, f32, f32
             size,
             mono,
         } => {
-            let w = text.chars().count() as f32 * char_width(*size, *mono);
+            let w = text.chars().count() as f32 * size.advance(*mono);
             let (x0, x1) = match anchor {
                 Anchor::Start => (*x, x + w),
                 Anchor::Middle => (x - w / 2.0, x + w / 2.0),
                 Anchor::End => (x - w, *x),
             };
-            put(x0, y - font_px(*size) * 0.8, x1, *y);
+            put(x0, y - size.units() * 0.8, x1, *y);
         }
         Kind::Group { x, y, children } => {
             for c in children {

@@ -179,14 +179,7 @@ mod tests {
     use demos::journey::JourneyConfig;
 
     fn answers(contrasted: bool) -> Vec<String> {
-        crate::lesson::answers(&lesson(), |q, setup| {
-            if contrasted {
-                (q.contrast)(setup)
-            }
-        })
-        .into_iter()
-        .map(|a| a.join(""))
-        .collect()
+        crate::lesson::contrast_texts(&lesson(), contrasted)
     }
 
     #[test]

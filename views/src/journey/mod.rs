@@ -344,11 +344,11 @@ mod tests {
 
     /// Every text of the narrow waterfall, under every single technique
     /// and fault and the message sizes, ends inside 420 units (small text
-    /// estimated at 0.55 em, monospace at 0.6, as the phone test does).
+    /// estimated as the phone test does, `Size::advance`).
     #[test]
     fn every_setting_fits_a_phone() {
         use crate::layout::{Layout, NARROW_WIDTH};
-        use crate::scene::{Anchor, Kind, Shape, Size};
+        use crate::scene::{Anchor, Kind, Shape};
         fn ends(s: &Shape, dx: f32, out: &mut Vec<(String, f32)>) {
             match &s.kind {
                 Kind::Text {
@@ -359,13 +359,7 @@ mod tests {
                     mono,
                     ..
                 } => {
-                    let px = match size {
-                        Size::Small => 13.0,
-                        Size::Normal => 16.0,
-                        Size::Large => 21.0,
-                        Size::Title => 17.0,
-                    };
-                    let w = text.chars().count() as f32 * px * if *mono { 0.6 } else { 0.55 };
+                    let w = text.chars().count() as f32 * size.advance(*mono);
                     let right = match anchor {
                         Anchor::Start => x + w,
                         Anchor::Middle => x + w / 2.0,

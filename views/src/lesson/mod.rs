@@ -16,7 +16,7 @@ pub use replay::{
     to_the_end,
 };
 #[cfg(test)]
-pub(crate) use replay::{answer_texts, answers};
+pub(crate) use replay::{answer_texts, answers, contrast_texts};
 
 /// A demo's lesson.
 pub struct Lesson<M: View> {

@@ -148,3 +148,18 @@ pub(crate) fn answer_texts<M: View>(lesson: &Lesson<M>, change: fn(&mut M::Confi
         .map(|a| a.concat())
         .collect()
 }
+
+/// Each question's right answers as one text, at its stop or, with
+/// `contrasted`, under the question's own contrast (`Question::contrast`):
+/// what a lesson's unit test pins when its questions carry contrasts.
+#[cfg(test)]
+pub(crate) fn contrast_texts<M: View>(lesson: &Lesson<M>, contrasted: bool) -> Vec<String> {
+    answers(lesson, |q, setup| {
+        if contrasted {
+            (q.contrast)(setup)
+        }
+    })
+    .into_iter()
+    .map(|a| a.concat())
+    .collect()
+}

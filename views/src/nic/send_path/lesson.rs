@@ -168,14 +168,7 @@ mod tests {
     /// The right answers at each question, at its stop or, with
     /// `contrasted`, under its contrast (one dearer stage prepended).
     fn answers(contrasted: bool) -> Vec<String> {
-        crate::lesson::answers(&lesson(), |q, setup| {
-            if contrasted {
-                (q.contrast)(setup)
-            }
-        })
-        .into_iter()
-        .map(|a| a.join(""))
-        .collect()
+        crate::lesson::contrast_texts(&lesson(), contrasted)
     }
 
     #[test]
