@@ -349,7 +349,7 @@ impl Journey {
                 .err()
                 .unwrap_or(Refusal::new("The message has arrived.")));
         };
-        let clock: u64 = on[..=self.passed].iter().map(|s| s.ns).sum();
+        let clock = path.clock_after(self.passed + 1);
         let mut events = Vec::new();
         if self.passed == 0 {
             events.push(Event::info(format!(

@@ -92,7 +92,7 @@ pub fn clock_text(m: &Journey, path: &Path) -> String {
             demos::text::plural(m.message_bytes)
         );
     }
-    let clock: u64 = on[..m.passed.min(on.len())].iter().map(|s| s.ns).sum();
+    let clock = path.clock_after(m.passed);
     if m.passed >= on.len() {
         format!(
             "Message clock t = {}: the other application has the message.",
@@ -148,9 +148,10 @@ pub fn waterfall(
                 .class("strong"),
         );
     }
-    let mut start = 0;
+    let starts = path.starts_ns();
     let mut index = 0;
     for (n, s) in path.stages.iter().enumerate() {
+        let start = starts[n];
         let y = top + d.row_h * n as f32;
         let at = s.on_path.then_some(index);
         let (state, word) = walk_word(s.on_path, at, m.passed);
@@ -227,7 +228,6 @@ pub fn waterfall(
                 )),
         );
         if s.on_path {
-            start += s.ns;
             index += 1;
         }
     }

@@ -59,6 +59,28 @@ impl Path {
         self.stages.iter().filter(|s| s.on_path)
     }
 
+    /// The message's clock once the first `passed` stages on the path are
+    /// done: their times summed, as the stages run one after another.
+    pub fn clock_after(&self, passed: usize) -> u64 {
+        self.on_path().take(passed).map(|s| s.ns).sum()
+    }
+
+    /// Where each stage of [`Path::stages`] starts on the message's clock:
+    /// the sum of the stages on the path before it.
+    pub fn starts_ns(&self) -> Vec<u64> {
+        let mut clock = 0;
+        self.stages
+            .iter()
+            .map(|s| {
+                let start = clock;
+                if s.on_path {
+                    clock += s.ns;
+                }
+                start
+            })
+            .collect()
+    }
+
     /// The stage that takes the longest (the first of equals), if any.
     pub fn dominant(&self) -> Option<&Stage> {
         self.on_path()
