@@ -17,6 +17,23 @@ use crate::nic::rdma_qp::{RdmaAction, RdmaConfig, RdmaQp, WorkRequest};
 use crate::nic::send_path::SendPath;
 use crate::scenario::Scenario;
 
+/// Every demo a stage of the journey comes from (`section/slug`): each of
+/// these pages links to the journey. [`Journey::drill_demo`] decides which
+/// one a stage opens; a test walks it over every setting and finds exactly
+/// these.
+pub const STAGE_DEMOS: [&str; 10] = [
+    "nic/send-path",
+    "net/encapsulation",
+    "nic/cut-through",
+    "host/pcie",
+    "net/incast",
+    "nic/coalescing",
+    "nic/busy-poll",
+    "nic/napi",
+    "host/zero-copy",
+    "nic/rdma-qp",
+];
+
 /// Where a stage's demo is and the state to open it in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Drill {

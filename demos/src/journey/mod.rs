@@ -59,7 +59,7 @@ mod walk;
 mod tests;
 
 pub use compare::Tried;
-pub use drill::Drill;
+pub use drill::{Drill, STAGE_DEMOS};
 pub use path::{Path, Stage};
 pub use stage::StageId;
 

@@ -366,6 +366,38 @@ fn every_drill_down_opens_its_demo_in_the_journeys_configuration() {
     assert!(m.model().pipe.uses(busy_poll::BUSY));
 }
 
+/// The stage demos that link to the journey are exactly those a stage
+/// opens under some setting: every technique and fault alone, and each
+/// pair of techniques.
+#[test]
+fn the_stage_demos_are_those_the_stages_open() {
+    let mut settings: Vec<Vec<JourneyAction>> = vec![vec![]];
+    for (i, &a) in Technique::ALL.iter().enumerate() {
+        settings.push(vec![on(a)]);
+        for &b in &Technique::ALL[i + 1..] {
+            settings.push(vec![on(a), on(b)]);
+        }
+    }
+    settings.extend(
+        Fault::ALL
+            .iter()
+            .map(|&f| vec![JourneyAction::Break(f, true)]),
+    );
+    let mut opened = std::collections::BTreeSet::new();
+    for actions in settings {
+        // A pair the model refuses (CTPIO without kernel bypass) keeps
+        // the first technique alone.
+        let mut j = journey();
+        for a in &actions {
+            let _ = j.apply(a);
+        }
+        opened.extend(StageId::ALL.iter().map(|&id| j.drill_demo(id)));
+    }
+    let listed: std::collections::BTreeSet<&str> = STAGE_DEMOS.into_iter().collect();
+    assert_eq!(opened, listed);
+    assert_eq!(listed.len(), STAGE_DEMOS.len());
+}
+
 #[test]
 fn refusals_leave_the_journey_unchanged() {
     let mut j = with(&[on(Technique::Rdma)]);
