@@ -1,5 +1,7 @@
 """The lab's catalogue as the build scripts read it: src/catalogue/*.rs, one
 `Demo { … }` literal per demo, its fields one a line (rustfmt's layout).
+A page of no section (`section: ""`, the journey, at `/journey`) is a tour:
+it draws on the sections its file's `DRAWS_ON` names.
 
 Used by demo-pages.py (each demo's section, slug and module), scorm.py
 (the sections, one SCO each),
@@ -25,15 +27,42 @@ def sources(folder):
 def fields(entry):
     """An entry's section, slug and module (the name `split_open!` cuts it
     under), from its text; None for a field it lacks."""
-    section = re.search(r'\bsection: "(\w+)",', entry)
+    section = re.search(r'\bsection: "(\w*)",', entry)
     slug = re.search(r'\bslug: "([\w-]+)",', entry)
     module = re.search(r"\bsplit_open!\((\w+):", entry)
     return tuple(m.group(1) if m else None for m in (section, slug, module))
 
 
 def entries(folder):
-    """(section, slug, module) of every demo in the catalogue."""
-    return [fields(m.group(0)) for path in sources(folder) for m in ENTRY.finditer(open(path).read())]
+    """(section, slug, module) of every demo in the catalogue (a tour's
+    section is "")."""
+    return [fields(m.group(0)) for _, text in files(folder) for m in ENTRY.finditer(text)]
+
+
+def files(folder):
+    """(path, text) of each catalogue file."""
+    return [(path, open(path).read()) for path in sources(folder)]
+
+
+DRAWS_ON = re.compile(r"\bDRAWS_ON: &\[&str\] = &\[([^\]]*)\];")
+
+
+def tours(folder):
+    """(module, sections it draws on) of every tour in the catalogue."""
+    found = []
+    for _, text in files(folder):
+        for m in ENTRY.finditer(text):
+            section, _, module = fields(m.group(0))
+            if section == "":
+                draws = DRAWS_ON.search(text)
+                found.append((module, re.findall(r'"(\w+)"', draws.group(1)) if draws else []))
+    return found
+
+
+def page_path(section, slug):
+    """A page's document below the site's root: <section>/<slug>.html, or
+    <slug>.html for a tour."""
+    return os.path.join(section, slug + ".html") if section else slug + ".html"
 
 
 SECTION = re.compile(r'\n    Section \{\n        id: "(\w+)",\n        title: "([^"\\]*)",')
@@ -51,7 +80,14 @@ def families(folder):
     (scripts/wasm-split-families.patch)."""
     sections = {}
     for section, _, module in entries(folder):
-        sections.setdefault(section, []).append(module)
+        if section:
+            sections.setdefault(section, []).append(module)
+    # A tour joins the family of every section it draws on: what it shares
+    # with that section's demos goes to their chunk (or, shared with one
+    # demo alone, to a chunk of the two; scripts/wasm-split-families.patch).
+    for module, draws_on in tours(folder):
+        for section in draws_on:
+            sections.setdefault(section, []).append(module)
     return "; ".join(" ".join(sorted(m)) for _, m in sorted(sections.items()))
 
 

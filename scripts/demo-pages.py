@@ -1,5 +1,5 @@
 """Writes each demo's own entry document, <section>/<slug>.html beside
-index.html: index.html with more <link rel="preload">s, for that demo's
+index.html (a tour's, <slug>.html): index.html with more <link rel="preload">s, for that demo's
 module and its section's chunk, next to Trunk's preload of the
 main module.
 
@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-from catalogue import entries
+from catalogue import entries, page_path
 
 index_path, catalogue_dir, needs_path, modules = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 needs = json.load(open(needs_path))
@@ -67,7 +67,8 @@ for module, (section, slug) in sorted(demos.items()):
         if not os.path.exists(os.path.join(dist, os.path.basename(href))):
             fail("%s would preload %s, which the build lacks" % (slug, href))
         own += link.replace('%s_bg.wasm"' % stem, '%s"' % href)
-    os.makedirs(os.path.join(dist, section), exist_ok=True)
-    with open(os.path.join(dist, section, slug + ".html"), "w") as page:
+    document = os.path.join(dist, page_path(section, slug))
+    os.makedirs(os.path.dirname(document), exist_ok=True)
+    with open(document, "w") as page:
         page.write(index.replace(link, link + own))
 print("demo-pages.py: %d demo documents" % len(demos))

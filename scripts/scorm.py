@@ -38,7 +38,9 @@ index = open(os.path.join(site, "index.html")).read()
 if index.count(RELATIVE_BASE) != 1:
     fail("index.html should hold %s once: build with --public-url ./" % RELATIVE_BASE)
 
-demos = [(section, slug) for section, slug, _ in entries(catalogue_dir)]
+# A tour (the journey) is a page at the root, beside index.html: its
+# <base href="./"> is already right, and it is no section's SCO.
+demos = [(section, slug) for section, slug, _ in entries(catalogue_dir) if section]
 for section, slug in demos:
     path = os.path.join(site, section, slug + ".html")
     page = open(path).read()

@@ -38,7 +38,9 @@ print("\n%-52s %10.1f %10.1f" % ("every page fetches (index.html, main module)",
 
 # A demo page: its own document, and every module it preloads.
 pages, preloaded = {}, {}
-for doc in sorted(glob.glob("*/*.html")):
+# A section's demo is <section>/<slug>.html; a tour (the journey) <slug>.html.
+documents = glob.glob("*/*.html") + [d for d in glob.glob("*.html") if d not in ("index.html", "404.html")]
+for doc in sorted(documents):
     preloaded[doc] = re.findall(r'<link rel="preload" href="[^"]*?([^"/]+\.wasm)"', open(doc).read())
     pages[doc] = gz(doc) + sum(packed[p] for p in preloaded[doc])
 if pages:
@@ -50,7 +52,7 @@ if pages:
     chunks = [f for f in files if re.search(r"-chunk_\d+\.wasm$", f)]
     for chunk in chunks:
         users = [doc for doc in pages if chunk in preloaded[doc]]
-        print("section chunk %s %.1f gzip KiB, fetched by %s" % (chunk, packed[chunk] / KiB, ", ".join(users)))
+        print("shared chunk %s %.1f gzip KiB, fetched by %s" % (chunk, packed[chunk] / KiB, ", ".join(users)))
 later = ["%s %.1f" % (f, packed[f] / KiB) for f in files if re.search(r"-ui_\w+\.wasm$", f)]
 if later:
     print("fetched when first used, gzip KiB: " + ", ".join(later))

@@ -33,6 +33,7 @@ mod cpu;
 mod fabric;
 mod gpu;
 mod host;
+mod journey;
 mod memory;
 mod net;
 mod nic;
@@ -65,6 +66,8 @@ pub struct Open {
 
 /// A demo that exists. There are no placeholder entries.
 pub struct Demo {
+    /// The section's id; empty for a tour, a page of no section that
+    /// draws on several (the journey, [`journey::TOURS`]).
     pub section: &'static str,
     pub slug: &'static str,
     pub title: &'static str,
@@ -75,7 +78,11 @@ pub struct Demo {
 impl Demo {
     /// The route, without the site's base path.
     pub fn path(&self) -> String {
-        format!("/{}/{}", self.section, self.slug)
+        if self.section.is_empty() {
+            format!("/{}", self.slug)
+        } else {
+            format!("/{}/{}", self.section, self.slug)
+        }
     }
 }
 
@@ -132,8 +139,27 @@ pub fn all() -> impl Iterator<Item = &'static Demo> {
     .flatten()
 }
 
+/// The journey: one message through every layer (`/journey`).
+pub fn journey() -> &'static Demo {
+    &journey::TOURS[0]
+}
+
+/// Every page that runs a demo: the sections' demos and the tours.
+pub fn pages() -> impl Iterator<Item = &'static Demo> {
+    all().chain(journey::TOURS)
+}
+
+/// The page at `/section/slug`, or at `/slug` for a tour (`section` empty).
 pub fn find(section: &str, slug: &str) -> Option<&'static Demo> {
-    all().find(|d| d.section == section && d.slug == slug)
+    pages().find(|d| d.section == section && d.slug == slug)
+}
+
+/// Whether `demo`'s page links to the journey: a stage of the journey
+/// comes from its model ([`demos::journey::STAGE_DEMOS`]).
+pub fn on_the_journey(demo: &Demo) -> bool {
+    demos::journey::STAGE_DEMOS
+        .iter()
+        .any(|at| at.split_once('/') == Some((demo.section, demo.slug)))
 }
 
 pub fn demos_in(section: &str) -> impl Iterator<Item = &'static Demo> + '_ {
@@ -157,8 +183,23 @@ mod tests {
     }
 
     #[test]
+    fn the_journey_is_at_its_own_address_and_its_stages_demos_exist() {
+        assert_eq!(journey().path(), "/journey");
+        assert!(std::ptr::eq(find("", "journey").unwrap(), journey()));
+        assert!(section(journey().section).is_none());
+        for at in demos::journey::STAGE_DEMOS {
+            let (section, slug) = at.split_once('/').unwrap();
+            let demo = find(section, slug).unwrap_or_else(|| panic!("{at}"));
+            assert!(on_the_journey(demo));
+            // Its module shares that section's chunk (scripts/catalogue.py).
+            assert!(journey::DRAWS_ON.contains(&section), "{at}");
+        }
+        assert!(!on_the_journey(find("cpu", "tlb").unwrap()));
+    }
+
+    #[test]
     fn a_demo_module_is_named_after_its_slug() {
-        for demo in all() {
+        for demo in pages() {
             assert_eq!(demo.open.module, demo.slug.replace('-', "_"));
         }
     }
