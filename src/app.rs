@@ -8,6 +8,7 @@ use crate::catalogue::{find, section, Demo};
 use crate::dom::{dynamic, h, El};
 use crate::platform::{base_path, install_scene_styles, mark, set_reset_link, set_title};
 use crate::router::{self, Location};
+use crate::shell::back::Back;
 use crate::shell::demo_page::demo_page;
 use crate::shell::frame::{embed, frame};
 use crate::shell::home::{self, home};
@@ -32,6 +33,8 @@ pub enum Route {
         class: bool,
         /// Presenter mode (`?present=1`): sized for a lecture hall.
         present: bool,
+        /// The demo it was opened from, to go back to (`from=`).
+        back: Option<Back>,
     },
     NotFound,
 }
@@ -40,19 +43,26 @@ impl Route {
     pub fn of(here: &Location) -> Route {
         match here.segments().as_slice() {
             [] => Route::Home,
-            [section_id, slug] => match find(section_id, slug) {
-                Some(demo) => Route::Demo {
-                    demo,
-                    embed: here.param("embed") == Some("1"),
-                    link: here.param("s").map(str::to_string),
-                    panic: cfg!(feature = "test-hooks") && here.param("debug") == Some("panic"),
-                    lesson: here.param("lesson").map(str::to_string),
-                    class: here.param("class") == Some("1"),
-                    present: here.param("present") == Some("1"),
-                },
-                None => Route::NotFound,
-            },
+            [section_id, slug] => Route::of_demo(find(section_id, slug), here),
+            // A tour: a page of no section (`/journey`).
+            [slug] => Route::of_demo(find("", slug), here),
             _ => Route::NotFound,
+        }
+    }
+
+    fn of_demo(demo: Option<&'static Demo>, here: &Location) -> Route {
+        match demo {
+            Some(demo) => Route::Demo {
+                demo,
+                embed: here.param("embed") == Some("1"),
+                link: here.param("s").map(str::to_string),
+                panic: cfg!(feature = "test-hooks") && here.param("debug") == Some("panic"),
+                lesson: here.param("lesson").map(str::to_string),
+                class: here.param("class") == Some("1"),
+                present: here.param("present") == Some("1"),
+                back: Back::of(here),
+            },
+            None => Route::NotFound,
         }
     }
 
@@ -70,10 +80,10 @@ impl Route {
         match self {
             Route::Home => home::TITLE.into(),
             Route::NotFound => not_found::TITLE.into(),
-            Route::Demo { demo, .. } => {
-                let section_title = section(demo.section).map_or("", |s| s.title);
-                format!("{} · {section_title} · Stack Lab", demo.title)
-            }
+            Route::Demo { demo, .. } => match section(demo.section) {
+                Some(s) => format!("{} · {} · Stack Lab", demo.title, s.title),
+                None => format!("{} · Stack Lab", demo.title),
+            },
         }
     }
 }
@@ -91,6 +101,7 @@ fn page(route: Route, base: &str) -> Vec<El> {
             lesson,
             class,
             present,
+            back,
         } => {
             if panic {
                 // After this task, as a bug in a running demo would.
@@ -98,7 +109,7 @@ fn page(route: Route, base: &str) -> Vec<El> {
                     panic!("deliberate panic requested with ?debug=panic")
                 });
             }
-            let content = demo_page(demo, embedded, link, lesson, class, present);
+            let content = demo_page(demo, embedded, link, lesson, class, present, back);
             if embedded {
                 embed(content)
             } else {

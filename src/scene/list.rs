@@ -14,7 +14,7 @@ fn item_class(item: &Item) -> String {
     }
 }
 
-pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
+pub fn list(scene: RwSignal<Scene>, at: PartAt, onward: super::Onward) -> El {
     let key = at.1.clone();
     let head = crate::dom::memo({
         let at = at.clone();
@@ -59,18 +59,30 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
             )
             .testid(item_key)
             .view_child(dynamic(move || {
-                item.with(|i| match i {
-                    Some(Item {
-                        tag: Some(tag),
-                        text,
-                        ..
-                    }) => vec![
-                        h("span").class("tone-word").text(format!("{tag} ")).view(),
-                        h("span").text(text.clone()).view(),
-                    ]
-                    .into_any(),
-                    Some(i) => i.text.clone().into_any(),
-                    None => ().into_any(),
+                item.with(|i| {
+                    let Some(i) = i else {
+                        return ().into_any();
+                    };
+                    let tag = i
+                        .tag
+                        .as_ref()
+                        .map(|tag| h("span").class("tone-word").text(format!("{tag} ")));
+                    let words = match &i.link {
+                        // Read again as the page's state changes: the way
+                        // back is to the state the learner leaves.
+                        Some(to) => {
+                            let to = to.clone();
+                            h("a")
+                                .bind("href", text(move || Some(onward.run(to.clone()))))
+                                .text(i.text.clone())
+                        }
+                        None => h("span").text(i.text.clone()),
+                    };
+                    match tag {
+                        Some(tag) => vec![tag.view(), words.view()].into_any(),
+                        None if i.link.is_none() => i.text.clone().into_any(),
+                        None => words.view().into_any(),
+                    }
                 })
             }))
     };
@@ -80,7 +92,7 @@ pub fn list(scene: RwSignal<Scene>, at: PartAt) -> El {
             text(move || head.with(|h| h.as_ref().map(|h| h.1.clone()))),
         )
         .bind("aria-label", text(heading))
-        .child(h("h3").words(words(move || heading().unwrap_or_default())))
+        .child(h("h2").words(words(move || heading().unwrap_or_default())))
         .child(
             h("ul")
                 .testid(key)

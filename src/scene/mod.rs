@@ -22,6 +22,11 @@ use views::{Part, Scene, Slot};
 /// page's messages) and its slot.
 pub type Click = Callback<(String, Slot)>;
 
+/// The address a link in the picture to another page of the lab goes to,
+/// from the path and query the scene gives (`views::Item::link`): the page
+/// adds the site's base and the way back to itself.
+pub type Onward = Callback<String, String>;
+
 /// A part's row key: its kind and its key.
 fn part_key(part: &Part) -> String {
     match part {
@@ -49,7 +54,12 @@ fn said(key: &str) -> String {
 /// The picture of `scene`, and the picture as text.
 /// `note` is said first in the picture as text (the open lesson stop's
 /// question).
-pub fn scene(scene: RwSignal<Scene>, click: Click, note: Signal<Option<String>>) -> Vec<AnyView> {
+pub fn scene(
+    scene: RwSignal<Scene>,
+    click: Click,
+    note: Signal<Option<String>>,
+    onward: Onward,
+) -> Vec<AnyView> {
     let parts = crate::dom::memo(move || {
         scene.with(|s| s.parts.iter().map(part_key).enumerate().collect::<Vec<_>>())
     });
@@ -59,7 +69,7 @@ pub fn scene(scene: RwSignal<Scene>, click: Click, note: Signal<Option<String>>)
         match &row[..1] {
             "f" => figure::figure(scene, (index, key), click),
             "t" => table::table(scene, (index, key), click),
-            _ => list::list(scene, (index, key)),
+            _ => list::list(scene, (index, key), onward),
         }
     };
     vec![
@@ -90,7 +100,13 @@ pub fn rehearse(now: Scene, next: Scene) {
     let owner = Owner::new();
     let (picture, drawn) = owner.with(|| {
         let picture = RwSignal::new(now);
-        let drawn = scene(picture, Callback::new(|_| {}), Signal::stored(None)).build();
+        let drawn = scene(
+            picture,
+            Callback::new(|_| {}),
+            Signal::stored(None),
+            Callback::new(|to| to),
+        )
+        .build();
         (picture, drawn)
     });
     // The patch runs in the effects' microtasks, before the next idle

@@ -4,11 +4,12 @@
 //! one `Scene` component), the controls (the one `Controls` component) and
 //! the chrome around them, all reading the [`Page`]'s signals.
 
-use crate::catalogue::{Demo, Opened};
+use crate::catalogue::{journey, on_the_journey, Demo, Opened};
 use crate::controls::controls;
 use crate::dom::{dynamic, h, El};
 use crate::platform::{mark, window_width};
 use crate::scene::scene;
+use crate::shell::back::Back;
 use crate::shell::chrome::{
     control_bar, explain, failed_notice, fetching_notice, latest, narration, share, shortcuts,
     status_line,
@@ -35,7 +36,7 @@ enum Arrival {
 
 /// The page of `demo`, opened from the share-link value `link`.
 /// `lesson` is the link's lesson stop (`lesson=N`), `class` class mode,
-/// `present` presenter mode.
+/// `present` presenter mode, `back` the demo it was opened from.
 pub fn demo_page(
     demo: &'static Demo,
     embed: bool,
@@ -43,6 +44,7 @@ pub fn demo_page(
     lesson: Option<String>,
     class: bool,
     present: bool,
+    back: Option<Back>,
 ) -> El {
     let arrival = RwSignal::new(Arrival::Fetching);
     let opened: StoredValue<Option<Opened>, LocalStorage> = StoredValue::new_local(None);
@@ -68,7 +70,7 @@ pub fn demo_page(
                         link.with_value(Option::is_some),
                         notice,
                     );
-                    running(demo, embed, page, notice).view()
+                    running(demo, embed, page, notice, back.clone()).view()
                 }
                 None => ().into_any(),
             },
@@ -149,8 +151,38 @@ pub fn screen_layout(present: bool) -> Layout {
     })
 }
 
+/// The link back to the demo this one was opened from; else, on the demo
+/// of a stage of the journey, the link to the journey.
+fn way_back(demo: &'static Demo, back: Option<Back>) -> Option<El> {
+    let base = crate::platform::base_path();
+    let (href, text) = match back {
+        Some(back) => (back.href(&base), format!("← Back to {}", back.demo.title)),
+        None if on_the_journey(demo) => (
+            crate::router::link(&base, &journey().path()),
+            format!(
+                "A stage of {}: follow one message through every layer →",
+                journey().title
+            ),
+        ),
+        None => return None,
+    };
+    Some(
+        h("a")
+            .class("way-back")
+            .set("href", href)
+            .testid("way-back")
+            .text(text),
+    )
+}
+
 /// The running demo's page: one `<article>` holding everything.
-fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>) -> El {
+fn running(
+    demo: &'static Demo,
+    embed: bool,
+    page: Page,
+    notice: Option<String>,
+    back: Option<Back>,
+) -> El {
     mark("stack-lab:demo-frame");
     let keys = window_event_listener(ev::keydown, move |e| {
         // Arrow keys on a picture's clickable shape move among its shapes.
@@ -188,6 +220,7 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
         .class("demo-head")
         .child(h("h1").text(demo.title))
         .child(h("p").class("one-liner").text(demo.one_liner))
+        .maybe_child((!embed).then(|| way_back(demo, back)).flatten())
         .maybe_child(crate::shell::lesson::lesson_button(page))
         .child(crate::shell::chrome::present_toggle(page))
         .maybe_child(embed.then(|| {
@@ -208,6 +241,11 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
     });
     let click =
         Callback::new(move |(id, slot): (String, views::Slot)| page.send(&id, slot, Input::Press));
+    // A link in the picture to another demo carries the way back here.
+    let base = crate::platform::base_path();
+    let onward = Callback::new(move |to: String| {
+        crate::shell::back::onward(&base, &to, &demo.path(), &page.link.get())
+    });
     // The figures' shapes move between layouts: the picture is drawn anew
     // in the other one, not moved shape by shape.
     let visual = h("div")
@@ -221,7 +259,7 @@ fn running(demo: &'static Demo, embed: bool, page: Page, notice: Option<String>)
                 page.lesson
                     .with_value(|l| views::page::lesson::as_text(l.outline.as_ref()?, n))
             });
-            untrack(|| scene(page.scene, click, note)).into_any()
+            untrack(|| scene(page.scene, click, note, onward)).into_any()
         }));
     // The control bar and the latest narration line, together: what Step
     // did, or why it was refused, is read where Step is pressed. The page's

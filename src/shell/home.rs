@@ -1,6 +1,6 @@
 //! The home page: the catalogue, section by section.
 
-use crate::catalogue::{demos_in, SECTIONS};
+use crate::catalogue::{demos_in, journey, SECTIONS};
 use crate::dom::{h, El};
 
 pub const TITLE: &str = "Stack Lab · demos you drive";
@@ -13,7 +13,15 @@ pub fn home(base: &str) -> El {
         .child(h("p").text(
             "Each demo is a small, exact model of real hardware or a real protocol. \
              Step it, rewind it, flip the switch that breaks it — and read what happened.",
-        ));
+        ))
+        .child(
+            h("a")
+                .class("journey-link")
+                .set("href", crate::router::link(base, &journey().path()))
+                .testid("journey-link")
+                .child(h("strong").text(journey().title))
+                .child(h("span").text(journey().one_liner)),
+        );
     let sections = SECTIONS.iter().map(|section| {
         let cards: Vec<El> = demos_in(section.id)
             .enumerate()
@@ -102,6 +110,15 @@ mod tests {
                 assert!(!page.contains(&format!("start-here-{}", other.slug)));
             }
         }
+    }
+
+    #[test]
+    fn the_journey_is_linked_at_the_top() {
+        let page = markup("/labs/stack");
+        let link = page
+            .find(r#"href="/labs/stack/journey" data-testid="journey-link""#)
+            .expect("the journey's link");
+        assert!(link < page.find("section-nic").unwrap());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! the API a page framing a demo drives it with, and the lab as a course's
 //! activity.
 
+pub mod back;
 pub mod chrome;
 pub mod demo_page;
 mod focus;

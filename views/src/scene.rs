@@ -538,6 +538,10 @@ pub struct Item {
     /// A word before the text that says what colour alone would (`Fault:`).
     pub tag: Option<String>,
     pub mono: bool,
+    /// Another page of the lab the item opens: its path from the site's
+    /// root and its query (`/nic/napi?s=v1.…`). The page that draws it
+    /// adds the site's base and the way back to itself.
+    pub link: Option<String>,
 }
 
 impl Item {
@@ -558,6 +562,11 @@ impl Item {
     }
     pub fn mono(mut self) -> Self {
         self.mono = true;
+        self
+    }
+    /// Makes the item a link to another page of the lab ([`Item::link`]).
+    pub fn link(mut self, to: impl Into<String>) -> Self {
+        self.link = Some(to.into());
         self
     }
 }

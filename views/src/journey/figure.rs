@@ -136,6 +136,9 @@ pub fn waterfall(
         d.width,
         height,
     )
+    // Sixteen rows: it scrolls with the page rather than shrink to fit
+    // the window's height (static/app.css).
+    .class("tall")
     .legend("driver", "CPU work")
     .legend("nic", "NIC, PCIe, wire or switch")
     .legend("done", "passed by the message")
@@ -192,7 +195,9 @@ pub fn waterfall(
             from_shape.start()
         };
         let children = vec![
-            Shape::rect("hit", 0.0, y + 1.0, d.width, d.row_h - 2.0)
+            // The row itself: every stage's is `journey-stage` (the keys
+            // of a group's parts are its own), the stage's group its key.
+            Shape::rect("journey-stage", 0.0, y + 1.0, d.width, d.row_h - 2.0)
                 .class("hit")
                 .class_if(chosen, "selected"),
             Shape::text("name", d.end_x, y + d.name_y, s.id.name())

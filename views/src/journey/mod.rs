@@ -98,10 +98,14 @@ fn picked(m: &Journey, path: &Path, selected: usize) -> List {
         )
         .tag("Bytes"),
     );
+    let drill = m.drill(id);
     list.item(
-        Item::new("picked-demo", format!("/{}", m.drill_demo(id)))
-            .tag("From")
-            .mono(),
+        Item::new(
+            "picked-demo",
+            format!("Open /{} as the journey has it", drill.demo),
+        )
+        .tag("From")
+        .link(drill.href()),
     )
 }
 
@@ -415,6 +419,9 @@ mod tests {
             .unwrap();
         let scene = crate::build(&m, &moderation).0;
         let list = scene.list_named("picked").unwrap();
-        assert!(list.items.iter().any(|i| i.text == "/nic/coalescing"));
+        let from = list.items.iter().find(|i| i.key == "picked-demo").unwrap();
+        assert_eq!(from.text, "Open /nic/coalescing as the journey has it");
+        let link = from.link.as_deref().unwrap();
+        assert_eq!(link, m.drill(StageId::Moderation).href());
     }
 }
