@@ -1,7 +1,9 @@
 // Each demo's code is a wasm module of its own (scripts/split-wasm.sh): a page
 // fetches the main module and the module of the demo it shows, once, and no
 // other demo's; and its section's chunk, the code that only demos of that
-// section share (STACK_LAB_SPLIT_FAMILIES).
+// section share (STACK_LAB_SPLIT_FAMILIES). The journey, which composes the
+// models of several sections' demos, fetches those sections' chunks, and
+// shares a chunk with each demo it alone shares code with.
 import { test, expect } from './fixtures.js';
 import { DemoPage } from '../pages/demo-page.js';
 import { HomePage } from '../pages/home-page.js';
@@ -58,15 +60,16 @@ test('a demo page asks for its document and three modules, and nothing else, unt
   // middle of the app's start-up work, which it measurably slowed.
   const asked = [];
   page.on('request', (request) => asked.push({ path: new URL(request.url()).pathname, type: request.resourceType() }));
-  const demo = new DemoPage(page, '/nic/napi');
+  // A demo no stage of the journey comes from: no chunk shared with it.
+  const demo = new DemoPage(page, '/nic/mmio');
   await demo.open();
   await expect(page.getByTestId('step')).toBeVisible();
   // The browser fetches the tab's icon (<link rel="icon">) of its own accord.
   const byPage = asked.filter((r) => !(r.path === '/static/icon.svg' && r.type === 'other'));
   expect(byPage.map((r) => r.path).sort()).toEqual([
-    '/nic/napi',
+    '/nic/mmio',
     expect.stringMatching(/-chunk_\d+\.wasm$/),
-    expect.stringMatching(/-napi\.wasm$/),
+    expect.stringMatching(/-mmio\.wasm$/),
     expect.stringMatching(/_bg\.wasm$/),
   ]);
 });
@@ -78,11 +81,11 @@ test('the home page fetches no demo module; opening a card fetches that one demo
   // The home page's own: the main module and its offline panel's asking.
   await expect.poll(() => files.filter(uiModule)).toEqual([expect.stringMatching(/-ui_offline\.wasm$/)]);
   expect(files.filter((f) => !mainModule(f) && !uiModule(f))).toEqual([]);
-  await page.getByTestId('card-napi').click();
-  const demo = new DemoPage(page, '/nic/napi');
+  await page.getByTestId('card-mmio').click();
+  const demo = new DemoPage(page, '/nic/mmio');
   await expect(demo.demo).toBeVisible();
   await expect(demo.latest).not.toBeEmpty();
-  expect(demoModules(files)).toEqual([expect.stringMatching(/-napi\.wasm$/)]);
+  expect(demoModules(files)).toEqual([expect.stringMatching(/-mmio\.wasm$/)]);
   expect(files.filter(familyChunk)).toHaveLength(1);
 });
 
@@ -161,32 +164,37 @@ test('every demo\'s address is served a document that preloads that demo\'s modu
   // any script has run.
   const home = new HomePage(page);
   await home.open();
-  const paths = await home.demoPaths();
-  expect(paths.length).toBeGreaterThan(0);
-  const section = (path) => path.split('/')[1];
-  const demosIn = (id) => paths.filter((p) => section(p) === id).length;
+  const cards = await home.demoPaths();
+  expect(cards.length).toBeGreaterThan(0);
+  const paths = [...cards, '/journey'];
+  const section = (path) => (path === '/journey' ? '' : path.split('/')[1]);
+  const demosIn = (id) => cards.filter((p) => section(p) === id).length;
   const fetchedBy = new Map();
   for (const path of paths) {
     const files = preloaded(await (await request.get(path)).text());
     const module = path.split('/').pop().replaceAll('-', '_');
     expect(demoModules(files), path).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
     expect(files.filter(mainModule), path).toHaveLength(1);
-    // A chunk holds what two or more demos of a section share: a section
-    // of one demo has none, its code is all in the demo's own module, and
-    // a section whose demos share no code of their own has none either.
-    const chunks = files.filter(familyChunk);
-    expect(chunks.length, path).toBeLessThanOrEqual(demosIn(section(path)) > 1 ? 1 : 0);
-    if (chunks.length) fetchedBy.set(chunks[0], [...(fetchedBy.get(chunks[0]) ?? []), path]);
+    for (const chunk of files.filter(familyChunk)) fetchedBy.set(chunk, [...(fetchedBy.get(chunk) ?? []), path]);
   }
-  // At most one chunk per section of several demos, fetched by every demo
-  // of that section and no other.
-  const shared = new Set(paths.map(section).filter((id) => demosIn(id) > 1));
   expect(fetchedBy.size).toBeGreaterThan(0);
-  expect(fetchedBy.size).toBeLessThanOrEqual(shared.size);
-  for (const users of fetchedBy.values()) {
-    expect(new Set(users.map(section)).size).toBe(1);
-    expect(users.sort()).toEqual(paths.filter((p) => section(p) === section(users[0])).sort());
+  // A chunk is one of two kinds, and fetched by those it names and no other.
+  const sectionChunks = new Map();
+  for (const [chunk, users] of fetchedBy) {
+    const demos = users.filter((p) => p !== '/journey');
+    if (demos.length === 1) {
+      // What only the journey and one demo share.
+      expect(users.sort(), chunk).toEqual([demos[0], '/journey'].sort());
+      continue;
+    }
+    // What demos of one section share (two or more of them): every demo
+    // of the section fetches it, and the journey if it draws on them.
+    expect(new Set(demos.map(section)).size, chunk).toBe(1);
+    expect(demos.sort(), chunk).toEqual(cards.filter((p) => section(p) === section(demos[0])).sort());
+    expect(demosIn(section(demos[0]))).toBeGreaterThan(1);
+    for (const user of demos) sectionChunks.set(user, [...(sectionChunks.get(user) ?? []), chunk]);
   }
+  for (const [user, chunks] of sectionChunks) expect(chunks, user).toHaveLength(1);
   // The home page's document names no demo's module.
   expect(preloaded(await (await request.get('/')).text()).filter((f) => !mainModule(f))).toEqual([]);
 });

@@ -1,4 +1,4 @@
-// Every demo route, read from the catalogue's source (src/catalogue/*.rs, one
+// Every demo route (the journey's too), read from the catalogue's source (src/catalogue/*.rs, one
 // `Demo { … }` literal a demo, as scripts/catalogue.py reads it), so a test
 // that must visit every route visits a new demo without being told.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -11,10 +11,13 @@ export function demoRoutes() {
   const routes = [];
   for (const file of readdirSync(folder).filter((f) => f.endsWith('.rs')).sort()) {
     const text = readFileSync(join(folder, file), 'utf8');
-    for (const entry of text.matchAll(/\n {4}Demo \{\n[\s\S]*?\n {4}\},/g)) {
-      const section = entry[0].match(/\bsection: "(\w+)",/);
+    // An entry in a list, or a list's only one, which rustfmt writes on the
+    // list's line (`&[Demo {`), as scripts/catalogue.py reads them.
+    for (const entry of text.matchAll(/(?:\n {4}|&\[)Demo \{\n[\s\S]*?\n *\}[,\]]/g)) {
+      const section = entry[0].match(/\bsection: "(\w*)",/);
       const slug = entry[0].match(/\bslug: "([\w-]+)",/);
-      if (section && slug) routes.push(`/${section[1]}/${slug[1]}`);
+      // A tour (the journey) has no section: its page is `/<slug>`.
+      if (section && slug) routes.push(section[1] ? `/${section[1]}/${slug[1]}` : `/${slug[1]}`);
     }
   }
   return routes;

@@ -1,0 +1,38 @@
+import { expect } from '@playwright/test';
+import { DemoPage } from './demo-page.js';
+
+// The journey: one message through every layer (/journey).
+export class JourneyPage extends DemoPage {
+  constructor(page) {
+    super(page, '/journey');
+    this.picked = page.getByTestId('picked');
+    this.drill = page.getByTestId('picked-demo').locator('a');
+    this.tried = page.getByTestId('tried');
+  }
+
+  technique(id) { return this.page.getByTestId(`use-${id}`); }
+  async use(id, on = true) { await this.technique(id).setChecked(on); }
+  stage(key) { return this.page.getByTestId(`stage-${key}`); }
+  async pick(key) { await this.stage(key).click(); }
+
+  async expectTotal(text) { await this.expectFigure('total', text); }
+  async expectDominant(text) { await this.expectFigure('dominant', text); }
+
+  /** Opens the picked stage's demo, as its link has it; returns its URL. */
+  async drillDown(path) {
+    await expect(this.drill).toHaveAttribute('href', new RegExp(`^${path}\\?s=v1\\.[^&]+&from=/journey&from_s=v1\\.`));
+    await this.drill.click();
+    await this.page.waitForURL((url) => url.pathname === path);
+    await expect(this.demo).toBeVisible();
+    return new URL(this.page.url());
+  }
+
+  /** From a stage's demo, back to the journey. */
+  async comeBack() {
+    const back = this.page.getByTestId('way-back');
+    await expect(back).toHaveText('← Back to One message, end to end');
+    await back.click();
+    await this.page.waitForURL((url) => url.pathname === '/journey');
+    await expect(this.demo).toHaveAttribute('data-demo', 'journey');
+  }
+}
