@@ -96,7 +96,8 @@ async function autoplayLongest(page) {
 const home = await browser.newPage();
 await home.goto(`http://127.0.0.1:${labPort}/`);
 await home.locator('.card a').first().waitFor();
-const paths = (await home.locator('.card a').evaluateAll((as) => as.map((a) => new URL(a.href).pathname)))
+// Every demo's card, and the journey's link at the top.
+const paths = (await home.locator('.card a, a[data-testid="journey-link"]').evaluateAll((as) => as.map((a) => new URL(a.href).pathname)))
   .filter((p) => p.includes(only));
 await home.close();
 
