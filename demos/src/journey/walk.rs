@@ -547,6 +547,6 @@ impl Model for Journey {
     }
 
     fn leaves_out() -> &'static str {
-        "Leaves out: overlap between stages (the path is serial, each per-frame stage paid once per frame), the switch's own pipeline and the cable's propagation, the ACK and the sender's completion, a per-byte cost of copies (so zero-copy receive moves bytes, not time), RoCE's own headers (an RDMA WRITE is drawn with the TCP frame's bytes), a user-space TCP stack's time under kernel bypass, TX push, and every stage model's own simplifications."
+        "Leaves out: overlap between stages (the path is serial, each per-frame stage paid once per frame), the switch's own pipeline and the cable's propagation, the receiving NIC's PHY and MAC (only the sender's SerDes and PHY are timed), the ACK and the sender's completion, a per-byte cost of copies (so zero-copy receive moves bytes, not time), RoCE's own headers (an RDMA WRITE is drawn with the TCP frame's bytes), a user-space TCP stack's time under kernel bypass, TX push, and every stage model's own simplifications."
     }
 }
