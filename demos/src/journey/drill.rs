@@ -2,7 +2,7 @@
 //! share-link state in the journey's configuration, so the page opens the
 //! demo showing the same thing (`/<demo>?s=<state>`).
 
-use super::setup::{receive_actions, send_actions};
+use super::setup::{receive_actions, send_actions, Frames};
 use super::{Journey, StageId};
 use crate::host::pcie::{Kind, Pcie};
 use crate::host::zero_copy::ZeroCopy;
@@ -60,7 +60,11 @@ impl Drill {
 impl Journey {
     /// The demo a stage comes from, in the journey's configuration.
     pub fn drill(&self, id: StageId) -> Drill {
-        let frames = self.frames();
+        self.drill_with(id, &self.frames())
+    }
+
+    /// [`Journey::drill`] with the message's frames already cut.
+    fn drill_with(&self, id: StageId, frames: &Frames) -> Drill {
         let first = frames.lens.first().copied().unwrap_or(0);
         let c = &self.config;
         let send = || {
@@ -149,11 +153,13 @@ impl Journey {
         }
     }
 
-    /// Every stage's drill-down, in the path's order.
+    /// Every stage's drill-down, in the path's order (the frames cut once:
+    /// cutting them is most of a drill-down's cost).
     pub fn drills(&self) -> Vec<(StageId, Drill)> {
+        let frames = self.frames();
         StageId::ALL
             .iter()
-            .map(|&id| (id, self.drill(id)))
+            .map(|&id| (id, self.drill_with(id, &frames)))
             .collect()
     }
 }
