@@ -340,6 +340,7 @@ fn svg_element(tag: &'static str, attrs: Vec<AnyAttribute>, kids: Vec<AnyView>) 
         "text" => svg!(text),
         "tspan" => svg!(tspan),
         "title" => svg!(title),
+        "a" => svg!(a),
         _ => svg!(g),
     }
 }

@@ -192,9 +192,18 @@ fn inside_link(e: &web_sys::MouseEvent) -> Option<String> {
         return None;
     }
     let window = web_sys::window()?;
+    // An HTML link's `href` is the resolved address; an SVG link's is an
+    // object (SVGAnimatedString): its attribute is resolved here instead.
     let href = js_sys::Reflect::get(anchor.as_ref(), &"href".into())
         .ok()
-        .and_then(|v| v.as_string())?;
+        .and_then(|v| v.as_string())
+        .or_else(|| {
+            let raw = anchor.get_attribute("href")?;
+            let base = anchor.base_uri().ok().flatten()?;
+            web_sys::Url::new_with_base(&raw, &base)
+                .ok()
+                .map(|url| url.href())
+        })?;
     let origin = window.location().origin().ok()?;
     let base = base_path();
     let rest = href.strip_prefix(&origin)?;

@@ -60,6 +60,8 @@ pub fn scene(
     note: Signal<Option<String>>,
     onward: Onward,
 ) -> Vec<AnyView> {
+    // A text of a figure that links to another page reads it (`shape::link`).
+    provide_context(onward);
     let parts = crate::dom::memo(move || {
         scene.with(|s| s.parts.iter().map(part_key).enumerate().collect::<Vec<_>>())
     });

@@ -74,6 +74,9 @@ fn form(s: &Shape) -> String {
     if titled {
         form.push('t');
     }
+    if s.link.is_some() && matches!(s.kind, Kind::Text { .. }) {
+        form.push('a');
+    }
     form
 }
 
@@ -340,6 +343,8 @@ struct Build {
     /// Drawn with a hover text (a `<title>`): a clickable shape's is its
     /// last child, any other's its first.
     titled: bool,
+    /// A text inside a link to another page (`<a>` around the `<text>`).
+    linked: bool,
 }
 
 impl Build {
@@ -349,13 +354,18 @@ impl Build {
         let mut chars = form.chars();
         let kind = chars.next().unwrap_or('g');
         let heads = chars.next().and_then(|c| c.to_digit(10)).unwrap_or(0) as usize;
-        let clickable = form.contains('b');
+        // The flags follow the kind and the count of heads: a text's kind
+        // is `t` too, which read as a flag gave every text an empty hover
+        // text and a span (two elements more a text).
+        let flags = form.get(2..).unwrap_or_default();
+        let clickable = flags.contains('b');
         Build {
             kind,
             heads,
             clickable,
             // Parts of a button have no hover text of their own.
-            titled: form.contains('t') && (clickable || !inside),
+            titled: flags.contains('t') && (clickable || !inside),
+            linked: flags.contains('a'),
         }
     }
 
@@ -444,6 +454,7 @@ fn shape(level: Level, at: SiblingAt, form: &str, inside: bool, first: Memo<Opti
         heads,
         clickable,
         titled,
+        linked,
     } = build;
     let key = at::own_key(&at).to_string();
     let own = level.own(&at);
@@ -500,6 +511,16 @@ fn shape(level: Level, at: SiblingAt, form: &str, inside: bool, first: Memo<Opti
             .maybe_child(last_title);
     }
     match kind {
+        't' if linked => link(
+            match titled {
+                true => el
+                    .maybe_child(first_title)
+                    .child(s("tspan").text(start.words.clone()))
+                    .maybe_child(last_title),
+                false => el.text(start.words.clone()),
+            },
+            own,
+        ),
         't' if titled => el
             .maybe_child(first_title)
             .child(s("tspan").text(start.words.clone()))
@@ -520,6 +541,25 @@ fn shape(level: Level, at: SiblingAt, form: &str, inside: bool, first: Memo<Opti
     }
 }
 
+/// A text that opens another page of the lab, inside an `<a>` whose address
+/// the page works out from the shape's (`super::Onward`: the site's base and
+/// the way back to this page, which changes as the learner acts).
+fn link(text: El, own: RwSignal<Option<Shape>>) -> El {
+    let onward = use_context::<super::Onward>();
+    s("a")
+        .class("scene-link")
+        .bind(
+            "href",
+            crate::dom::text(move || {
+                let to = own
+                    .try_with(|s| s.as_ref().and_then(|s| s.link.clone()))
+                    .flatten()?;
+                Some(onward.map_or_else(|| to.clone(), |go| go.run(to.clone())))
+            }),
+        )
+        .child(text)
+}
+
 /// The shapes of `level` that draw anything, keyed.
 pub fn shapes(level: Level, inside: bool, first: Memo<Option<Slot>>) -> AnyView {
     keyed(
@@ -534,6 +574,22 @@ pub fn shapes(level: Level, inside: bool, first: Memo<Option<Slot>>) -> AnyView 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_form_names_its_parts_and_a_plain_text_has_none() {
+        let plain = Shape::text("t", 0.0, 0.0, "words");
+        let build = Build::of(&form(&plain), false);
+        assert!(build.kind == 't' && !build.titled && !build.clickable && !build.linked);
+        let labelled = Shape::text("t", 0.0, 0.0, "words").label("more");
+        assert!(Build::of(&form(&labelled), false).titled);
+        // Inside a button, a part has no hover text of its own.
+        assert!(!Build::of(&form(&labelled), true).titled);
+        let linked = Shape::text("t", 0.0, 0.0, "words").link("/nic/napi");
+        assert!(Build::of(&form(&linked), false).linked);
+        let button = Shape::rect("r", 0.0, 0.0, 1.0, 1.0).on_click(3);
+        let build = Build::of(&form(&button), false);
+        assert!(build.kind == 'r' && build.clickable);
+    }
 
     #[test]
     fn a_picture_is_one_tab_stop_however_many_shapes_it_lets_you_click() {

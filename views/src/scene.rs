@@ -64,6 +64,10 @@ pub struct Shape {
     pub focus: Option<String>,
     /// What clicking (or pressing Enter on) the shape sends.
     pub on_click: Option<Slot>,
+    /// A text that opens another page of the lab: its path from the site's
+    /// root and its query, as [`Item::link`]. Never inside a clickable
+    /// shape (a link in a button is two controls in one).
+    pub link: Option<String>,
 }
 
 /// The geometry of a shape, in figure units.
@@ -175,6 +179,7 @@ impl Shape {
             label: None,
             focus: None,
             on_click: None,
+            link: None,
         }
     }
 
@@ -280,6 +285,12 @@ impl Shape {
 
     pub fn on_click(mut self, command: Slot) -> Self {
         self.on_click = Some(command);
+        self
+    }
+
+    /// Makes a text a link to another page of the lab ([`Shape::link`]).
+    pub fn link(mut self, to: impl Into<String>) -> Self {
+        self.link = Some(to.into());
         self
     }
 
