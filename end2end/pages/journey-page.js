@@ -18,10 +18,14 @@ export class JourneyPage extends DemoPage {
   async expectTotal(text) { await this.expectFigure('total', text); }
   async expectDominant(text) { await this.expectFigure('dominant', text); }
 
-  /** Opens the picked stage's demo, as its link has it; returns its URL. */
-  async drillDown(path) {
-    await expect(this.drill).toHaveAttribute('href', new RegExp(`^${path}\\?s=v1\\.[^&]+&from=/journey&from_s=v1\\.`));
-    await this.drill.click();
+  /** A stage's row's own link to its demo ("from /nic/…"). */
+  rowLink(key) { return this.page.getByTestId(`stage-${key}-demo`).locator('xpath=..'); }
+
+  /** Opens a stage's demo through `link` (the picked stage's, unless
+   * given), as the link has it; returns its URL. */
+  async drillDown(path, link = this.drill) {
+    await expect(link).toHaveAttribute('href', new RegExp(`^${path}\\?s=v1\\.[^&]+&from=/journey&from_s=v1\\.`));
+    await link.click();
     await this.page.waitForURL((url) => url.pathname === path);
     await expect(this.demo).toBeVisible();
     return new URL(this.page.url());

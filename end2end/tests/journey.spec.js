@@ -64,7 +64,7 @@ test('Break it: a dropped last frame waits for the retransmission timer', async 
   expect(total).toBeGreaterThan(nanoseconds(INTERRUPT.total));
 });
 
-test('drill into two stages, each in the journey\'s configuration, and come back to the same state', async ({ page }) => {
+test('drill into two stages (from the stage picked, and from a row), each in the journey\'s configuration, and come back to the same state', async ({ page }) => {
   const j = new JourneyPage(page);
   await j.open();
   await j.use('busy-poll');
@@ -79,10 +79,14 @@ test('drill into two stages, each in the journey\'s configuration, and come back
   await j.expectTotal(BUSY_POLL.total);
   await expect(j.stage('interrupt').getByTestId('journey-stage')).toHaveClass(/selected/);
 
-  // The wire: the encapsulation demo opens with the journey's MSS.
+  // The wire, from its row's own link: the encapsulation demo opens with
+  // the journey's MSS.
   await page.getByTestId('mss-536').check();
   await j.pick('wire');
-  await j.drillDown('/net/encapsulation');
+  await page.evaluate(() => { window.stillThisPage = true; });
+  await j.drillDown('/net/encapsulation', j.rowLink('wire'));
+  // An SVG link is followed inside the app, as an HTML one: no reload.
+  expect(await page.evaluate(() => window.stillThisPage)).toBe(true);
   await expect(page.getByTestId('demo')).toHaveAttribute('data-demo', 'encapsulation');
   await expect(page.getByTestId('link-notice')).toHaveCount(0);
   await expect(j.figure('mss')).toHaveText('536');

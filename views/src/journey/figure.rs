@@ -152,6 +152,7 @@ pub fn waterfall(
         );
     }
     let starts = path.starts_ns();
+    let drills = m.drills();
     let mut index = 0;
     for (n, s) in path.stages.iter().enumerate() {
         let start = starts[n];
@@ -187,8 +188,17 @@ pub fn waterfall(
                 }
             }
         };
+        // The stage's demo in the journey's configuration: a link of its
+        // own beside the row, which is a button (a link in a button would
+        // be two controls in one).
+        let drill = drills.iter().find(|(id, _)| *id == s.id).map(|(_, d)| d);
         let from = format!("from /{}", m.drill_demo(s.id));
-        let mut from_shape = Shape::text("from", d.from_x, y + d.from_y, from).size(Size::Small);
+        let mut from_shape =
+            Shape::text(format!("{}-demo", s.id.key()), d.from_x, y + d.from_y, from)
+                .size(Size::Small);
+        if let Some(drill) = drill {
+            from_shape = from_shape.link(drill.href());
+        }
         from_shape = if d.from_end {
             from_shape.end()
         } else {
@@ -218,7 +228,6 @@ pub fn waterfall(
                 .start()
                 .size(Size::Small)
                 .class_if(s.on_path, "done tone"),
-            from_shape,
         ];
         f.push(
             Shape::group(s.id.key(), children)
@@ -232,6 +241,7 @@ pub fn waterfall(
                     s.id.name()
                 )),
         );
+        f.push(from_shape);
         if s.on_path {
             index += 1;
         }

@@ -410,6 +410,33 @@ mod tests {
         }
     }
 
+    /// Each row's "from" opens the stage's demo as the journey has it, and
+    /// is a link of its own: no clickable shape holds it.
+    #[test]
+    fn every_row_links_to_its_demo_outside_the_rows_button() {
+        let mut m = Journey::new(&JourneyConfig::default());
+        m.apply(&JourneyAction::Use(Technique::BusyPoll, true))
+            .unwrap();
+        let scene = crate::build(&m, &0).0;
+        let figure = scene.figures().next().unwrap();
+        for id in StageId::ALL {
+            let link = figure
+                .shapes
+                .iter()
+                .find(|s| s.key == format!("{}-demo", id.key()))
+                .unwrap_or_else(|| panic!("{id:?}"));
+            assert_eq!(link.link.as_deref(), Some(m.drill(id).href().as_str()));
+            assert!(link.on_click.is_none());
+        }
+        fn no_link_inside(s: &crate::scene::Shape, in_button: bool) {
+            assert!(!(in_button && s.link.is_some()), "{}", s.key);
+            for c in s.children() {
+                no_link_inside(c, in_button || s.on_click.is_some());
+            }
+        }
+        figure.shapes.iter().for_each(|s| no_link_inside(s, false));
+    }
+
     #[test]
     fn the_picked_stage_names_its_demo() {
         let m = Journey::new(&JourneyConfig::default());
