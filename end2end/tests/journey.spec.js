@@ -100,7 +100,7 @@ test('drill into two stages (from the stage picked, and from a row), each in the
 test('a stage\'s demo opened on its own links to the journey, and the home page does at its top', async ({ page }) => {
   await page.goto('/nic/napi');
   const link = page.getByTestId('way-back');
-  await expect(link).toContainText('follow one message through every layer');
+  await expect(link).toHaveText('This demo is a stage of One message, end to end →');
   await link.click();
   await expect(page.getByTestId('demo')).toHaveAttribute('data-demo', 'journey');
   await page.goto('/cpu/tlb');

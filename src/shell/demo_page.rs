@@ -159,10 +159,7 @@ fn way_back(demo: &'static Demo, back: Option<Back>) -> Option<El> {
         Some(back) => (back.href(&base), format!("← Back to {}", back.demo.title)),
         None if on_the_journey(demo) => (
             crate::router::link(&base, &journey().path()),
-            format!(
-                "A stage of {}: follow one message through every layer →",
-                journey().title
-            ),
+            format!("This demo is a stage of {} →", journey().title),
         ),
         None => return None,
     };
