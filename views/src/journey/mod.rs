@@ -14,7 +14,7 @@ use demos::journey::{
     Fault, Journey, JourneyAction, Path, StageId, Technique, Tried, MESSAGES, MSSES,
 };
 use demos::nic::cut_through::WIRE_RATES;
-use demos::text::{grouped, ns, plural, tenths};
+use demos::text::{capitalised, grouped, ns, plural, tenths};
 
 /// What each technique does, in one sentence for its control.
 fn technique_note(t: Technique) -> &'static str {
@@ -145,6 +145,28 @@ fn comparison(m: &Journey) -> Table {
     t
 }
 
+/// A choice among `offered` values with `unit`, `now` selected; a value
+/// it does not offer (from a link) joins the options.
+fn choice<T: Copy + PartialEq + std::fmt::Display>(
+    id: &str,
+    legend: &str,
+    offered: &[T],
+    now: T,
+    unit: &str,
+    mut send: impl FnMut(T) -> crate::live::Slot,
+) -> Control {
+    let mut values = offered.to_vec();
+    if !values.contains(&now) {
+        values.push(now);
+    }
+    let selected = values.iter().position(|&v| v == now).unwrap_or(0);
+    let options = values
+        .iter()
+        .map(|&v| (v.to_string(), format!("{v}{unit}"), send(v)))
+        .collect();
+    Control::choice(id, legend, selected, options)
+}
+
 fn share(tried: &Tried, id: StageId) -> i64 {
     tried.share_of(id).map(i64::from).unwrap_or(0)
 }
@@ -181,72 +203,33 @@ impl View for Journey {
     }
 
     fn controls(&self, _: &usize, ui: &mut Ui<Self>) -> Vec<Control> {
-        // A size from a link that the choice does not offer joins it, so the
-        // choice always shows the message's own size.
-        let mut offered = MESSAGES.to_vec();
-        if !offered.contains(&self.message_bytes) {
-            offered.push(self.message_bytes);
-        }
-        let size = offered
-            .iter()
-            .position(|&b| b == self.message_bytes)
-            .unwrap_or(0);
-        let sizes = offered
-            .iter()
-            .map(|&b| {
-                (
-                    b.to_string(),
-                    format!("{b} B"),
-                    ui.act(JourneyAction::SetMessage(b)),
-                )
-            })
-            .collect();
-        let mut msses = MSSES.to_vec();
-        if !msses.contains(&self.config.mss) {
-            msses.push(self.config.mss);
-        }
-        let mss = msses
-            .iter()
-            .position(|&v| v == self.config.mss)
-            .unwrap_or(0);
-        let mss_options = msses
-            .iter()
-            .map(|&v| {
-                (
-                    v.to_string(),
-                    format!("{v} B"),
-                    ui.act(JourneyAction::SetMss(v)),
-                )
-            })
-            .collect();
-        let line = WIRE_RATES
-            .iter()
-            .position(|&v| v == self.config.line_gbps)
-            .unwrap_or(0);
-        let lines = WIRE_RATES
-            .iter()
-            .map(|&v| {
-                (
-                    v.to_string(),
-                    format!("{v} Gb/s"),
-                    ui.act(JourneyAction::SetLine(v)),
-                )
-            })
-            .collect();
+        // A value from a link that a choice does not offer joins it, so the
+        // choice always shows the journey's own.
+        let message = choice(
+            "message",
+            "Message size",
+            &MESSAGES,
+            self.message_bytes,
+            " B",
+            |b| ui.act(JourneyAction::SetMessage(b)),
+        );
+        let mss = choice("mss", "TCP's MSS", &MSSES, self.config.mss, " B", |v| {
+            ui.act(JourneyAction::SetMss(v))
+        });
+        let line = choice(
+            "line",
+            "Line rate",
+            WIRE_RATES,
+            self.config.line_gbps,
+            " Gb/s",
+            |v| ui.act(JourneyAction::SetLine(v)),
+        );
         let mut techniques = Vec::new();
         for t in Technique::ALL {
             let on = self.setup.uses(t);
-            let label = {
-                let name = t.name();
-                let mut first = name.chars();
-                first
-                    .next()
-                    .map(|c| c.to_uppercase().collect::<String>() + first.as_str())
-                    .unwrap_or_default()
-            };
             techniques.push(Control::toggle(
                 technique_id(t),
-                label,
+                capitalised(t.name()),
                 on,
                 ui.act(JourneyAction::Use(t, !on)),
             ));
@@ -256,22 +239,19 @@ impl View for Journey {
             .iter()
             .map(|&f| {
                 let on = self.setup.breaks(f);
-                let label = {
-                    let name = f.name();
-                    let mut first = name.chars();
-                    first
-                        .next()
-                        .map(|c| c.to_uppercase().collect::<String>() + first.as_str())
-                        .unwrap_or_default()
-                };
-                Control::toggle(fault_id(f), label, on, ui.act(JourneyAction::Break(f, !on)))
-                    .danger()
+                Control::toggle(
+                    fault_id(f),
+                    capitalised(f.name()),
+                    on,
+                    ui.act(JourneyAction::Break(f, !on)),
+                )
+                .danger()
             })
             .collect();
         vec![
-            Control::choice("message", "Message size", size, sizes),
-            Control::choice("mss", "TCP's MSS", mss, mss_options),
-            Control::choice("line", "Line rate", line, lines),
+            message,
+            mss,
+            line,
             Control::group("Techniques", techniques),
             Control::button("again", "Walk it again", ui.act(JourneyAction::Again)),
             Control::note("Step moves the message through the next stage on the path."),
