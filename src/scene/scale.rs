@@ -71,7 +71,10 @@ fn set_scale(svg: &web_sys::Element, drawn_width: f64, drawn_height: f64) {
     if !(scale.is_finite() && scale > 0.0) {
         return;
     }
-    let milli = demos::float::clamped((scale * 1000.0).round(), 1.0, 100_000.0) as u32;
+    // Rounded down: text sized for a scale a shade smaller than the drawn
+    // one is never under the floor (rounded to nearest, it came out at
+    // 11.99 px for a 12-px floor).
+    let milli = demos::float::clamped((scale * 1000.0).floor(), 1.0, 100_000.0) as u32;
     let _ = svg
         .style()
         .set_property("--scale-milli", &milli.to_string());
