@@ -16,7 +16,9 @@ for (const path of demoRoutes().filter((p) => p.includes(filter))) {
   const r = await page.evaluate(() => {
     let min = 99; let minText = '';
     const hits = []; const out = [];
-    for (const svg of document.querySelectorAll('svg.scene')) {
+    // A figure set aside (a framed page shows one at a time) is not drawn.
+    const drawn = [...document.querySelectorAll('svg.scene')].filter((s) => s.getBoundingClientRect().width > 0);
+    for (const svg of drawn) {
       const vb = svg.viewBox.baseVal; const box = svg.getBoundingClientRect();
       const scale = Math.min(box.width / vb.width, box.height / vb.height);
       const boxes = [];
@@ -37,7 +39,7 @@ for (const path of demoRoutes().filter((p) => p.includes(filter))) {
       }
     }
     const step = document.querySelector('[data-testid=step]')?.getBoundingClientRect();
-    const svgs = [...document.querySelectorAll('svg.scene')].map((s) => s.getBoundingClientRect());
+    const svgs = drawn.map((s) => s.getBoundingClientRect());
     const firstWhole = svgs.length > 0 && svgs[0].bottom <= innerHeight && svgs[0].right <= innerWidth;
     const pictureBottom = Math.max(...svgs.map((b) => b.bottom));
     const pictureRight = Math.max(...svgs.map((b) => b.right));

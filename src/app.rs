@@ -9,7 +9,7 @@ use crate::dom::{dynamic, h, El};
 use crate::platform::{base_path, install_scene_styles, mark, set_reset_link, set_title};
 use crate::router::{self, Location};
 use crate::shell::back::Back;
-use crate::shell::demo_page::demo_page;
+use crate::shell::demo_page::{demo_page, Asked};
 use crate::shell::frame::{embed, frame};
 use crate::shell::home::{self, home};
 use crate::shell::not_found::{self, not_found};
@@ -20,21 +20,12 @@ pub enum Route {
     Home,
     Demo {
         demo: &'static Demo,
-        embed: bool,
-        /// The share-link value (`?s=`), if any.
-        link: Option<String>,
         /// Test hook: `?debug=panic` crashes the page once it is shown. Only
         /// a build made for the browser tests has it (feature `test-hooks`,
         /// `make build-subpath`); the public site ignores the parameter.
         panic: bool,
-        /// The lesson stop to open (`?lesson=N`), as written.
-        lesson: Option<String>,
-        /// Class mode (`?class=1`): answers wait for Reveal.
-        class: bool,
-        /// Presenter mode (`?present=1`): sized for a lecture hall.
-        present: bool,
-        /// The demo it was opened from, to go back to (`from=`).
-        back: Option<Back>,
+        /// What the address asks of the page.
+        asked: Asked,
     },
     NotFound,
 }
@@ -54,13 +45,16 @@ impl Route {
         match demo {
             Some(demo) => Route::Demo {
                 demo,
-                embed: here.param("embed") == Some("1"),
-                link: here.param("s").map(str::to_string),
                 panic: cfg!(feature = "test-hooks") && here.param("debug") == Some("panic"),
-                lesson: here.param("lesson").map(str::to_string),
-                class: here.param("class") == Some("1"),
-                present: here.param("present") == Some("1"),
-                back: Back::of(here),
+                asked: Asked {
+                    embed: here.param("embed") == Some("1"),
+                    link: here.param("s").map(str::to_string),
+                    lesson: here.param("lesson").map(str::to_string),
+                    class: here.param("class") == Some("1"),
+                    present: here.param("present") == Some("1"),
+                    back: Back::of(here),
+                    figure: here.param("figure").map(str::to_string),
+                },
             },
             None => Route::NotFound,
         }
@@ -93,23 +87,15 @@ fn page(route: Route, base: &str) -> Vec<El> {
     match route {
         Route::Home => frame(base, home(base)),
         Route::NotFound => frame(base, not_found(base)),
-        Route::Demo {
-            demo,
-            embed: embedded,
-            link,
-            panic,
-            lesson,
-            class,
-            present,
-            back,
-        } => {
+        Route::Demo { demo, panic, asked } => {
             if panic {
                 // After this task, as a bug in a running demo would.
                 leptos::task::spawn_local(async {
                     panic!("deliberate panic requested with ?debug=panic")
                 });
             }
-            let content = demo_page(demo, embedded, link, lesson, class, present, back);
+            let embedded = asked.embed;
+            let content = demo_page(demo, asked);
             if embedded {
                 embed(content)
             } else {
@@ -163,7 +149,8 @@ mod tests {
         assert!(matches!(Route::of(&at("/", &[])), Route::Home));
         assert!(matches!(
             Route::of(&at("/nic/napi", &[("s", "abc")])),
-            Route::Demo { demo, link: Some(l), embed: false, .. } if demo.slug == "napi" && l == "abc"
+            Route::Demo { demo, asked: Asked { link: Some(l), embed: false, .. }, .. }
+                if demo.slug == "napi" && l == "abc"
         ));
         for path in [
             "/nic",

@@ -4,8 +4,8 @@ import { demoRoutes } from './routes.js';
 
 // axe-core, pinned to its newest release in package-lock.json, with every rule
 // it has (none left out by tag), on every route: the catalogue, not-found, an
-// embedded demo, a demo in presenter mode and each demo, before and after a
-// Step.
+// embedded demo (and one whose picture has several figures, one shown), a
+// demo in presenter mode and each demo, before and after a Step.
 const serious = (results) => results.violations
   .filter((v) => ['serious', 'critical'].includes(v.impact))
   .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
@@ -17,7 +17,7 @@ test('the route list is the whole catalogue', () => {
   expect(demos).toEqual(expect.arrayContaining(['/nic/descriptor-ring', '/net/allreduce']));
 });
 
-for (const path of ['/', '/nic/no-such-demo', '/nic/descriptor-ring?embed=1', '/cpu/mesi?present=1', ...demos]) {
+for (const path of ['/', '/nic/no-such-demo', '/nic/descriptor-ring?embed=1', '/nic/busy-poll?embed=1&figure=2', '/cpu/mesi?present=1', ...demos]) {
   test(`axe finds no serious or critical violation on ${path}`, async ({ page }) => {
     await page.goto(path);
     await expect(page.locator('#app-root h1').first()).toBeVisible();

@@ -104,6 +104,48 @@ test('at 1366×768 no picture text is drawn under 14 px', async ({ page }) => {
   await everyTextAtLeast(page, 14);
 });
 
+// Between a phone and a wide screen the page arranges itself by the width
+// its picture's column has (views::room): one column below 1,200 px, whose
+// figures are drawn in the narrow layout below a 792-px column, the wide
+// one above; two columns from 1,200 px. Either way no text under 12 px.
+for (const [width, height] of [[768, 1024], [1024, 768]]) {
+  test(`at ${width}×${height} no picture text is drawn under 12 px`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await everyTextAtLeast(page, 12);
+  });
+}
+
+test('at the lines between arrangements the picture keeps its text at 12 px', async ({ page }) => {
+  const problems = [];
+  for (const width of [601, 859, 860, 1199, 1200, 1279]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const path of ['/nic/busy-poll', '/cpu/cache-hierarchy', '/journey']) {
+      await open(page, path);
+      await expect(page.locator('svg.scene').first()).toHaveAttribute('style', /--scale-milli/);
+      const { px, text } = await smallestText(page);
+      if (px < 12 - 0.005) problems.push(`${width} ${path}: "${text}" at ${px.toFixed(2)} px`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('a lesson stop opened beside the picture at 1024 px redraws its figures for the narrower column, and closing it restores them', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await open(page, '/nic/busy-poll');
+  await expect(page.getByTestId('demo')).toHaveClass(/\bone-column\b/);
+  await expect(page.getByTestId('demo')).not.toHaveClass(/\bnarrow\b/);
+  await page.getByTestId('lesson-open').click();
+  await expect(page.getByTestId('lesson')).toBeVisible();
+  await expect(page.getByTestId('demo')).not.toHaveClass(/\bone-column\b/);
+  await expect(page.getByTestId('demo')).toHaveClass(/\bnarrow\b/);
+  await expect(page.locator('svg.scene').first()).toHaveAttribute('style', /--scale-milli/);
+  const { px } = await smallestText(page);
+  expect(px).toBeGreaterThanOrEqual(12 - 0.005);
+  await page.getByTestId('lesson-close').click();
+  await expect(page.getByTestId('demo')).toHaveClass(/\bone-column\b/);
+  await expect(page.getByTestId('demo')).not.toHaveClass(/\bnarrow\b/);
+});
+
 test.describe('across the line', () => {
   test.use({ viewport: { width: 1024, height: 768 } });
 

@@ -81,8 +81,9 @@ pub fn rove(e: &web_sys::KeyboardEvent) -> bool {
     true
 }
 
-pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
+pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click, alone: RwSignal<String>) -> El {
     let key = at.1.clone();
+    let own = key.clone();
     let head = crate::dom::memo({
         let at = at.clone();
         move || {
@@ -183,7 +184,19 @@ pub fn figure(scene: RwSignal<Scene>, at: PartAt, click: Click) -> El {
                         Some(h) if h.0 <= NARROW_WIDTH => " fits-narrow",
                         _ => "",
                     };
-                    Some(format!("scene-figure{fits} {extra}").trim_end().to_string())
+                    // Another figure shown alone sets this one aside.
+                    let aside = alone.with(|k| {
+                        if k.is_empty() || *k == own {
+                            ""
+                        } else {
+                            " set-aside"
+                        }
+                    });
+                    Some(
+                        format!("scene-figure{fits}{aside} {extra}")
+                            .trim_end()
+                            .to_string(),
+                    )
                 })
             }),
         )

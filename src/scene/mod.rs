@@ -53,12 +53,14 @@ fn said(key: &str) -> String {
 
 /// The picture of `scene`, and the picture as text.
 /// `note` is said first in the picture as text (the open lesson stop's
-/// question).
+/// question). `alone` is the key of the one figure shown, or empty for every
+/// figure (a framed demo shows one at a time: `shell::figures`).
 pub fn scene(
     scene: RwSignal<Scene>,
     click: Click,
     note: Signal<Option<String>>,
     onward: Onward,
+    alone: RwSignal<String>,
 ) -> Vec<AnyView> {
     // A text of a figure that links to another page reads it (`shape::link`).
     provide_context(onward);
@@ -69,7 +71,7 @@ pub fn scene(
     let part = move |index: usize, row: String| {
         let key = row[1..].to_string();
         match &row[..1] {
-            "f" => figure::figure(scene, (index, key), click),
+            "f" => figure::figure(scene, (index, key), click, alone),
             "t" => table::table(scene, (index, key), click),
             _ => list::list(scene, (index, key), onward),
         }
@@ -107,6 +109,7 @@ pub fn rehearse(now: Scene, next: Scene) {
             Callback::new(|_| {}),
             Signal::stored(None),
             Callback::new(|to| to),
+            RwSignal::new(String::new()),
         )
         .build();
         (picture, drawn)

@@ -7,7 +7,7 @@
 use crate::catalogue::{journey, on_the_journey, Demo, Opened};
 use crate::controls::controls;
 use crate::dom::{dynamic, h, El};
-use crate::platform::{mark, window_width};
+use crate::platform::mark;
 use crate::scene::scene;
 use crate::shell::back::Back;
 use crate::shell::chrome::{
@@ -21,7 +21,6 @@ use leptos::prelude::*;
 use std::time::Duration;
 use views::control::Input;
 use views::page::chrome::{failed, fetching};
-use views::Layout;
 
 /// Where the demo's code is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,18 +33,36 @@ enum Arrival {
     Running,
 }
 
-/// The page of `demo`, opened from the share-link value `link`.
-/// `lesson` is the link's lesson stop (`lesson=N`), `class` class mode,
-/// `present` presenter mode, `back` the demo it was opened from.
-pub fn demo_page(
-    demo: &'static Demo,
-    embed: bool,
-    link: Option<String>,
-    lesson: Option<String>,
-    class: bool,
-    present: bool,
-    back: Option<Back>,
-) -> El {
+/// What an address asks of a demo's page.
+#[derive(Clone, Default)]
+pub struct Asked {
+    /// In a frame, only the demo (`?embed=1`).
+    pub embed: bool,
+    /// The share-link value (`?s=`), if any.
+    pub link: Option<String>,
+    /// The lesson stop to open (`?lesson=N`), as written.
+    pub lesson: Option<String>,
+    /// Class mode (`?class=1`): answers wait for Reveal.
+    pub class: bool,
+    /// Presenter mode (`?present=1`): sized for a lecture hall.
+    pub present: bool,
+    /// The demo it was opened from, to go back to (`from=`).
+    pub back: Option<Back>,
+    /// The figure a framed page shows first (`?figure=N`), as written.
+    pub figure: Option<String>,
+}
+
+/// The page of `demo`, as the address asks.
+pub fn demo_page(demo: &'static Demo, asked: Asked) -> El {
+    let Asked {
+        embed,
+        link,
+        lesson,
+        class,
+        present,
+        back,
+        figure,
+    } = asked;
     let arrival = RwSignal::new(Arrival::Fetching);
     let opened: StoredValue<Option<Opened>, LocalStorage> = StoredValue::new_local(None);
     let link = StoredValue::new(link);
@@ -62,14 +79,20 @@ pub fn demo_page(
             .view(),
             Arrival::Running => match opened.try_update_value(Option::take).flatten() {
                 Some((mut live, notice)) => {
-                    live.set_layout(screen_layout(present));
-                    let page = Page::new(demo.slug, live, class, present);
+                    let room = crate::shell::room::first(embed, present, lesson.is_some());
+                    live.set_layout(room.layout());
+                    let page = Page::new(demo.slug, live, class, room);
                     let notice = open_lesson(
                         page,
                         lesson.clone(),
                         link.with_value(Option::is_some),
                         notice,
                     );
+                    let notice = if embed {
+                        crate::shell::figures::first(page, figure.as_deref(), notice)
+                    } else {
+                        notice
+                    };
                     running(demo, embed, page, notice, back.clone()).view()
                 }
                 None => ().into_any(),
@@ -140,17 +163,6 @@ fn open_lesson(
     })
 }
 
-/// The layout for the window the page is in, presenting or not.
-pub fn screen_layout(present: bool) -> Layout {
-    window_width().map_or(Layout::Wide, |px| {
-        if present {
-            Layout::for_presenting(px)
-        } else {
-            Layout::for_screen(px)
-        }
-    })
-}
-
 /// The link back to the demo this one was opened from; else, on the demo
 /// of a stage of the journey, the link to the journey.
 fn way_back(demo: &'static Demo, back: Option<Back>) -> Option<El> {
@@ -191,17 +203,14 @@ fn running(
             page.act(act);
         }
     });
-    // A phone turned sideways (or a window narrowed) rearranges the
-    // figures, at the same step.
-    let resize = window_event_listener(ev::resize, move |_| {
-        page.set_layout(screen_layout(page.present.get_untracked()))
-    });
+    // A phone turned sideways, a window narrowed, a lesson opened: the
+    // page rearranges itself, at the same step.
+    let room = crate::shell::room::Watch::new(page);
     // Presenter mode restyles the whole document (static/app.css,
     // `html.present`), site header and footer included.
     Effect::new(move |_| crate::platform::set_root_class("present", page.present.get()));
     on_cleanup(move || {
         keys.remove();
-        resize.remove();
         crate::platform::set_root_class("present", false);
     });
     // In a frame (a slide deck, an LMS), the page that frames the demo may
@@ -248,6 +257,8 @@ fn running(
     let visual = h("div")
         .class("visual")
         .testid("visual")
+        .live(move |column, _: Option<()>| room.observe(column))
+        .maybe_child(crate::shell::figures::picker(page))
         .view_child(dynamic(move || {
             page.layout.track();
             // Only the layout redraws it all: a step sets what changed.
@@ -256,7 +267,7 @@ fn running(
                 page.lesson
                     .with_value(|l| views::page::lesson::as_text(l.outline.as_ref()?, n))
             });
-            untrack(|| scene(page.scene, click, note, onward)).into_any()
+            untrack(|| scene(page.scene, click, note, onward, page.alone)).into_any()
         }));
     // The control bar and the latest narration line, together: what Step
     // did, or why it was refused, is read where Step is pressed. The page's
@@ -304,14 +315,17 @@ fn running(
         .bind(
             "class",
             crate::dom::text(move || {
-                Some(
-                    if page.layout.get().is_narrow() {
-                        "demo narrow"
-                    } else {
-                        "demo"
-                    }
-                    .into(),
-                )
+                let narrow = if page.layout.get().is_narrow() {
+                    " narrow"
+                } else {
+                    ""
+                };
+                let columns = if page.one_column.get() {
+                    " one-column"
+                } else {
+                    ""
+                };
+                Some(format!("demo{narrow}{columns}"))
             }),
         )
         .testid("demo")

@@ -6,6 +6,7 @@
 pub mod back;
 pub mod chrome;
 pub mod demo_page;
+mod figures;
 mod focus;
 pub mod frame;
 pub mod home;
@@ -16,4 +17,5 @@ pub mod not_found;
 pub mod offline;
 pub mod page;
 pub mod progress;
+mod room;
 pub mod slide;

@@ -14,7 +14,7 @@ use views::export::{export, file_name};
 use views::lesson::{Outline, Reply, Verdict};
 use views::page::chrome::{copied, START_SPEED};
 use views::page::lesson::{stop_opened, verdict_said, Progress};
-use views::{Layout, LiveDemo, Scene, Slot};
+use views::{Layout, LiveDemo, Room, Scene, Slot};
 
 /// What the control bar, the keyboard and the share panel do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +53,16 @@ pub struct Page {
     pub help: RwSignal<bool>,
     /// What had focus when the shortcuts list opened: it gets it back.
     help_return: StoredValue<Option<web_sys::Element>, LocalStorage>,
-    /// The screen the figures are arranged for.
+    /// Where the page stands (the window, the picture's column, presenter
+    /// mode, a lesson open): what arranges it.
+    room: StoredValue<Room>,
+    /// The controls below the picture rather than beside it.
+    pub one_column: RwSignal<bool>,
+    /// The layout the figures are drawn in.
     pub layout: RwSignal<Layout>,
+    /// The key of the one figure shown, or empty for all (a framed page
+    /// shows one at a time: `shell::figures`).
+    pub alone: RwSignal<String>,
     /// The link box, once "Copy link" was pressed, and what the copy said.
     pub share_shown: RwSignal<bool>,
     pub share_message: RwSignal<String>,
@@ -106,7 +114,7 @@ impl Page {
         slug: &'static str,
         mut live: Box<dyn LiveDemo>,
         class_mode: bool,
-        present: bool,
+        room: Room,
     ) -> Page {
         let frame = live.frame();
         let layout = live.layout();
@@ -138,7 +146,10 @@ impl Page {
             speed: RwSignal::new(START_SPEED),
             help: RwSignal::new(false),
             help_return: StoredValue::new_local(None),
+            room: StoredValue::new(room),
+            one_column: RwSignal::new(room.one_column()),
             layout: RwSignal::new(layout),
+            alone: RwSignal::new(String::new()),
             share_shown: RwSignal::new(false),
             share_message: RwSignal::new(String::new()),
             messages: RwSignal::new(Vec::new()),
@@ -152,7 +163,7 @@ impl Page {
             lesson_tick: RwSignal::new(0),
             lesson_at: RwSignal::new(0),
             class_mode,
-            present: RwSignal::new(present),
+            present: RwSignal::new(room.present),
             announce: RwSignal::new(String::new()),
         };
         page
@@ -283,6 +294,7 @@ impl Page {
             l.task_done = None;
         });
         self.lesson_at.set(n + 1);
+        self.rearrange(|room| room.lesson_open = true);
         self.messages.set(Vec::new());
         self.refresh();
         let said = self.lesson.with_value(|l| {
@@ -299,6 +311,7 @@ impl Page {
     pub fn close_lesson(self) {
         self.live.update_value(|live| live.close_lesson());
         self.lesson_at.set(0);
+        self.rearrange(|room| room.lesson_open = false);
         self.change_lesson(|l| l.verdict = None);
         self.refresh();
         crate::shell::focus::after_redraw(|| {
@@ -352,9 +365,22 @@ impl Page {
         });
     }
 
-    /// Arranges the figures for `layout` (a phone turned, a window
-    /// narrowed), at the same step.
-    pub fn set_layout(self, layout: Layout) {
+    /// Arranges the page for where it now stands (a phone turned, a window
+    /// narrowed, the picture's column measured, a lesson opened), at the
+    /// same step.
+    pub fn rearrange(self, change: impl FnOnce(&mut Room)) {
+        let Some(room) = self.room.try_update_value(|room| {
+            change(room);
+            *room
+        }) else {
+            return;
+        };
+        set_changed(self.one_column, room.one_column());
+        self.set_layout(room.layout());
+    }
+
+    /// Draws the figures in `layout`, at the same step.
+    fn set_layout(self, layout: Layout) {
         if self.layout.get_untracked() == layout {
             return;
         }
@@ -477,7 +503,7 @@ impl Page {
     /// Enters or leaves presenter mode: the figures are drawn again for it.
     pub fn set_present(self, on: bool) {
         self.present.set(on);
-        self.set_layout(crate::shell::demo_page::screen_layout(on));
+        self.rearrange(|room| room.present = on);
     }
 
     /// Starts or stops autoplay; already so, nothing changes.

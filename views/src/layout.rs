@@ -2,24 +2,27 @@
 //! 360–430 CSS px wide: a figure drawn 960 units wide would be shown there at
 //! a third of its size (16-unit text at about 6 px) or cut off. So each
 //! figure wider than [`NARROW_WIDTH`] has a second arrangement of the same
-//! shapes for narrow screens; the page asks for it below
-//! [`NARROW_SCREEN_PX`].
+//! shapes for narrow columns. Which one a page draws is the page's rule
+//! (`crate::room`): by the width the picture's column has.
 
 /// Which arrangement of a demo's figures to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Layout {
-    /// Laptops, projectors, tablets: figures up to 960 units wide.
+    /// Laptops, projectors, tablets held sideways: figures up to 960 units
+    /// wide.
     #[default]
     Wide,
-    /// Phones: every figure at most [`NARROW_WIDTH`] units wide, so that on
-    /// a 390-px screen it fills the width with 16-unit text at ≥ 13 px.
+    /// Phones, tablets held upright, a column beside a lesson: every figure
+    /// at most [`NARROW_WIDTH`] units wide, so that on a 390-px screen it
+    /// fills the width with 16-unit text at ≥ 13 px.
     Narrow,
 }
 
 /// The widest a figure may be in the narrow layout, in figure units.
 pub const NARROW_WIDTH: f32 = 420.0;
 
-/// Screens at most this many CSS pixels wide get the narrow layout.
+/// Frames (an embedded demo) at most this many CSS pixels wide get the
+/// narrow layout: a frame's height, not its width, bounds its picture.
 pub const NARROW_SCREEN_PX: u32 = 600;
 
 /// The widest a figure is in the wide layout, in figure units.
@@ -77,7 +80,7 @@ impl Layout {
         }
     }
 
-    /// The layout for a screen `px` CSS pixels wide.
+    /// The layout for a frame `px` CSS pixels wide.
     pub fn for_screen(px: f64) -> Layout {
         if px <= f64::from(NARROW_SCREEN_PX) {
             Layout::Narrow

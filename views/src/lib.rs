@@ -26,11 +26,13 @@ pub mod memory;
 pub mod net;
 pub mod nic;
 pub mod page;
+pub mod room;
 pub mod scene;
 pub mod slot;
 
 pub use control::{Control, Field, Handler, Input};
 pub use layout::{Layout, NARROW_WIDTH};
 pub use live::{build, build_for, open, Command, Frame, LiveDemo, Ui, View};
+pub use room::Room;
 pub use scene::{Anchor, Arrow, Cell, Figure, Item, Kind, List, Part, Scene, Shape, Size, Table};
 pub use slot::Slot;
