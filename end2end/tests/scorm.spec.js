@@ -108,7 +108,10 @@ test('a returning learner completes the last lesson of a section: completed, and
   // another origin: nothing it keeps reaches the package's pages).
   const reader = await context.newPage();
   await reader.goto(`${baseURL}/`);
-  const slugs = await reader.getByTestId('section-cpu').locator('[data-testid^="card-"]')
+  // The catalogue is drawn once the app starts: read it after its first card.
+  const cards = reader.getByTestId('section-cpu').locator('[data-testid^="card-"]');
+  await expect(cards.first()).toBeVisible();
+  const slugs = await cards
     .evaluateAll((cards) => cards.map((c) => c.dataset.testid.slice('card-'.length)));
   expect(slugs).toContain('mesi');
   const lessons = {};
