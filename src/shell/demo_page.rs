@@ -157,10 +157,16 @@ fn open_lesson(
         }
         Err(error) => views::lesson::stop_notice(&error),
     };
-    Some(match notice {
+    Some(then(notice, said))
+}
+
+/// One notice after another: a link may say more than one thing went
+/// wrong (its state, its lesson stop, its figure).
+pub fn then(notice: Option<String>, said: String) -> String {
+    match notice {
         Some(first) => format!("{first} {said}"),
         None => said,
-    })
+    }
 }
 
 /// The link back to the demo this one was opened from; else, on the demo

@@ -21,9 +21,9 @@ pub fn first(page: Page, asked: Option<&str>, notice: Option<String>) -> Option<
     if all.len() > 1 {
         page.alone.set(all[n].0.clone());
     }
-    match (notice, said) {
-        (Some(first), Some(said)) => Some(format!("{first} {said}")),
-        (notice, said) => notice.or(said),
+    match said {
+        Some(said) => Some(crate::shell::demo_page::then(notice, said)),
+        None => notice,
     }
 }
 

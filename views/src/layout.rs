@@ -81,7 +81,7 @@ impl Layout {
     }
 
     /// The layout for a frame `px` CSS pixels wide.
-    pub fn for_screen(px: f64) -> Layout {
+    pub fn for_frame(px: f64) -> Layout {
         if px <= f64::from(NARROW_SCREEN_PX) {
             Layout::Narrow
         } else {
@@ -95,11 +95,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn phones_get_the_narrow_layout_and_laptops_the_wide_one() {
-        assert_eq!(Layout::for_screen(390.0), Layout::Narrow);
-        assert_eq!(Layout::for_screen(600.0), Layout::Narrow);
-        assert_eq!(Layout::for_screen(601.0), Layout::Wide);
-        assert_eq!(Layout::for_screen(1024.0), Layout::Wide);
+    fn narrow_frames_get_the_narrow_layout_and_wide_ones_the_wide_one() {
+        assert_eq!(Layout::for_frame(390.0), Layout::Narrow);
+        assert_eq!(Layout::for_frame(600.0), Layout::Narrow);
+        assert_eq!(Layout::for_frame(601.0), Layout::Wide);
+        assert_eq!(Layout::for_frame(1024.0), Layout::Wide);
         assert_eq!(Layout::Narrow.pick(960.0, NARROW_WIDTH), NARROW_WIDTH);
     }
 

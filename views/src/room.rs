@@ -91,7 +91,7 @@ impl Room {
         if self.present {
             Layout::for_presenting(self.window_px)
         } else if self.framed {
-            Layout::for_screen(self.window_px)
+            Layout::for_frame(self.window_px)
         } else if self.column_px() >= f64::from(WIDE_COLUMN_PX) {
             Layout::Wide
         } else {
