@@ -84,7 +84,8 @@ def families(folder):
             sections.setdefault(section, []).append(module)
     # A tour joins the family of every section it draws on: what it shares
     # with that section's demos goes to their chunk (or, shared with one
-    # demo alone, to a chunk of the two; scripts/wasm-split-families.patch).
+    # demo alone, to a chunk of the two), and what only the section's demos
+    # share to a chunk the tour does not fetch (scripts/wasm-split-families.patch).
     for module, draws_on in tours(folder):
         for section in draws_on:
             sections.setdefault(section, []).append(module)

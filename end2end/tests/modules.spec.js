@@ -1,9 +1,11 @@
 // Each demo's code is a wasm module of its own (scripts/split-wasm.sh): a page
 // fetches the main module and the module of the demo it shows, once, and no
 // other demo's; and its section's chunk, the code that only demos of that
-// section share (STACK_LAB_SPLIT_FAMILIES). The journey, which composes the
-// models of several sections' demos, fetches those sections' chunks, and
-// shares a chunk with each demo it alone shares code with.
+// section share (STACK_LAB_SPLIT_FAMILIES). The journey composes the models
+// of several sections' demos: it shares a chunk with each demo it alone
+// shares code with, and one with each section it draws on, which that
+// section's demos fetch beside their section's own; it does not fetch the
+// code only a section's demos share.
 import { test, expect } from './fixtures.js';
 import { DemoPage } from '../pages/demo-page.js';
 import { HomePage } from '../pages/home-page.js';
@@ -25,15 +27,18 @@ const familyChunk = (file) => /-chunk_\d+\.wasm$/.test(file);
 const uiModule = (file) => /-ui_\w+\.wasm$/.test(file);
 const demoModules = (files) => files.filter((f) => !mainModule(f) && !familyChunk(f) && !uiModule(f));
 
-for (const [path, module] of [['/cpu/tlb', 'tlb'], ['/memory/reordering', 'reordering'], ['/nic/descriptor-ring', 'descriptor_ring']]) {
-  test(`${path} fetches the main module, its own and its section's chunk, once each, and no other demo's`, async ({ page }) => {
+// A NIC demo's section is one the journey draws on: its page fetches the
+// code it shares with the journey too.
+for (const [path, module, chunks] of [['/cpu/tlb', 'tlb', 1], ['/memory/reordering', 'reordering', 1], ['/nic/descriptor-ring', 'descriptor_ring', 2]]) {
+  test(`${path} fetches the main module, its own and its section's chunks, once each, and no other demo's`, async ({ page }) => {
     const files = wasmRequests(page);
     const demo = new DemoPage(page, path);
     await demo.open();
     await expect(demo.latest).not.toBeEmpty();
     expect(files.filter(mainModule)).toHaveLength(1);
     expect(demoModules(files)).toEqual([expect.stringMatching(new RegExp(`-${module}\\.wasm$`))]);
-    expect(files.filter(familyChunk)).toHaveLength(1);
+    expect(files.filter(familyChunk)).toHaveLength(chunks);
+    expect(new Set(files).size).toBe(files.length);
   });
 }
 
@@ -55,12 +60,14 @@ test('two demos of one section share its chunk: the second fetches only its own 
   expect(demoModules(files)).toEqual([expect.stringMatching(/-tlb\.wasm$/), expect.stringMatching(/-locality\.wasm$/)]);
 });
 
-test('a demo page asks for its document and three modules, and nothing else, until it can be stepped', async ({ page }) => {
+test('a demo page asks for its document and its modules, and nothing else, until it can be stepped', async ({ page }) => {
   // Anything else fetched (the header's logo as an <img>, say) loads in the
   // middle of the app's start-up work, which it measurably slowed.
   const asked = [];
   page.on('request', (request) => asked.push({ path: new URL(request.url()).pathname, type: request.resourceType() }));
-  // A demo no stage of the journey comes from: no chunk shared with it.
+  // A demo no stage of the journey comes from: no chunk shared with it
+  // alone; its section's chunk, and the one its section shares with the
+  // journey.
   const demo = new DemoPage(page, '/nic/mmio');
   await demo.open();
   await expect(page.getByTestId('step')).toBeVisible();
@@ -68,6 +75,7 @@ test('a demo page asks for its document and three modules, and nothing else, unt
   const byPage = asked.filter((r) => !(r.path === '/static/icon.svg' && r.type === 'other'));
   expect(byPage.map((r) => r.path).sort()).toEqual([
     '/nic/mmio',
+    expect.stringMatching(/-chunk_\d+\.wasm$/),
     expect.stringMatching(/-chunk_\d+\.wasm$/),
     expect.stringMatching(/-mmio\.wasm$/),
     expect.stringMatching(/_bg\.wasm$/),
@@ -86,7 +94,7 @@ test('the home page fetches no demo module; opening a card fetches that one demo
   await expect(demo.demo).toBeVisible();
   await expect(demo.latest).not.toBeEmpty();
   expect(demoModules(files)).toEqual([expect.stringMatching(/-mmio\.wasm$/)]);
-  expect(files.filter(familyChunk)).toHaveLength(1);
+  expect(files.filter(familyChunk)).toHaveLength(2);
 });
 
 test('a demo module still on its way is said, then the demo replaces the notice', async ({ page }) => {
@@ -178,8 +186,9 @@ test('every demo\'s address is served a document that preloads that demo\'s modu
     for (const chunk of files.filter(familyChunk)) fetchedBy.set(chunk, [...(fetchedBy.get(chunk) ?? []), path]);
   }
   expect(fetchedBy.size).toBeGreaterThan(0);
-  // A chunk is one of two kinds, and fetched by those it names and no other.
+  // A chunk is one of three kinds, and fetched by those it names and no other.
   const sectionChunks = new Map();
+  const sharedWithJourney = new Map();
   for (const [chunk, users] of fetchedBy) {
     const demos = users.filter((p) => p !== '/journey');
     if (demos.length === 1) {
@@ -188,13 +197,19 @@ test('every demo\'s address is served a document that preloads that demo\'s modu
       continue;
     }
     // What demos of one section share (two or more of them): every demo
-    // of the section fetches it, and the journey if it draws on them.
+    // of the section fetches it; the journey too if it shares that code.
     expect(new Set(demos.map(section)).size, chunk).toBe(1);
     expect(demos.sort(), chunk).toEqual(cards.filter((p) => section(p) === section(demos[0])).sort());
     expect(demosIn(section(demos[0]))).toBeGreaterThan(1);
-    for (const user of demos) sectionChunks.set(user, [...(sectionChunks.get(user) ?? []), chunk]);
+    const kind = users.includes('/journey') ? sharedWithJourney : sectionChunks;
+    for (const user of demos) kind.set(user, [...(kind.get(user) ?? []), chunk]);
   }
-  for (const [user, chunks] of sectionChunks) expect(chunks, user).toHaveLength(1);
+  // At most one of each kind a demo; the journey fetches no section's own.
+  for (const kind of [sectionChunks, sharedWithJourney]) {
+    for (const [user, chunks] of kind) expect(chunks, user).toHaveLength(1);
+  }
+  expect(sectionChunks.size).toBeGreaterThan(0);
+  expect(sharedWithJourney.size).toBeGreaterThan(0);
   // The home page's document names no demo's module.
   expect(preloaded(await (await request.get('/')).text()).filter((f) => !mainModule(f))).toEqual([]);
 });
