@@ -40,6 +40,8 @@ wasm-split-cli "$raw" "$work/split" --out-name "$name"
 # --keep-lld-exports: the demo modules link against the main module's exports.
 wasm-bindgen --target web --no-typescript --keep-lld-exports \
   --out-dir "$work/bindgen" --out-name "$name" "$work/split/$name.wasm"
+# Short names for the imports the glue provides, in both (3 KiB gzip).
+python3 "$root/scripts/minify-imports.py" "$work/bindgen/${name}_bg.wasm" "$work/bindgen/$name.js"
 
 # The loader and the demo modules take the build's hashed name.
 mv "$work/split/__wasm_split.js" "$work/loader.js"
