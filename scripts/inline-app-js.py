@@ -37,10 +37,7 @@ glue_export = "export { initSync, __wbg_init as default };\n"
 if not namespaces or glue_export not in glue:
     fail("the glue's imports or exports are not the expected ones")
 glue = glue.replace(glue_export, "")
-# Rust types exported to JavaScript (wasm-streams' stream adapters, which
-# Leptos's server functions bring along) are classes the glue exports; no
-# script imports them, so inline they are plain classes.
-glue = re.sub(r"^export class (\w+) \{$", r"class \1 {", glue, flags=re.M)
+# The classes the glue exported are gone (scripts/drop-unused-classes.py).
 
 # The loader imports the glue's initSync and exports one function a demo.
 loader_import = re.compile(r'^import \{ initSync \} from "\./[^"]+\.js";\n', re.M)
