@@ -18,6 +18,8 @@ in the glue, so that a class some code uses is never dropped.
 import re
 import sys
 
+from wasmbin import find_section, leb, read_leb, read_name, section
+
 wasm_path, glue_path = sys.argv[1], sys.argv[2]
 wasm = bytearray(open(wasm_path, "rb").read())
 glue = open(glue_path).read()
@@ -25,29 +27,6 @@ glue = open(glue_path).read()
 
 def fail(why):
     sys.exit("drop-unused-classes.py: " + why)
-
-
-def read_leb(data, at):
-    value, shift = 0, 0
-    while True:
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, at
-
-
-def leb(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 # Each exported class: `export class Name {` to its closing brace at the
@@ -77,28 +56,22 @@ for export in dropped_exports:
     if re.search(r"\b%s\b" % export, glue):
         fail("the export %s is still called from the glue" % export)
 
-# The export section, without the dropped exports.
-at = 8
-while at < len(wasm):
-    section = wasm[at]
-    size, start = read_leb(wasm, at + 1)
-    end = start + size
-    if section == 7:
-        count, entry = read_leb(wasm, start)
-        kept = []
-        for _ in range(count):
-            length, name_at = read_leb(wasm, entry)
-            name = wasm[name_at : name_at + length].decode()
-            _, after = read_leb(wasm, name_at + length + 1)  # kind, index
-            if name in dropped_exports:
-                dropped_exports.discard(name)
-            else:
-                kept.append(bytes(wasm[entry:after]))
-            entry = after
-        body = leb(len(kept)) + b"".join(kept)
-        wasm[at:end] = bytes([7]) + leb(len(body)) + body
-        break
-    at = end
+# The export section (id 7), without the dropped exports.
+found = find_section(wasm, 7)
+if found is None:
+    fail("the wasm has no export section")
+section_at, start, end = found
+count, entry = read_leb(wasm, start)
+kept = []
+for _ in range(count):
+    name, described = read_name(wasm, entry)
+    _, after = read_leb(wasm, described + 1)  # its kind, then its index
+    if name in dropped_exports:
+        dropped_exports.discard(name)
+    else:
+        kept.append(bytes(wasm[entry:after]))
+    entry = after
+wasm[section_at:end] = section(7, leb(len(kept)) + b"".join(kept))
 if dropped_exports:
     fail("the glue called exports the wasm does not have: %s" % ", ".join(sorted(dropped_exports)))
 

@@ -20,6 +20,8 @@ import re
 import string
 import sys
 
+from wasmbin import encode_name, find_section, leb, read_leb, read_name, section
+
 wasm_path, glue_path = sys.argv[1], sys.argv[2]
 wasm = bytearray(open(wasm_path, "rb").read())
 glue = open(glue_path).read()
@@ -27,34 +29,6 @@ glue = open(glue_path).read()
 
 def fail(why):
     sys.exit("minify-imports.py: " + why)
-
-
-def read_leb(data, at):
-    value, shift = 0, 0
-    while True:
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, at
-
-
-def leb(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def name_at(data, at):
-    length, at = read_leb(data, at)
-    return data[at : at + length].decode(), at + length
 
 
 def short_names():
@@ -73,26 +47,19 @@ if not provided:
     fail("the glue does not pass an import0 object")
 glue_module = provided.group(1)
 
-# The sections of the wasm; the import section is rewritten in place.
-at = 8
-imports_at = None
-while at < len(wasm):
-    section, body = wasm[at], read_leb(wasm, at + 1)
-    size, start = body
-    if section == 2:
-        imports_at = (at, start, start + size)
-    at = start + size
-if imports_at is None:
+# The import section (id 2) is rewritten in place.
+found = find_section(wasm, 2)
+if found is None:
     fail("the wasm has no import section")
-section_at, start, end = imports_at
+section_at, start, end = found
 
 count, at = read_leb(wasm, start)
 renamed = bytearray(leb(count))
 names = short_names()
 mapping = {}
 for _ in range(count):
-    module, at = name_at(wasm, at)
-    field, at = name_at(wasm, at)
+    module, at = read_name(wasm, at)
+    field, at = read_name(wasm, at)
     # The import's description: its kind, then what that kind carries.
     described = at
     kind = wasm[at]
@@ -118,9 +85,7 @@ for _ in range(count):
         if field not in mapping:
             mapping[field] = next(names)
         field = mapping[field]
-    for text in (module, field):
-        encoded = text.encode()
-        renamed += leb(len(encoded)) + encoded
+    renamed += encode_name(module) + encode_name(field)
     renamed += wasm[described:at]
 if at != end:
     fail("the import section was not read to its end")
@@ -137,6 +102,6 @@ for old, new in mapping.items():
         fail("%s is not one key of the glue's import0 (%d uses)" % (old, uses))
     glue = key.sub(lambda m: m.group(1) + new + ": ", glue)
 
-wasm[section_at:end] = bytes([2]) + leb(len(renamed)) + renamed
+wasm[section_at:end] = section(2, bytes(renamed))
 open(wasm_path, "wb").write(wasm)
 open(glue_path, "w").write(glue)
