@@ -1,6 +1,6 @@
 """Writes each demo's own entry document, <section>/<slug>.html beside
 index.html (a tour's, <slug>.html): index.html with more <link rel="preload">s, for that demo's
-module and its section's chunk, next to Trunk's preload of the
+module and the chunks it needs, next to Trunk's preload of the
 main module.
 
 Why: a page opened at a demo's address (a link, a share link, an embed)

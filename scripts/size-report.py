@@ -1,8 +1,8 @@
 """Size report of the release build in dist/ (run by `make size`): every
 file the pages fetch, raw and gzip -9, and the totals; then what a page
 fetches. Every page fetches index.html (which holds the page's stylesheet and
-JavaScript) and the main module; a demo page also its own module and its
-section's chunk, which its own document preloads
+JavaScript) and the main module; a demo page also its own module and the
+chunks it needs, which its own document preloads
 (scripts/demo-pages.py), so the preloads are read from there. A ui_* module
 is a part of the page fetched when first used (the lesson panel).
 """

@@ -30,7 +30,7 @@
   window.stackLabMain = started(MAIN_MODULE);
   // A copy whose pages are files (a SCORM package) names them `napi.html`.
   const slug = (location.pathname.split("/").filter((s) => s !== "").pop() ?? "").replace(/\.html$/, "");
-  // The demo's own module, then its section's chunk.
+  // The demo's own module, then the chunks it needs.
   const files = DEMO_MODULES[slug.replaceAll("-", "_")] ?? [];
   window.stackLabEarlyModules = new Map(files.map((file) => [file, started(file)]));
 })();

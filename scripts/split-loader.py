@@ -1,7 +1,7 @@
 """Points the fetchers of wasm-split's loader at scripts/split-loader.js, and
 makes index.html compile the main module and the open demo's modules early
-(scripts/split-head.js, last in <body>): the demo's own module and its
-section's chunk (scripts/split-wasm.sh).
+(scripts/split-head.js, last in <body>): the demo's own module and the
+chunks it needs (scripts/split-wasm.sh).
 
 Usage: split-loader.py LOADER.js INDEX.html MODULES.json  (rewrites the first
 two in place, and writes in the third the files each demo's page fetches

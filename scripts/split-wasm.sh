@@ -28,12 +28,10 @@ raw="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/$TRUNK_PROFILE/sta
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A family is a section of the catalogue. Code that only demos of one
-# section need goes to that section's chunk, which each of its demos' pages
-# fetches beside its own module; code that demos of two sections need stays
-# in the main module (scripts/wasm-split-families.patch). Measured on
-# b452a42's build: the main module holds 31.4 KiB gzip less, and each demo
-# page fetches 15-29 KiB less, though it now also fetches code that only its
-# section's other demos run (ARCHITECTURE.md has the numbers).
+# section need goes to that section's chunks; code that demos of several
+# sections need, to a chunk of just those demos, or, if it is little, to the
+# main module (scripts/wasm-split-families.patch; ARCHITECTURE.md has the
+# numbers). A page fetches its demo's module and the chunks it needs.
 STACK_LAB_SPLIT_FAMILIES=$(python3 "$root/scripts/catalogue.py" families "$root/src/catalogue")
 export STACK_LAB_SPLIT_FAMILIES
 wasm-split-cli "$raw" "$work/split" --out-name "$name"
