@@ -15,6 +15,8 @@ import sys
 dist = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dist")
 os.chdir(dist)
 KiB = 1024
+# The heaviest page's budget, gzip KiB (the developers' guide; issue 31).
+PAGE_BUDGET_KIB = 250
 
 
 def gz(path):
@@ -49,6 +51,10 @@ if pages:
         len(ranked), ranked[0][1] / KiB, ranked[0][0], ranked[len(ranked) // 2][1] / KiB,
         ranked[-1][1] / KiB, ranked[-1][0]))
     print("heaviest page, gzip KiB: %.1f (%s)" % (ranked[-1][1] / KiB, ranked[-1][0]))
+    over = [(doc, size) for doc, size in reversed(ranked) if size > PAGE_BUDGET_KIB * KiB]
+    print("pages over the %d KiB budget: %d of %d%s" % (
+        PAGE_BUDGET_KIB, len(over), len(ranked),
+        "".join("\n  %s %.1f" % (doc, size / KiB) for doc, size in over)))
     chunks = [f for f in files if re.search(r"-chunk_\d+\.wasm$", f)]
     for chunk in chunks:
         users = [doc for doc in pages if chunk in preloaded[doc]]
