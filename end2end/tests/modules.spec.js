@@ -35,7 +35,7 @@ const preloaded = (html) => [...html.matchAll(/<link rel="preload" href="[^"]*?(
 // demos of other sections; a NIC demo's section is one the journey draws on,
 // and its page fetches the code it shares with the journey too. The counts
 // are the build's: a change in how code is cut shows here.
-for (const [path, module, chunks] of [['/cpu/tlb', 'tlb', 10], ['/memory/reordering', 'reordering', 5], ['/nic/descriptor-ring', 'descriptor_ring', 4]]) {
+for (const [path, module, chunks] of [['/cpu/tlb', 'tlb', 4], ['/memory/reordering', 'reordering', 1], ['/nic/descriptor-ring', 'descriptor_ring', 2]]) {
   test(`${path} fetches the main module, its own and its chunks, once each, and no other demo's`, async ({ page, request }) => {
     const files = wasmRequests(page);
     const demo = new DemoPage(page, path);
@@ -86,7 +86,7 @@ test('a demo page asks for its document and its modules, and nothing else, until
   // The browser fetches the tab's icon (<link rel="icon">) of its own accord.
   const byPage = asked.filter((r) => !(r.path === '/static/icon.svg' && r.type === 'other'));
   const modules = preloaded(await (await page.request.get('/nic/mmio')).text());
-  expect(modules.filter(familyChunk)).toHaveLength(8);
+  expect(modules.filter(familyChunk)).toHaveLength(3);
   expect(byPage.map((r) => r.path.split('/').pop()).sort()).toEqual(['mmio', ...modules].sort());
 });
 
@@ -102,7 +102,7 @@ test('the home page fetches no demo module; opening a card fetches that one demo
   await expect(demo.demo).toBeVisible();
   await expect(demo.latest).not.toBeEmpty();
   expect(demoModules(files)).toEqual([expect.stringMatching(/-mmio\.wasm$/)]);
-  expect(files.filter(familyChunk)).toHaveLength(8);
+  expect(files.filter(familyChunk)).toHaveLength(3);
 });
 
 test('a demo module still on its way is said, then the demo replaces the notice', async ({ page }) => {
