@@ -11,11 +11,9 @@ that is not one of the build's own runs, and no string reaches an HTML sink.
 The hashes are computed per document (index.html and each demo's
 <section>/<slug>.html from demo-pages.py), over the exact text the browser
 hashes: each inline <script> (the app's script from inline-app-js.py and the
-head script from split-loader.py) and <style> (app.css, inlined by Trunk),
-and static/scene.css, which the app puts in the head at start as
-<style id="scene-css"> with exactly that file's text (src/platform.rs,
-install_scene_styles). A meta policy cannot carry frame-ancestors, and the
-lab must stay embeddable anyway (?embed=1).
+head script from split-loader.py) and <style> (scene.css and app.css,
+inlined by Trunk, one sheet since minify-inline.py). A meta policy cannot carry frame-ancestors, and the lab
+must stay embeddable anyway (?embed=1).
 
 Usage: csp.py STAGING_DIR  (run last by scripts/split-wasm.sh; the Makefile
 then copies index.html to 404.html, policy included). Rewrites each document
@@ -84,13 +82,6 @@ class Document(HTMLParser):
             self.raw = None
 
 
-# The app sets this file's text as the <style id="scene-css"> element's text
-# (not parsed as HTML): its exact bytes are what the browser hashes.
-scene_css = os.path.join(staging, "static", "scene.css")
-if not os.path.isfile(scene_css):
-    fail("%s is missing: the app injects it as <style id=\"scene-css\">" % scene_css)
-scene_hash = sha256(open(scene_css, "rb").read())
-
 existing = re.compile(r'\n?[ \t]*<meta http-equiv="Content-Security-Policy"[^>]*>', re.I)
 charset = re.compile(r'<meta charset="?[\w-]+"?\s*/?>', re.I)
 documents = sorted(
@@ -116,7 +107,7 @@ for path in documents:
             fail("%s has <base href=\"%s\">, a full URL: base-uri 'self' allows only the "
                  "page's own origin, so build with a path as --public-url" % (where, href))
     scripts = [sha256(s.encode()) for s in doc.inline["script"]]
-    styles = [sha256(s.encode()) for s in doc.inline["style"]] + [scene_hash]
+    styles = [sha256(s.encode()) for s in doc.inline["style"]]
     policy = "; ".join([
         # Anything not named below (the wasm fetches: connect-src; the icon:
         # img-src; the manifest: manifest-src) only from the site itself.
@@ -124,7 +115,7 @@ for path in documents:
         # The build's inline scripts, by hash; 'wasm-unsafe-eval' lets them
         # compile the WebAssembly modules. No eval, no other inline script.
         " ".join(["script-src 'self' 'wasm-unsafe-eval'"] + list(dict.fromkeys(scripts))),
-        # app.css and scene.css by hash: no other <style>, no style attribute.
+        # scene.css and app.css by hash: no other <style>, no style attribute.
         " ".join(["style-src 'self'"] + list(dict.fromkeys(styles))),
         # No plugins.
         "object-src 'none'",

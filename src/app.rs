@@ -6,7 +6,7 @@
 
 use crate::catalogue::{find, section, Demo};
 use crate::dom::{dynamic, h, El};
-use crate::platform::{base_path, install_scene_styles, mark, set_reset_link, set_title};
+use crate::platform::{base_path, mark, set_reset_link, set_title};
 use crate::router::{self, Location};
 use crate::shell::back::Back;
 use crate::shell::demo_page::{demo_page, Asked};
@@ -110,7 +110,6 @@ fn page(route: Route, base: &str) -> Vec<El> {
 #[component]
 pub fn App() -> impl IntoView {
     mark("stack-lab:app-start");
-    install_scene_styles();
     let here = RwSignal::new(router::current());
     router::listen(move |location| here.set(location));
     crate::shell::lms::start(&here.get_untracked(), move || here.set(router::current()));

@@ -155,21 +155,6 @@ pub fn download(name: &str, text: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// Puts the scene stylesheet (shared with the figure export) first in the
-/// head, so the site's stylesheet, which comes later, can theme it.
-pub fn install_scene_styles() {
-    let Some(doc) = document() else { return };
-    if doc.get_element_by_id("scene-css").is_some() {
-        return;
-    }
-    let (Ok(style), Some(head)) = (doc.create_element("style"), doc.head()) else {
-        return;
-    };
-    style.set_id("scene-css");
-    style.set_text_content(Some(views::export::SCENE_CSS));
-    let _ = head.insert_before(&style, head.first_child().as_ref());
-}
-
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
     /// `performance.mark` (User Timing), without web-sys's `Performance`.

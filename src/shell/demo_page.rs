@@ -15,7 +15,7 @@ use crate::shell::chrome::{
     status_line,
 };
 use crate::shell::keyboard;
-use crate::shell::page::{Act, Page};
+use crate::shell::page::Page;
 use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -299,14 +299,8 @@ fn running(
                 .set("aria-label", "Demo controls")
                 .view_child(controls(page)),
         )
-        .child(
-            h("button")
-                .set("type", "button")
-                .class("btn download")
-                .testid("download-figure")
-                .on_click(move |_| page.act(Act::Download))
-                .text("Download figure (SVG)"),
-        );
+        .child(crate::shell::export::download_button(page))
+        .view_child(crate::shell::export::failed(page));
     // Everything else stands in one column beside the controls, so the
     // controls' column is as tall as the page and its dock stays in sight
     // down to the share link.

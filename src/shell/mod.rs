@@ -6,6 +6,7 @@
 pub mod back;
 pub mod chrome;
 pub mod demo_page;
+mod export;
 mod figures;
 mod focus;
 pub mod frame;

@@ -4,13 +4,12 @@
 //! demo and then [`Page::refresh`] the signals; the components redraw only
 //! what reads a signal that changed.
 
-use crate::platform::{copy_to_clipboard, download, page_url};
+use crate::platform::{copy_to_clipboard, page_url};
 use crate::shell::focus;
 use demos::{Figure, NarrationLine};
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use views::control::{Control, Input};
-use views::export::{export, file_name};
 use views::lesson::{Outline, Reply, Verdict};
 use views::page::chrome::{copied, START_SPEED};
 use views::page::lesson::{stop_opened, verdict_said, Progress};
@@ -25,7 +24,6 @@ pub enum Act {
     Reset,
     Help,
     HelpClose,
-    Download,
     Copy,
 }
 
@@ -66,6 +64,9 @@ pub struct Page {
     /// The link box, once "Copy link" was pressed, and what the copy said.
     pub share_shown: RwSignal<bool>,
     pub share_message: RwSignal<String>,
+    /// A figure's download failed: its code could not be fetched
+    /// (`shell::export`).
+    pub figure_failed: RwSignal<bool>,
     /// What the page last had to say about a control, by control id.
     pub messages: RwSignal<Vec<(String, String)>>,
     /// The lesson: its outline and the learner's place in it. Not a
@@ -152,6 +153,7 @@ impl Page {
             alone: RwSignal::new(String::new()),
             share_shown: RwSignal::new(false),
             share_message: RwSignal::new(String::new()),
+            figure_failed: RwSignal::new(false),
             messages: RwSignal::new(Vec::new()),
             lesson: StoredValue::new(Lesson {
                 outline,
@@ -487,10 +489,6 @@ impl Page {
                 self.refresh();
             }
             Act::Help | Act::HelpClose => self.help_list(act == Act::Help),
-            Act::Download => {
-                let svg = self.scene.with_untracked(export);
-                download(&file_name(self.slug), &svg);
-            }
             Act::Copy => {
                 self.share_shown.set(true);
                 copy_to_clipboard(&self.share_url(), move |ok| {

@@ -13,7 +13,8 @@ use crate::scene::{List, Part, Scene, Table};
 use node::Node as El;
 
 /// The scene stylesheet: colours, strokes and text roles of every scene
-/// class. The page injects it too, so screen and file always agree.
+/// class. The page's document inlines the same file (index.html), so
+/// screen and file always agree.
 pub const SCENE_CSS: &str = include_str!("../../../static/scene.css");
 
 const MARGIN: f32 = 24.0;

@@ -74,6 +74,11 @@ pub const LESSON_FETCHING: &str = "Opening the lesson…";
 pub const LESSON_FAILED: &str =
     "The lesson could not be fetched: the network or the server failed. The demo works without it.";
 
+/// What the page says when the code that makes a figure's file could not
+/// be fetched.
+pub const FIGURE_FAILED: &str =
+    "The figure could not be saved: its code could not be fetched (the network or the server failed).";
+
 /// What the copy button reports.
 pub fn copied(ok: bool) -> &'static str {
     if ok {
