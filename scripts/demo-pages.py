@@ -3,6 +3,9 @@ index.html (a tour's, <slug>.html): index.html with more <link rel="preload">s, 
 module and the chunks it needs, next to Trunk's preload of the
 main module.
 
+The document's head script names the files of that demo alone, not of
+every demo as index.html's does (the address can name no other demo).
+
 Why: a page opened at a demo's address (a link, a share link, an embed)
 needs two modules, and the browser's preload scanner can only see what the
 document names. From index.html the demo's module is asked for by the head
@@ -59,6 +62,13 @@ found = main_preload.findall(index)
 if len(found) != 1:
     fail("index.html preloads the main module %d times, not once" % len(found))
 link, stem = main_preload.search(index).group(0), found[0]
+# The head script's table of every demo's files (scripts/split-loader.py): a
+# demo's own document names its own demo's alone.
+table = re.compile(r"<script data-modules='([^']*)'>")
+found = table.findall(index)
+if len(found) != 1:
+    fail("index.html has %d head scripts with data-modules, not one" % len(found))
+every = json.loads(found[0])
 dist = os.path.dirname(index_path)
 for module, (section, slug) in sorted(demos.items()):
     own = ""
@@ -69,6 +79,9 @@ for module, (section, slug) in sorted(demos.items()):
         own += link.replace('%s_bg.wasm"' % stem, '%s"' % href)
     document = os.path.join(dist, page_path(section, slug))
     os.makedirs(os.path.dirname(document), exist_ok=True)
+    if every.get(module) != needs[module]:
+        fail("the head script names %s for %s, not %s" % (every.get(module), module, needs[module]))
+    alone = "<script data-modules='%s'>" % json.dumps({module: every[module]}, separators=(",", ":"))
     with open(document, "w") as page:
-        page.write(index.replace(link, link + own))
+        page.write(table.sub(lambda _: alone, index.replace(link, link + own)))
 print("demo-pages.py: %d demo documents" % len(demos))

@@ -30,7 +30,10 @@
   window.stackLabMain = started(MAIN_MODULE);
   // A copy whose pages are files (a SCORM package) names them `napi.html`.
   const slug = (location.pathname.split("/").filter((s) => s !== "").pop() ?? "").replace(/\.html$/, "");
-  // The demo's own module, then the chunks it needs.
-  const files = DEMO_MODULES[slug.replaceAll("-", "_")] ?? [];
+  // The demo's own module, then the chunks it needs: this script's
+  // data-modules names them for every demo (in a demo's own document, for
+  // that demo alone: scripts/demo-pages.py).
+  const table = JSON.parse(document.currentScript?.dataset.modules ?? "{}");
+  const files = table[slug.replaceAll("-", "_")] ?? [];
   window.stackLabEarlyModules = new Map(files.map((file) => [file, started(file)]));
 })();
