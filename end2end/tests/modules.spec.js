@@ -24,7 +24,7 @@ function wasmRequests(page) {
 const mainModule = (file) => file.endsWith('_bg.wasm');
 const familyChunk = (file) => /-chunk_\d+\.wasm$/.test(file);
 // A part of the page fetched where it is shown (ui_lesson, ui_slide,
-// ui_offline), not a demo.
+// ui_offline, ui_export), not a demo.
 const uiModule = (file) => /-ui_\w+\.wasm$/.test(file);
 const demoModules = (files) => files.filter((f) => !mainModule(f) && !familyChunk(f) && !uiModule(f));
 
@@ -49,6 +49,21 @@ for (const [path, module, chunks] of [['/cpu/tlb', 'tlb', 4], ['/memory/reorderi
     expect([...files].sort()).toEqual(preloaded(await (await request.get(path)).text()).sort());
   });
 }
+
+/** The table of the head script that starts the modules' compiles early. */
+const headTable = (html) => JSON.parse(html.match(/<script data-modules='([^']*)'>/)[1]);
+
+test('a demo\'s own document names its demo\'s modules alone; index.html names every demo\'s', async ({ request }) => {
+  const own = headTable(await (await request.get('/cpu/tlb')).text());
+  expect(Object.keys(own)).toEqual(['tlb']);
+  const tlbPreloads = preloaded(await (await request.get('/cpu/tlb')).text()).filter((f) => !mainModule(f));
+  expect(own.tlb.map((f) => f.split('/').pop()).sort()).toEqual(tlbPreloads.sort());
+  // Served at an address with no document of its own (a host without
+  // <path>.html), index.html still starts any demo's modules early.
+  const every = headTable(await (await request.get('/index.html')).text());
+  expect(every.tlb).toEqual(own.tlb);
+  expect(Object.keys(every)).toEqual(expect.arrayContaining(['tlb', 'reordering', 'descriptor_ring', 'journey']));
+});
 
 test('two demos of one section share its chunk: the second fetches its own module, and no chunk again', async ({ page, request }) => {
   const files = wasmRequests(page);
@@ -267,6 +282,49 @@ test('the lesson panel\'s module is fetched when a lesson opens, once, and not b
   await page.getByTestId('lesson-open').click();
   await expect(page.getByTestId('lesson')).toBeVisible();
   expect(files.filter((f) => f.endsWith('-ui_lesson.wasm'))).toHaveLength(1);
+});
+
+// The figure export's code, with the copy of the scene styles the file
+// carries, is a module of its own (ui_export), fetched on the first
+// download: the page has its styles from its document.
+test('the figure export\'s module is fetched on the first download, once, and not before', async ({ page }) => {
+  const files = wasmRequests(page);
+  const demo = new DemoPage(page, '/cpu/mesi');
+  await demo.open();
+  await expect(demo.latest).not.toBeEmpty();
+  expect(files.filter((f) => f.endsWith('-ui_export.wasm'))).toEqual([]);
+  for (let i = 0; i < 2; i += 1) {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-figure').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('stack-lab-mesi.svg');
+  }
+  expect(files.filter((f) => f.endsWith('-ui_export.wasm'))).toHaveLength(1);
+  await expect(page.getByTestId('figure-failed')).toHaveCount(0);
+});
+
+test.describe('a figure export module that cannot be fetched', () => {
+  test.use({ allowConsoleErrors: true });
+
+  test('is said beside the button, the demo keeps working, and Try again saves the figure', async ({ page }) => {
+    await page.route('**/*-ui_export.wasm', (route) => route.abort());
+    const demo = new DemoPage(page, '/cpu/mesi');
+    await demo.open();
+    await page.getByTestId('download-figure').click();
+    const failed = page.getByTestId('figure-failed');
+    await expect(failed).toContainText('could not be fetched');
+    await demo.step();
+    await expect(demo.stepCount).toHaveText('step 1');
+
+    await page.unroute('**/*-ui_export.wasm');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      failed.getByRole('button', { name: 'Try again' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('stack-lab-mesi.svg');
+    await expect(failed).toHaveCount(0);
+  });
 });
 
 test.describe('a lesson module that cannot be fetched', () => {
