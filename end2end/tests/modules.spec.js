@@ -325,6 +325,20 @@ test.describe('a figure export module that cannot be fetched', () => {
     expect(download.suggestedFilename()).toBe('stack-lab-mesi.svg');
     await expect(failed).toHaveCount(0);
   });
+
+  test('on a phone its notice stands under the button it is about', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.route('**/*-ui_export.wasm', (route) => route.abort());
+    const demo = new DemoPage(page, '/cpu/mesi');
+    await demo.open();
+    const button = page.getByTestId('download-figure');
+    await button.click();
+    const failed = page.getByTestId('figure-failed');
+    await expect(failed).toBeVisible();
+    const notice = await failed.boundingBox();
+    const under = await button.boundingBox();
+    expect(notice.y).toBeGreaterThanOrEqual(under.y + under.height);
+  });
 });
 
 test.describe('a lesson module that cannot be fetched', () => {
