@@ -5,7 +5,8 @@ which imports that once the page has loaded, last in index.html's <body>, so
 every document of the build (demo-pages.py copies index.html) has it.
 
 The build's id is a hash of everything the worker caches, as this step sees
-it: a change to any page, module or static file makes a new sw.js, which the
+it, and of the build's scripts, which rewrite it after this step: a change to
+any page, module, static file or build step makes a new sw.js, which the
 browser installs as a new worker with a cache of its own (scripts/sw.js says
 how it replaces the old one). The files' names carry Trunk's hash of the
 wasm, which a change to index.html alone would not move.
@@ -57,6 +58,12 @@ for f in wasm:
     digest.update(f.encode() + open(os.path.join(work, f), "rb").read())
 for f in static:
     digest.update(f.encode() + open(os.path.join(staging, f), "rb").read())
+# And the build's own scripts: the steps after this one (wasm-opt's flags in
+# split-wasm.sh, minify-inline.py, drop-null-slots.py, demo-pages.py,
+# csp.py) change what is served from the same inputs, and a worker whose id
+# did not move would keep serving the files it cached.
+for f in sorted(f for f in os.listdir(scripts) if os.path.isfile(os.path.join(scripts, f))):
+    digest.update(f.encode() + open(os.path.join(scripts, f), "rb").read())
 build = digest.hexdigest()[:16]
 
 worker = open(os.path.join(scripts, "sw.js")).read()
