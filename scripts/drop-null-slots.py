@@ -11,21 +11,22 @@ null (4.5.3.3 "Tables"), and the split modules fill their own slots when
 they load. Measured: 0.4 KiB gzip on every page.
 
 Each such segment becomes an empty passive one (3 bytes) instead of going,
-so every other segment keeps its index. The script fails on a segment kind
-wasm-split does not write (only 0 and 4 here), on one it would empty that
-lies outside the table's initial size (instantiating would trap, and must
-still), and on one that overlaps a segment that writes functions (the null
-would overwrite them, and must still).
+so every other segment keeps its index; run again, the script changes
+nothing. It fails on a segment kind wasm-split does not write (only 0 and 4
+here), on one it would empty that lies outside the table's initial size
+(instantiating would trap, and must still), and on one that overlaps a
+segment that writes functions (the null would overwrite them, and must
+still).
 
 Usage: drop-null-slots.py MAIN.wasm  (run by scripts/split-wasm.sh, after
 wasm-opt: nothing rewrites the table after it). Rewrites the file in place.
 """
 import sys
 
-from wasmbin import find_section, leb, read_leb, section
+from wasmbin import find_section, leb, read_i32_const, read_leb, section
 
 TABLE, ELEMENT = 4, 9
-I32_CONST, END, REF_NULL, REF_FUNC, FUNCREF = 0x41, 0x0B, 0xD0, 0xD2, 0x70
+END, REF_NULL, REF_FUNC, FUNCREF = 0x0B, 0xD0, 0xD2, 0x70
 # A passive segment of no function indices: flags 1, elemkind 0x00 (funcref), no entries.
 EMPTY_PASSIVE = bytes([1, 0, 0])
 
@@ -38,14 +39,11 @@ def fail(why):
 
 
 def read_offset(data, at):
-    """The i32.const offset expression at `at` (5.4.7), and where it ends."""
-    if data[at] != I32_CONST:
-        fail("an element segment's offset is not an i32.const")
-    # A signed LEB128; offsets here are small and non-negative.
-    value, at = read_leb(data, at + 1)
-    if value >= 1 << 31 or data[at] != END:
-        fail("an element segment's offset is not a plain non-negative i32.const")
-    return value, at + 1
+    """An element segment's offset (an i32.const), and where it ends."""
+    value, at = read_i32_const(data, at)
+    if value is None or value < 0:
+        fail("an element segment's offset is not a non-negative i32.const")
+    return value, at
 
 
 table = find_section(wasm, TABLE)
@@ -66,6 +64,11 @@ count, at = read_leb(wasm, start)
 segments = []  # (bytes, offset, length, only nulls)
 for _ in range(count):
     first = at
+    if wasm[at : at + 3] == EMPTY_PASSIVE:
+        # One this script has emptied before (run again, it changes nothing).
+        at += 3
+        segments.append((EMPTY_PASSIVE, 0, 0, False))
+        continue
     flags, at = read_leb(wasm, at)
     if flags not in (0, 4):
         fail("element segment of kind %d, which wasm-split does not write" % flags)
