@@ -12,8 +12,8 @@ The hashes are computed per document (index.html and each demo's
 <section>/<slug>.html from demo-pages.py), over the exact text the browser
 hashes: each inline <script> (the app's script from inline-app-js.py and the
 head script from split-loader.py) and <style> (scene.css and app.css,
-inlined by Trunk, one sheet since minify-inline.py). A meta policy cannot carry frame-ancestors, and the lab
-must stay embeddable anyway (?embed=1).
+inlined by Trunk, as one sheet by minify-inline.py). A meta policy cannot
+carry frame-ancestors, and the lab must stay embeddable anyway (?embed=1).
 
 Usage: csp.py STAGING_DIR  (run last by scripts/split-wasm.sh; the Makefile
 then copies index.html to 404.html, policy included). Rewrites each document
